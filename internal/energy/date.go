@@ -92,3 +92,6 @@ func cmpInt(a, b int) int {
 	}
 	return 0
 }
+
+// unixIn returns the instant u (Unix seconds) located in Europe/Rome.
+func unixIn(u int64) time.Time { return time.Unix(u, 0).In(rome) }

@@ -31,6 +31,7 @@ type Writer interface {
 // Data is everything the read path serves, read in one consistent transaction.
 type Data struct {
 	Version    int64
+	Updated    time.Time // when the data version last changed
 	Thermo     []ThermoRecord
 	PeakValley []DayExtremes // one per day, imported over derived, by day ascending
 }
@@ -43,11 +44,17 @@ type Source interface {
 	ReadData(ctx context.Context) (Data, error)
 }
 
-// ImportRun records one import for operators (and for metrics across processes).
-type ImportRun struct {
-	Dataset  string
-	Files    int
-	Stats    ImportStats
-	Started  time.Time
-	Finished time.Time
+// ImportTotal sums the imports of one dataset that committed. Stores record a
+// run inside each import's own transaction, so the totals are exact across
+// processes and survive restarts.
+type ImportTotal struct {
+	Dataset string // "thermoelectric", "total-load" or "peak-valley"
+	Runs    int64
+	Rows    int64 // records read, over all runs
+	Last    time.Time
+}
+
+// ImportHistory reports committed imports (for operators and metrics).
+type ImportHistory interface {
+	ImportTotals(ctx context.Context) ([]ImportTotal, error)
 }

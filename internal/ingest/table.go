@@ -22,7 +22,9 @@ import (
 const maxFileBytes = 512 << 20
 
 // Table is a file's rows of cells, as text, with the line number (1-based) of
-// each row as a person opening the file would count it.
+// each row as a person opening the file would count it. XLSX cells are raw:
+// numbers as stored (decimal point, no grouping) and dates as Excel serial
+// numbers (see ExcelTime), never as a locale formats them for display.
 type Table struct {
 	File  string
 	Rows  [][]string
@@ -120,7 +122,7 @@ func sniffSeparator(data []byte) rune {
 }
 
 func readXLSX(name string, r io.Reader) (*Table, error) {
-	f, err := excelize.OpenReader(io.LimitReader(r, maxFileBytes), excelize.Options{UnzipSizeLimit: 4 * maxFileBytes, UnzipXMLSizeLimit: maxFileBytes})
+	f, err := excelize.OpenReader(io.LimitReader(r, maxFileBytes), excelize.Options{RawCellValue: true, UnzipSizeLimit: 4 * maxFileBytes, UnzipXMLSizeLimit: maxFileBytes})
 	if err != nil {
 		return nil, energy.Errorf(energy.Invalid, "%s: not a readable XLSX file: %v", name, err)
 	}
@@ -138,9 +140,7 @@ func readXLSX(name string, r io.Reader) (*Table, error) {
 	line := 0
 	for rows.Next() {
 		line++
-		// Formatted values: dates and numbers come back as the sheet shows them,
-		// which is what an operator reading the file sees and what CSV exports hold.
-		cols, err := rows.Columns()
+		cols, err := rows.Columns(excelize.Options{RawCellValue: true})
 		if err != nil {
 			return nil, energy.Errorf(energy.Invalid, "%s:%d: %v", name, line, err)
 		}

@@ -1,0 +1,61 @@
+// Package auth implements OAuth 2.0 client credentials for the API: the client
+// registry, secret hashing, signed access tokens (RFC 9068 JWTs, Ed25519),
+// their verification on every data request, and the token endpoint.
+package auth
+
+import (
+	"context"
+	"crypto/ed25519"
+	"time"
+)
+
+// Client is a registered API client. Its secret is kept only as a hash.
+type Client struct {
+	ID         string
+	Name       string
+	SecretHash []byte
+	Created    time.Time
+	Revoked    time.Time // zero while the client is active
+}
+
+// Active reports whether the client may obtain and use tokens.
+func (c Client) Active() bool { return c.Revoked.IsZero() }
+
+// SigningKey is an Ed25519 key that signs access tokens. Every replica that
+// shares a store shares its keys, so a token from one verifies on all.
+type SigningKey struct {
+	ID      string // the JWT "kid"
+	Private ed25519.PrivateKey
+	Created time.Time
+}
+
+// ClientStore keeps the client registry.
+type ClientStore interface {
+	// CreateClient stores a new client; an error with code Conflict if the ID exists.
+	CreateClient(ctx context.Context, c Client) error
+	// Client returns one client; an error with code NotFound if there is none.
+	Client(ctx context.Context, id string) (Client, error)
+	// Clients returns every client, revoked ones included, oldest first.
+	Clients(ctx context.Context) ([]Client, error)
+	// RevokeClient marks the client revoked at the given time; revoking a revoked
+	// client keeps the first time. An error with code NotFound if there is none.
+	RevokeClient(ctx context.Context, id string, at time.Time) error
+	// SetClientSecret replaces the client's secret hash. NotFound if there is no
+	// such client, Conflict if it is revoked.
+	SetClientSecret(ctx context.Context, id string, hash []byte) error
+	// ClientsVersion returns a number that changes whenever any client changes.
+	ClientsVersion(ctx context.Context) (int64, error)
+}
+
+// KeyStore keeps the token signing keys and the server's hashing key.
+type KeyStore interface {
+	// SigningKeys returns every stored signing key, newest first.
+	SigningKeys(ctx context.Context) ([]SigningKey, error)
+	// AddSigningKey stores a new key; Conflict if its ID exists.
+	AddSigningKey(ctx context.Context, k SigningKey) error
+	// DeleteSigningKeysBefore removes keys created before t.
+	DeleteSigningKeysBefore(ctx context.Context, t time.Time) error
+	// ServerSecret returns the named server-wide secret, creating it from gen
+	// on first use. Concurrent first uses from several processes agree on one value.
+	ServerSecret(ctx context.Context, name string, gen func() ([]byte, error)) ([]byte, error)
+}

@@ -1,0 +1,88 @@
+package energy
+
+import "math"
+
+// DeriveDay returns the peak (maximum) and valley (minimum) of Italy's total
+// load over day from pts, which may hold any zones in any order; points outside
+// the day are ignored. At each instant Italy's own value is used when present,
+// otherwise the sum of the seven bidding zones when all seven are present;
+// instants with neither are skipped. Ties go to the earliest instant. ok is
+// false when no instant of the day qualifies.
+func DeriveDay(day Date, pts []LoadPoint) (ext DayExtremes, ok bool) {
+	start, end := day.Start().Unix(), day.End().Unix()
+	type instant struct {
+		italy    float64
+		hasItaly bool
+		sum      float64
+		zones    uint8 // bit per bidding zone seen
+	}
+	const allZones = 1<<7 - 1
+	at := make(map[int64]*instant, 100)
+	for _, p := range pts {
+		u := p.At.Unix()
+		if u < start || u >= end || math.IsNaN(p.TotalMW) {
+			continue
+		}
+		in := at[u]
+		if in == nil {
+			in = &instant{}
+			at[u] = in
+		}
+		if p.Zone == Italy {
+			in.italy, in.hasItaly = p.TotalMW, true
+			continue
+		}
+		if bit := zoneBit(p.Zone); bit != 0 && in.zones&bit == 0 {
+			in.zones |= bit
+			in.sum += p.TotalMW
+		}
+	}
+	var peakU, valleyU int64
+	var peak, valley float64
+	for u, in := range at {
+		var mw float64
+		switch {
+		case in.hasItaly:
+			mw = in.italy
+		case in.zones == allZones:
+			mw = in.sum
+		default:
+			continue
+		}
+		if !ok || mw > peak || (mw == peak && u < peakU) {
+			peak, peakU = mw, u
+		}
+		if !ok || mw < valley || (mw == valley && u < valleyU) {
+			valley, valleyU = mw, u
+		}
+		ok = true
+	}
+	if !ok {
+		return DayExtremes{}, false
+	}
+	return DayExtremes{
+		Day:    day,
+		Peak:   Extreme{At: unixIn(peakU), GW: peak / 1000},
+		Valley: Extreme{At: unixIn(valleyU), GW: valley / 1000},
+	}, true
+}
+
+func zoneBit(z Zone) uint8 {
+	switch z {
+	case North:
+		return 1 << 0
+	case CentreNorth:
+		return 1 << 1
+	case CentreSouth:
+		return 1 << 2
+	case South:
+		return 1 << 3
+	case Calabria:
+		return 1 << 4
+	case Sicily:
+		return 1 << 5
+	case Sardinia:
+		return 1 << 6
+	}
+	return 0
+}
