@@ -1,0 +1,63 @@
+package auth
+
+import (
+	"context"
+	"net/http"
+	"strings"
+
+	"github.com/energyapi/energyapi/internal/energy"
+)
+
+// Realm is the protection space named in WWW-Authenticate challenges.
+const Realm = "energyapi"
+
+type clientKey struct{}
+
+// ClientID returns the client authenticated for the request, or "".
+func ClientID(ctx context.Context) string {
+	id, _ := ctx.Value(clientKey{}).(string)
+	return id
+}
+
+// BearerToken extracts the access token from an Authorization header value:
+// "Bearer <token>" with the scheme in any letter case (RFC 7235 section 2.1),
+// or the bare token, which one published request example of this API sends.
+func BearerToken(header string) (string, bool) {
+	h := strings.TrimSpace(header)
+	if len(h) > len("bearer ") && strings.EqualFold(h[:len("bearer")], "bearer") && (h[6] == ' ' || h[6] == '\t') {
+		h = strings.TrimSpace(h[7:])
+	}
+	if h == "" || strings.ContainsAny(h, " \t,") {
+		return "", false
+	}
+	return h, true
+}
+
+// RequireBearer admits requests that carry a valid access token in the
+// Authorization header, and puts the client ID in their context. Failures get
+// 401 with the RFC 6750 challenge; fail writes the body. A token in the query
+// string is never read (RFC 9700 section 2.5): URLs end up in logs.
+func RequireBearer(t *Tokens, fail func(http.ResponseWriter, *http.Request, error)) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			header := r.Header.Get("Authorization")
+			if header == "" {
+				w.Header().Set("WWW-Authenticate", `Bearer realm="`+Realm+`"`)
+				fail(w, r, energy.Errorf(energy.Unauthorized, "Missing access token: send the Authorization header with a Bearer token"))
+				return
+			}
+			var id string
+			token, ok := BearerToken(header)
+			var err error = errInvalidToken
+			if ok {
+				id, err = t.Verify(r.Context(), token)
+			}
+			if err != nil {
+				w.Header().Set("WWW-Authenticate", `Bearer realm="`+Realm+`", error="invalid_token", error_description="The access token is malformed, expired or revoked"`)
+				fail(w, r, err)
+				return
+			}
+			next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), clientKey{}, id)))
+		})
+	}
+}

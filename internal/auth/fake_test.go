@@ -1,0 +1,182 @@
+package auth_test
+
+import (
+	"bytes"
+	"crypto/rand"
+	"context"
+	"sort"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/energyapi/energyapi/internal/auth"
+	"github.com/energyapi/energyapi/internal/energy"
+)
+
+// memStore is an in-memory ClientStore and KeyStore for the auth package's
+// own tests; the real stores pass the shared contract suite in storetest.
+type memStore struct {
+	mu      sync.Mutex
+	clients map[string]auth.Client
+	keys    []auth.SigningKey
+	secrets map[string][]byte
+	version int64
+}
+
+func newMemStore() *memStore {
+	return &memStore{clients: map[string]auth.Client{}, secrets: map[string][]byte{}}
+}
+
+func (m *memStore) CreateClient(_ context.Context, c auth.Client) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if _, ok := m.clients[c.ID]; ok {
+		return energy.Errorf(energy.Conflict, "client exists")
+	}
+	m.clients[c.ID] = c
+	m.version++
+	return nil
+}
+
+func (m *memStore) Client(_ context.Context, id string) (auth.Client, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	c, ok := m.clients[id]
+	if !ok {
+		return auth.Client{}, energy.Errorf(energy.NotFound, "no client")
+	}
+	return c, nil
+}
+
+func (m *memStore) Clients(context.Context) ([]auth.Client, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var out []auth.Client
+	for _, c := range m.clients {
+		out = append(out, c)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	return out, nil
+}
+
+func (m *memStore) RevokeClient(_ context.Context, id string, at time.Time) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	c, ok := m.clients[id]
+	if !ok {
+		return energy.Errorf(energy.NotFound, "no client")
+	}
+	if c.Active() {
+		c.Revoked = at
+		m.clients[id] = c
+		m.version++
+	}
+	return nil
+}
+
+func (m *memStore) SetClientSecret(_ context.Context, id string, hash []byte) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	c, ok := m.clients[id]
+	if !ok {
+		return energy.Errorf(energy.NotFound, "no client")
+	}
+	c.SecretHash = bytes.Clone(hash)
+	m.clients[id] = c
+	m.version++
+	return nil
+}
+
+func (m *memStore) ClientsVersion(context.Context) (int64, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.version, nil
+}
+
+func (m *memStore) SigningKeys(context.Context) ([]auth.SigningKey, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	out := append([]auth.SigningKey(nil), m.keys...)
+	sort.Slice(out, func(i, j int) bool { return out[i].Created.After(out[j].Created) })
+	return out, nil
+}
+
+func (m *memStore) AddSigningKey(_ context.Context, k auth.SigningKey) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.keys = append(m.keys, k)
+	return nil
+}
+
+func (m *memStore) DeleteSigningKeysBefore(_ context.Context, t time.Time) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	kept := m.keys[:0]
+	for _, k := range m.keys {
+		if !k.Created.Before(t) {
+			kept = append(kept, k)
+		}
+	}
+	m.keys = kept
+	return nil
+}
+
+func (m *memStore) ServerSecret(_ context.Context, name string, gen func() ([]byte, error)) ([]byte, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if v, ok := m.secrets[name]; ok {
+		return v, nil
+	}
+	v, err := gen()
+	if err != nil {
+		return nil, err
+	}
+	m.secrets[name] = v
+	return v, nil
+}
+
+// clock is a settable time source.
+type clock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func newClock() *clock { return &clock{t: time.Date(2024, 10, 27, 1, 30, 0, 0, time.UTC)} }
+
+func (c *clock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
+func (c *clock) Advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.t = c.t.Add(d)
+}
+
+// env is a wired auth stack on a memStore and a settable clock.
+type env struct {
+	store  *memStore
+	clock  *clock
+	reg    *auth.Registry
+	keys   *auth.Keyring
+	tokens *auth.Tokens
+}
+
+var keyCfg = auth.KeyringConfig{Rotation: 24 * time.Hour, Activation: 2 * time.Minute, TokenTTL: 300 * time.Second}
+
+func newEnv(tb testing.TB) *env {
+	tb.Helper()
+	ctx := context.Background()
+	e := &env{store: newMemStore(), clock: newClock()}
+	var err error
+	if e.reg, err = auth.NewRegistry(ctx, e.store, e.store, e.clock.Now, rand.Reader); err != nil {
+		tb.Fatal(err)
+	}
+	if e.keys, err = auth.NewKeyring(ctx, e.store, keyCfg, e.clock.Now, rand.Reader); err != nil {
+		tb.Fatal(err)
+	}
+	e.tokens = auth.NewTokens(e.keys, 300*time.Second, e.clock.Now, rand.Reader)
+	return e
+}

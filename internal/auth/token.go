@@ -1,0 +1,246 @@
+package auth
+
+import (
+	"context"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/energyapi/energyapi/internal/energy"
+	"github.com/golang-jwt/jwt/v5"
+)
+
+const (
+	// Issuer is the "iss" of every access token, also its required "aud".
+	Issuer = "energyapi"
+	// tokenType is the JWT "typ" of access tokens (RFC 9068 section 2.1): other
+	// JWTs signed by the same keys, should there ever be any, are not tokens.
+	tokenType = "at+jwt"
+	// maxSkew is how far in the future a token's iat or nbf may lie, for
+	// replicas whose clocks differ slightly.
+	maxSkew = 30 * time.Second
+	// maxTokenLen refuses oversized Authorization values before any parsing.
+	maxTokenLen = 4096
+)
+
+// tokenClaims are the RFC 9068 claims of an access token.
+type tokenClaims struct {
+	ClientID string `json:"client_id"`
+	jwt.RegisteredClaims
+}
+
+// Tokens issues and verifies access tokens.
+type Tokens struct {
+	keys   *Keyring
+	ttl    time.Duration
+	now    func() time.Time
+	rand   io.Reader
+	parser *jwt.Parser
+
+	revoked atomic.Pointer[map[string]time.Time] // client ID -> revocation time
+	cache   verifiedCache
+}
+
+// NewTokens returns a Tokens that signs with keys and issues tokens valid for ttl.
+func NewTokens(keys *Keyring, ttl time.Duration, now func() time.Time, random io.Reader) *Tokens {
+	t := &Tokens{
+		keys: keys, ttl: ttl, now: now, rand: random,
+		// Only EdDSA: a token naming any other algorithm ("none", or HS256
+		// with the public key as secret) is refused before its signature is read.
+		parser: jwt.NewParser(jwt.WithValidMethods([]string{jwt.SigningMethodEdDSA.Alg()}), jwt.WithoutClaimsValidation(), jwt.WithStrictDecoding()),
+		cache:  verifiedCache{max: 100_000},
+	}
+	empty := map[string]time.Time{}
+	t.revoked.Store(&empty)
+	return t
+}
+
+// TTL returns the lifetime of issued tokens.
+func (t *Tokens) TTL() time.Duration { return t.ttl }
+
+// Issue returns a signed access token for the client.
+func (t *Tokens) Issue(clientID string) (string, error) {
+	now := t.now()
+	jti := make([]byte, 12)
+	if _, err := io.ReadFull(t.rand, jti); err != nil {
+		return "", fmt.Errorf("auth: random: %w", err)
+	}
+	key := t.keys.signing()
+	tok := jwt.NewWithClaims(jwt.SigningMethodEdDSA, tokenClaims{
+		ClientID: clientID,
+		RegisteredClaims: jwt.RegisteredClaims{
+			Issuer:    Issuer,
+			Subject:   clientID,
+			Audience:  jwt.ClaimStrings{Issuer},
+			IssuedAt:  jwt.NewNumericDate(now),
+			NotBefore: jwt.NewNumericDate(now),
+			ExpiresAt: jwt.NewNumericDate(now.Add(t.ttl)),
+			ID:        base64.RawURLEncoding.EncodeToString(jti),
+		},
+	})
+	tok.Header["kid"] = key.ID
+	tok.Header["typ"] = tokenType
+	s, err := tok.SignedString(key.Private)
+	if err != nil {
+		return "", fmt.Errorf("auth: sign token: %w", err)
+	}
+	return s, nil
+}
+
+// errInvalidToken is the one message for every unusable token: callers learn
+// nothing from it that would help forge one.
+var errInvalidToken = energy.Errorf(energy.Unauthorized, "Invalid or expired access token")
+
+// Verify returns the client ID of a valid token, or an error with code
+// Unauthorized. A token already verified costs a map lookup until it expires.
+func (t *Tokens) Verify(ctx context.Context, token string) (string, error) {
+	now := t.now()
+	if e, ok := t.cache.get(token); ok {
+		if !now.Before(e.exp) {
+			return "", errInvalidToken
+		}
+		if t.isRevoked(e.clientID) {
+			return "", errInvalidToken
+		}
+		return e.clientID, nil
+	}
+	if len(token) > maxTokenLen {
+		return "", errInvalidToken
+	}
+	var c tokenClaims
+	tok, err := t.parser.ParseWithClaims(token, &c, func(tok *jwt.Token) (any, error) {
+		if typ, _ := tok.Header["typ"].(string); typ != tokenType {
+			return nil, errors.New("not an access token")
+		}
+		kid, _ := tok.Header["kid"].(string)
+		pk, ok := t.keys.public(ctx, kid)
+		if !ok {
+			return nil, errors.New("unknown key")
+		}
+		return pk, nil
+	})
+	if err != nil || !tok.Valid {
+		return "", errInvalidToken
+	}
+	if !t.claimsValid(&c, now) || t.isRevoked(c.ClientID) {
+		return "", errInvalidToken
+	}
+	t.cache.put(token, verified{clientID: c.ClientID, exp: c.ExpiresAt.Time}, now)
+	return c.ClientID, nil
+}
+
+// claimsValid checks expiry exactly (no leeway: a token is dead at exp) and
+// allows maxSkew only for tokens that look issued slightly in the future.
+func (t *Tokens) claimsValid(c *tokenClaims, now time.Time) bool {
+	switch {
+	case c.ClientID == "" || c.Subject != c.ClientID || c.Issuer != Issuer:
+		return false
+	case c.ExpiresAt == nil || !now.Before(c.ExpiresAt.Time):
+		return false
+	case c.IssuedAt == nil || c.IssuedAt.After(now.Add(maxSkew)):
+		return false
+	case c.NotBefore != nil && c.NotBefore.After(now.Add(maxSkew)):
+		return false
+	case c.ExpiresAt.Sub(c.IssuedAt.Time) > t.ttl+maxSkew:
+		return false // never honour a lifetime longer than this server grants
+	}
+	for _, a := range c.Audience {
+		if a == Issuer {
+			return true
+		}
+	}
+	return false
+}
+
+func (t *Tokens) isRevoked(clientID string) bool {
+	_, ok := (*t.revoked.Load())[clientID]
+	return ok
+}
+
+// SetRevoked replaces the set of revoked clients whose tokens are refused.
+func (t *Tokens) SetRevoked(revoked map[string]time.Time) { t.revoked.Store(&revoked) }
+
+// SyncClients loads the revoked clients from the store into t whenever the
+// registry version changes, every interval, until ctx ends. Revocation through
+// any process therefore reaches this one within about one interval.
+func (t *Tokens) SyncClients(ctx context.Context, store ClientStore, interval time.Duration, onErr func(error)) {
+	last := int64(-1)
+	sync := func() {
+		v, err := store.ClientsVersion(ctx)
+		if err != nil {
+			onErr(err)
+			return
+		}
+		if v == last {
+			return
+		}
+		cs, err := store.Clients(ctx)
+		if err != nil {
+			onErr(err)
+			return
+		}
+		revoked := map[string]time.Time{}
+		for _, c := range cs {
+			if !c.Active() {
+				revoked[c.ID] = c.Revoked
+			}
+		}
+		t.SetRevoked(revoked)
+		last = v
+	}
+	sync()
+	tick := time.NewTicker(interval)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+			sync()
+		}
+	}
+}
+
+type verified struct {
+	clientID string
+	exp      time.Time
+}
+
+// verifiedCache remembers verified tokens until they expire, so a signature is
+// checked once per token rather than once per request. It is bounded: when
+// full it drops expired entries, and if none expired, everything.
+type verifiedCache struct {
+	max int
+	mu  sync.RWMutex
+	m   map[string]verified
+}
+
+func (c *verifiedCache) get(token string) (verified, bool) {
+	c.mu.RLock()
+	v, ok := c.m[token]
+	c.mu.RUnlock()
+	return v, ok
+}
+
+func (c *verifiedCache) put(token string, v verified, now time.Time) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil {
+		c.m = make(map[string]verified)
+	}
+	if len(c.m) >= c.max {
+		for k, e := range c.m {
+			if !now.Before(e.exp) {
+				delete(c.m, k)
+			}
+		}
+		if len(c.m) >= c.max {
+			c.m = make(map[string]verified)
+		}
+	}
+	c.m[token] = v
+}
