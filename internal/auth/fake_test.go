@@ -2,8 +2,8 @@ package auth_test
 
 import (
 	"bytes"
-	"crypto/rand"
 	"context"
+	"crypto/rand"
 	"sort"
 	"sync"
 	"testing"

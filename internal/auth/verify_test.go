@@ -230,7 +230,7 @@ func TestBearerToken(t *testing.T) {
 		{"BEARER   abc  ", "abc", true},
 		{"Bearer\tabc", "abc", true},
 		{"abc.def.ghi", "abc.def.ghi", true}, // bare token, as a published example sends it
-		{"Bearer", "Bearer", true},             // a bare token that happens to read "Bearer": verification refuses it
+		{"Bearer", "Bearer", true},           // a bare token that happens to read "Bearer": verification refuses it
 		{"Basic dXNlcjpwYXNz", "", false},
 		{"Bearer a b", "", false},
 		{"", "", false},

@@ -24,7 +24,7 @@ const maxFileBytes = 512 << 20
 // Table is a file's rows of cells, as text, with the line number (1-based) of
 // each row as a person opening the file would count it. XLSX cells are raw:
 // numbers as stored (decimal point, no grouping) and dates as Excel serial
-// numbers (see ExcelTime), never as a locale formats them for display.
+// numbers (excelize.ExcelDateToTime), never as a locale formats them for display.
 type Table struct {
 	File  string
 	Rows  [][]string
@@ -103,20 +103,20 @@ func readCSV(name string, r io.Reader) (*Table, error) {
 	return t, nil
 }
 
-// sniffSeparator picks ';' when the first non-empty line has more semicolons
-// than commas, else ','.
+// sniffSeparator picks ';' when the first lines hold more semicolons than
+// commas, else ','. Several lines are counted because a title row above the
+// header may hold neither.
 func sniffSeparator(data []byte) rune {
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
-	for sc.Scan() {
+	semis, commas := 0, 0
+	for lines := 0; lines < 10 && sc.Scan(); lines++ {
 		l := sc.Text()
-		if strings.TrimSpace(l) == "" {
-			continue
-		}
-		if strings.Count(l, ";") > strings.Count(l, ",") {
-			return ';'
-		}
-		return ','
+		semis += strings.Count(l, ";")
+		commas += strings.Count(l, ",")
+	}
+	if semis > commas {
+		return ';'
 	}
 	return ','
 }

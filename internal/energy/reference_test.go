@@ -1,0 +1,397 @@
+package energy_test
+
+import (
+	"errors"
+	"math"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/energyapi/energyapi/internal/energy"
+)
+
+func TestCategories(t *testing.T) {
+	got := energy.Categories()
+	want := []string{"Non cogenerativa", "Cogenerativa"}
+	if !slices.Equal(got, want) {
+		t.Errorf("Categories() = %q, want %q", got, want)
+	}
+}
+
+func TestSubcategories(t *testing.T) {
+	nonCog := []string{
+		"Altro genere", "Celle a combustibile", "Ciclo combinato", "Combustione interna",
+		"Condensazione", "Ripotenziato", "Turbine a gas", "Turbo espansione",
+	}
+	cog := []string{
+		"Celle combustibili con cogenerazione", "Ciclo combinato con cogenerazione",
+		"Combustione interna con cogenerazione", "Condensazione e spillamento",
+		"Contropressione", "Turbine a gas con cogenerazione",
+	}
+	tests := []struct {
+		category string
+		want     []string
+	}{
+		{"Non cogenerativa", nonCog},
+		{"Cogenerativa", cog},
+		{"Non cogenerative", nonCog},
+		{"cogenerativa", cog},
+		{"Geotermica", nil},
+		{"", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.category, func(t *testing.T) {
+			got := energy.Subcategories(tt.category)
+			if !slices.Equal(got, tt.want) || (got == nil) != (tt.want == nil) {
+				t.Errorf("Subcategories(%q) = %q, want %q", tt.category, got, tt.want)
+			}
+		})
+	}
+}
+
+// TestListsAreCopies checks that a caller modifying a returned list does not
+// change what the next caller sees.
+func TestListsAreCopies(t *testing.T) {
+	lists := []struct {
+		name string
+		get  func() []string
+	}{
+		{"Categories", energy.Categories},
+		{"Subcategories", func() []string { return energy.Subcategories("Cogenerativa") }},
+		{"CapacityTypes", energy.CapacityTypes},
+		{"Regions", energy.Regions},
+		{"Provinces", func() []string { return energy.Provinces("Puglia") }},
+	}
+	for _, l := range lists {
+		t.Run(l.name, func(t *testing.T) {
+			first := l.get()
+			want := slices.Clone(first)
+			first[0] = "changed"
+			if got := l.get(); !slices.Equal(got, want) {
+				t.Errorf("after modifying a returned list, got %q, want %q", got, want)
+			}
+		})
+	}
+}
+
+func TestCanonicalCategory(t *testing.T) {
+	tests := []struct {
+		in     string
+		want   string
+		wantOK bool
+	}{
+		{"Non cogenerativa", "Non cogenerativa", true},
+		{"Cogenerativa", "Cogenerativa", true},
+		{"Non cogenerative", "Non cogenerativa", true},
+		{"  non COGENERATIVA\t", "Non cogenerativa", true},
+		{"Non  cogenerativa", "Non cogenerativa", true},
+		{"cogenerative", "", false},
+		{"Non-cogenerativa", "Non cogenerativa", true},
+		{"Cogen", "", false},
+		{"", "", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.in, func(t *testing.T) {
+			got, ok := energy.CanonicalCategory(tt.in)
+			if got != tt.want || ok != tt.wantOK {
+				t.Errorf("CanonicalCategory(%q) = %q, %v; want %q, %v", tt.in, got, ok, tt.want, tt.wantOK)
+			}
+		})
+	}
+}
+
+func TestCanonicalSubcategory(t *testing.T) {
+	tests := []struct {
+		category, in string
+		want         string
+		wantOK       bool
+	}{
+		{"Non cogenerativa", "Ciclo combinato", "Ciclo combinato", true},
+		{"Non cogenerativa", "Celle combustibili", "Celle a combustibile", true},
+		{"Non cogenerative", "celle COMBUSTIBILI", "Celle a combustibile", true},
+		{"Non cogenerativa", "Turbo espansione", "Turbo espansione", true},
+		{"Cogenerativa", " contropressione ", "Contropressione", true},
+		{"Cogenerativa", "Celle combustibili con cogenerazione", "Celle combustibili con cogenerazione", true},
+		{"Non cogenerativa", "Contropressione", "", false},
+		{"Cogenerativa", "Ciclo combinato", "", false},
+		{"Cogenerativa", "Celle combustibili", "", false},
+		{"Geotermica", "Ciclo combinato", "", false},
+		{"Non cogenerativa", "Geotermoelettrica A Condensazione", "", false},
+		{"Non cogenerativa", "", "", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.category+"/"+tt.in, func(t *testing.T) {
+			got, ok := energy.CanonicalSubcategory(tt.category, tt.in)
+			if got != tt.want || ok != tt.wantOK {
+				t.Errorf("CanonicalSubcategory(%q, %q) = %q, %v; want %q, %v", tt.category, tt.in, got, ok, tt.want, tt.wantOK)
+			}
+		})
+	}
+}
+
+func TestCapacityTypes(t *testing.T) {
+	if got, want := energy.CapacityTypes(), []string{"Lorda", "Netta"}; !slices.Equal(got, want) {
+		t.Errorf("CapacityTypes() = %q, want %q", got, want)
+	}
+	tests := []struct {
+		in     string
+		want   string
+		wantOK bool
+	}{
+		{"Lorda", "Lorda", true},
+		{"netta", "Netta", true},
+		{" LORDA ", "Lorda", true},
+		{"Gross", "", false},
+		{"", "", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.in, func(t *testing.T) {
+			got, ok := energy.CanonicalCapacityType(tt.in)
+			if got != tt.want || ok != tt.wantOK {
+				t.Errorf("CanonicalCapacityType(%q) = %q, %v; want %q, %v", tt.in, got, ok, tt.want, tt.wantOK)
+			}
+		})
+	}
+}
+
+func TestRegions(t *testing.T) {
+	want := []string{
+		"Abruzzo", "Basilicata", "Calabria", "Campania", "Emilia-Romagna", "Friuli-Venezia Giulia",
+		"Lazio", "Liguria", "Lombardia", "Marche", "Molise", "Piemonte", "Puglia", "Sardegna",
+		"Sicilia", "Toscana", "Trentino-Alto Adige", "Umbria", "Valle d'Aosta", "Veneto",
+	}
+	if got := energy.Regions(); !slices.Equal(got, want) {
+		t.Errorf("Regions() = %q, want %q", got, want)
+	}
+}
+
+func TestProvincesPerRegion(t *testing.T) {
+	want := map[string]int{
+		"Abruzzo": 4, "Basilicata": 2, "Calabria": 5, "Campania": 5, "Emilia-Romagna": 9,
+		"Friuli-Venezia Giulia": 4, "Lazio": 5, "Liguria": 4, "Lombardia": 12, "Marche": 5,
+		"Molise": 2, "Piemonte": 8, "Puglia": 6, "Sardegna": 5, "Sicilia": 9, "Toscana": 10,
+		"Trentino-Alto Adige": 2, "Umbria": 2, "Valle d'Aosta": 1, "Veneto": 7,
+	}
+	total := 0
+	for region, n := range want {
+		got := energy.Provinces(region)
+		if len(got) != n {
+			t.Errorf("len(Provinces(%q)) = %d, want %d: %q", region, len(got), n, got)
+		}
+		if !slices.IsSorted(got) {
+			t.Errorf("Provinces(%q) = %q, want sorted", region, got)
+		}
+		total += len(got)
+	}
+	if total != 107 {
+		t.Errorf("got %d provinces in all, want 107", total)
+	}
+}
+
+func TestProvinces(t *testing.T) {
+	tests := []struct {
+		region string
+		want   []string
+	}{
+		{"Sardegna", []string{"Cagliari", "Nuoro", "Oristano", "Sassari", "Sud Sardegna"}},
+		{"Trentino-Alto Adige", []string{"Bolzano", "Trento"}},
+		{"Trentino-Alto Adige/Südtirol", []string{"Bolzano", "Trento"}},
+		{"Valle d'Aosta", []string{"Aosta"}},
+		{"Friuli Venezia Giulia", []string{"Gorizia", "Pordenone", "Trieste", "Udine"}},
+		{"Puglia", []string{"Bari", "Barletta-Andria-Trani", "Brindisi", "Foggia", "Lecce", "Taranto"}},
+		{"Calabria", []string{"Catanzaro", "Cosenza", "Crotone", "Reggio di Calabria", "Vibo Valentia"}},
+		{"Emilia-Romagna", []string{"Bologna", "Ferrara", "Forlì-Cesena", "Modena", "Parma", "Piacenza", "Ravenna", "Reggio nell'Emilia", "Rimini"}},
+		{"Padania", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.region, func(t *testing.T) {
+			got := energy.Provinces(tt.region)
+			if !slices.Equal(got, tt.want) || (got == nil) != (tt.want == nil) {
+				t.Errorf("Provinces(%q) = %q, want %q", tt.region, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestCanonicalRegion(t *testing.T) {
+	tests := []struct {
+		in     string
+		want   string
+		wantOK bool
+	}{
+		{"Abruzzo", "Abruzzo", true},
+		{"friuli-venezia giulia", "Friuli-Venezia Giulia", true},
+		{"Friuli Venezia Giulia", "Friuli-Venezia Giulia", true},
+		{"Valle d'Aosta/Vallée d'Aoste", "Valle d'Aosta", true},
+		{"Valle d’Aosta", "Valle d'Aosta", true},
+		{"Trentino-Alto Adige/Südtirol", "Trentino-Alto Adige", true},
+		{"Trentino Alto Adige", "Trentino-Alto Adige", true},
+		{"Emilia Romagna", "Emilia-Romagna", true},
+		{" PUGLIA ", "Puglia", true},
+		{"Apulia", "", false},
+		{"Brindisi", "", false},
+		{"", "", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.in, func(t *testing.T) {
+			got, ok := energy.CanonicalRegion(tt.in)
+			if got != tt.want || ok != tt.wantOK {
+				t.Errorf("CanonicalRegion(%q) = %q, %v; want %q, %v", tt.in, got, ok, tt.want, tt.wantOK)
+			}
+		})
+	}
+}
+
+func TestCanonicalProvinceAndRegionOf(t *testing.T) {
+	tests := []struct {
+		in         string
+		want       string
+		wantRegion string
+		wantOK     bool
+	}{
+		{"Chieti", "Chieti", "Abruzzo", true},
+		{"Udine", "Udine", "Friuli-Venezia Giulia", true},
+		{"Reggio di Calabria", "Reggio di Calabria", "Calabria", true},
+		{"Reggio Calabria", "Reggio di Calabria", "Calabria", true},
+		{"Reggio nell'Emilia", "Reggio nell'Emilia", "Emilia-Romagna", true},
+		{"reggio emilia", "Reggio nell'Emilia", "Emilia-Romagna", true},
+		{"Bolzano/Bozen", "Bolzano", "Trentino-Alto Adige", true},
+		{"Bozen", "Bolzano", "Trentino-Alto Adige", true},
+		{"Trento", "Trento", "Trentino-Alto Adige", true},
+		{"Forlì-Cesena", "Forlì-Cesena", "Emilia-Romagna", true},
+		{"FORLÌ CESENA", "Forlì-Cesena", "Emilia-Romagna", true},
+		{"Forli-Cesena", "Forlì-Cesena", "Emilia-Romagna", true},
+		{"Pesaro e Urbino", "Pesaro e Urbino", "Marche", true},
+		{"Pesaro-Urbino", "Pesaro e Urbino", "Marche", true},
+		{"Monza e della Brianza", "Monza e della Brianza", "Lombardia", true},
+		{"Monza e Brianza", "Monza e della Brianza", "Lombardia", true},
+		{"Barletta Andria Trani", "Barletta-Andria-Trani", "Puglia", true},
+		{"Massa Carrara", "Massa-Carrara", "Toscana", true},
+		{"Verbano-Cusio-Ossola", "Verbano-Cusio-Ossola", "Piemonte", true},
+		{"L’Aquila", "L'Aquila", "Abruzzo", true},
+		{"Aosta", "Aosta", "Valle d'Aosta", true},
+		{"Valle d'Aosta/Vallée d'Aoste", "Aosta", "Valle d'Aosta", true},
+		{"Sud Sardegna", "Sud Sardegna", "Sardegna", true},
+		{"Carbonia-Iglesias", "", "", false},
+		{"Olbia-Tempio", "", "", false},
+		{"Puglia", "", "", false},
+		{"", "", "", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.in, func(t *testing.T) {
+			got, ok := energy.CanonicalProvince(tt.in)
+			if got != tt.want || ok != tt.wantOK {
+				t.Errorf("CanonicalProvince(%q) = %q, %v; want %q, %v", tt.in, got, ok, tt.want, tt.wantOK)
+			}
+			region, ok := energy.RegionOf(tt.in)
+			if region != tt.wantRegion || ok != tt.wantOK {
+				t.Errorf("RegionOf(%q) = %q, %v; want %q, %v", tt.in, region, ok, tt.wantRegion, tt.wantOK)
+			}
+		})
+	}
+}
+
+// TestEveryListedNameIsCanonical checks that the lists and the lookups agree:
+// every listed province is its own canonical name, in any letter case, and
+// belongs to the region that lists it.
+func TestEveryListedNameIsCanonical(t *testing.T) {
+	for _, region := range energy.Regions() {
+		if got, ok := energy.CanonicalRegion(strings.ToUpper(region)); got != region || !ok {
+			t.Errorf("CanonicalRegion(%q) = %q, %v; want %q, true", strings.ToUpper(region), got, ok, region)
+		}
+		for _, p := range energy.Provinces(region) {
+			if got, ok := energy.CanonicalProvince(strings.ToLower(p)); got != p || !ok {
+				t.Errorf("CanonicalProvince(%q) = %q, %v; want %q, true", strings.ToLower(p), got, ok, p)
+			}
+			if got, ok := energy.RegionOf(p); got != region || !ok {
+				t.Errorf("RegionOf(%q) = %q, %v; want %q, true", p, got, ok, region)
+			}
+		}
+	}
+}
+
+func goodRecord() energy.ThermoRecord {
+	return energy.ThermoRecord{
+		Year: 2023, CapacityType: "Lorda", Region: "Puglia", Province: "Brindisi",
+		Category: "Non cogenerativa", Subcategory: "Condensazione", ProductionGWh: 1234.5,
+	}
+}
+
+func TestValidateThermoCanonicalises(t *testing.T) {
+	in := energy.ThermoRecord{
+		Year: 2021, CapacityType: " netta", Region: "trentino alto adige", Province: "Bolzano/Bozen",
+		Category: "Non cogenerative", Subcategory: "Celle combustibili", ProductionGWh: -16368.385,
+	}
+	want := energy.ThermoRecord{
+		Year: 2021, CapacityType: "Netta", Region: "Trentino-Alto Adige", Province: "Bolzano",
+		Category: "Non cogenerativa", Subcategory: "Celle a combustibile", ProductionGWh: -16368.385,
+	}
+	got, err := energy.ValidateThermo(in)
+	if err != nil {
+		t.Fatalf("ValidateThermo(%+v): %v", in, err)
+	}
+	if got != want {
+		t.Errorf("ValidateThermo(%+v) = %+v, want %+v", in, got, want)
+	}
+}
+
+func TestValidateThermoRejects(t *testing.T) {
+	tests := []struct {
+		name    string
+		edit    func(r *energy.ThermoRecord)
+		wantMsg string
+	}{
+		{"unknown category", func(r *energy.ThermoRecord) { r.Category = "Geotermica" }, `unknown category "Geotermica"`},
+		{"subcategory of other category", func(r *energy.ThermoRecord) { r.Subcategory = "Contropressione" },
+			`subcategory "Contropressione" does not belong to category "Non cogenerativa"`},
+		{"unknown subcategory", func(r *energy.ThermoRecord) { r.Subcategory = "Nucleare" }, `unknown subcategory "Nucleare"`},
+		{"unknown region", func(r *energy.ThermoRecord) { r.Region = "Apulia" }, `unknown region "Apulia"`},
+		{"unknown province", func(r *energy.ThermoRecord) { r.Province = "Carbonia-Iglesias" }, `unknown province "Carbonia-Iglesias"`},
+		{"province of other region", func(r *energy.ThermoRecord) { r.Province = "Udine" },
+			`province "Udine" is not in region "Puglia" (it is in "Friuli-Venezia Giulia")`},
+		{"unknown capacity type", func(r *energy.ThermoRecord) { r.CapacityType = "Gross" }, `unknown capacity_type "Gross"`},
+		{"missing province", func(r *energy.ThermoRecord) { r.Province = " " }, "province is missing"},
+		{"year too early", func(r *energy.ThermoRecord) { r.Year = 1899 }, "year 1899 is outside 1900..2100"},
+		{"year too late", func(r *energy.ThermoRecord) { r.Year = 2101 }, "year 2101 is outside 1900..2100"},
+		{"NaN production", func(r *energy.ThermoRecord) { r.ProductionGWh = math.NaN() }, "production_GWh NaN is not a finite number"},
+		{"infinite production", func(r *energy.ThermoRecord) { r.ProductionGWh = math.Inf(-1) }, "production_GWh -Inf is not a finite number"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := goodRecord()
+			tt.edit(&r)
+			_, err := energy.ValidateThermo(r)
+			var e *energy.Error
+			if !errors.As(err, &e) {
+				t.Fatalf("ValidateThermo(%+v) error = %v, want an *energy.Error", r, err)
+			}
+			if e.Code != energy.Invalid {
+				t.Errorf("got code %q, want %q", e.Code, energy.Invalid)
+			}
+			if !strings.HasPrefix(e.Message, tt.wantMsg) {
+				t.Errorf("got message %q, want it to start with %q", e.Message, tt.wantMsg)
+			}
+		})
+	}
+}
+
+func TestValidateThermoBoundaries(t *testing.T) {
+	tests := []struct {
+		name string
+		edit func(r *energy.ThermoRecord)
+	}{
+		{"year 1900", func(r *energy.ThermoRecord) { r.Year = 1900 }},
+		{"year 2100", func(r *energy.ThermoRecord) { r.Year = 2100 }},
+		{"negative production", func(r *energy.ThermoRecord) { r.ProductionGWh = -16368.385 }},
+		{"zero production", func(r *energy.ThermoRecord) { r.ProductionGWh = 0 }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := goodRecord()
+			tt.edit(&r)
+			if _, err := energy.ValidateThermo(r); err != nil {
+				t.Errorf("ValidateThermo(%+v) = %v, want no error", r, err)
+			}
+		})
+	}
+}
