@@ -1,0 +1,58 @@
+// Package storetest is the behavioural contract of the stores. Every store
+// (SQLite, PostgreSQL) runs the same suite against a real database, so that
+// the server behaves the same on either.
+//
+// Beyond what the interfaces' doc comments say, the suite holds stores to
+// these rules:
+//   - Times round-trip to the microsecond (tests use whole seconds); instants
+//     of load data and of peaks and valleys to the second.
+//   - ReadData orders thermoelectric records by key with strings compared
+//     byte by byte (PostgreSQL: COLLATE "C").
+//   - Every Writer method rejects, with code Invalid and without storing
+//     anything, a value that is NaN or infinite (except a NaN forecast, which
+//     means "none"), an unknown zone, an invalid day, or two records with the
+//     same natural key in one call.
+//   - Every committed import counts as a run in ImportTotals, even one that
+//     changed nothing or had no records; failed imports do not count.
+//     ImportTotals lists only datasets with runs, by dataset name.
+//   - A failed write of any kind leaves the versions as they were.
+package storetest
+
+import (
+	"context"
+	"testing"
+
+	"github.com/energyapi/energyapi/internal/auth"
+	"github.com/energyapi/energyapi/internal/energy"
+)
+
+// Store is everything a store implements.
+type Store interface {
+	auth.ClientStore
+	auth.KeyStore
+	energy.Writer
+	energy.Source
+	energy.ImportHistory
+	Ping(context.Context) error
+	Close() error
+}
+
+// Run runs the contract suite. open must return a new, empty store for the
+// test it is given and arrange for the store to be closed when that test ends
+// (t.Cleanup). Subtests do not run in parallel, so open need not support that.
+func Run(t *testing.T, open func(t *testing.T) Store) {
+	t.Run("Ping", func(t *testing.T) {
+		if err := open(t).Ping(t.Context()); err != nil {
+			t.Fatalf("Ping: got error %v, want nil", err)
+		}
+	})
+	t.Run("Clients", func(t *testing.T) { testClients(t, open) })
+	t.Run("SigningKeys", func(t *testing.T) { testSigningKeys(t, open) })
+	t.Run("ServerSecret", func(t *testing.T) { testServerSecret(t, open) })
+	t.Run("Thermoelectric", func(t *testing.T) { testThermoelectric(t, open) })
+	t.Run("TotalLoad", func(t *testing.T) { testTotalLoad(t, open) })
+	t.Run("PeakValley", func(t *testing.T) { testPeakValley(t, open) })
+	t.Run("Atomicity", func(t *testing.T) { testAtomicity(t, open) })
+	t.Run("ImportTotals", func(t *testing.T) { testImportTotals(t, open) })
+	t.Run("ConsistentSnapshot", func(t *testing.T) { testConsistentSnapshot(t, open) })
+}
