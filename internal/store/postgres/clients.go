@@ -1,0 +1,171 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/energyapi/energyapi/internal/auth"
+	"github.com/energyapi/energyapi/internal/energy"
+	"github.com/jackc/pgx/v5"
+)
+
+// CreateClient stores a new client. It returns an error with code Conflict if
+// a client with the same ID exists, and Invalid if the ID is empty or the ID
+// or name is not UTF-8 text without NUL bytes.
+func (s *Store) CreateClient(ctx context.Context, c auth.Client) error {
+	switch {
+	case c.ID == "":
+		return fmt.Errorf("postgres: create client: %w", energy.Errorf(energy.Invalid, "client ID is empty"))
+	case !storable(c.ID) || !storable(c.Name):
+		return fmt.Errorf("postgres: create client: %w", energy.Errorf(energy.Invalid, "client ID and name must be UTF-8 text without NUL bytes"))
+	}
+	hash := c.SecretHash
+	if hash == nil {
+		hash = []byte{} // the column is NOT NULL; nil would bind as NULL
+	}
+	err := s.update(ctx, func(tx pgx.Tx) error {
+		_, err := tx.Exec(ctx,
+			`INSERT INTO clients (id, name, secret_hash, created, revoked) VALUES ($1, $2, $3, $4, $5)`,
+			c.ID, c.Name, hash, c.Created, orNull(c.Revoked))
+		if isUniqueViolation(err) {
+			return energy.Errorf(energy.Conflict, "client %q already exists", c.ID)
+		}
+		if err != nil {
+			return err
+		}
+		return bumpVersion(ctx, tx, "clients", s.now())
+	})
+	if err != nil {
+		return fmt.Errorf("postgres: create client: %w", err)
+	}
+	return nil
+}
+
+// notFound is the error for a client that does not exist.
+func notFound(id string) error {
+	return energy.Errorf(energy.NotFound, "client %q not found", id)
+}
+
+// Client returns the client with the given ID, or an error with code NotFound.
+func (s *Store) Client(ctx context.Context, id string) (auth.Client, error) {
+	// The token endpoint passes client_id from the request as it came: bytes
+	// PostgreSQL cannot compare as text name no stored client.
+	if !storable(id) {
+		return auth.Client{}, fmt.Errorf("postgres: client: %w", notFound(id))
+	}
+	row := s.pool.QueryRow(ctx, `SELECT id, name, secret_hash, created, revoked FROM clients WHERE id = $1`, id)
+	c, err := scanClient(row)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return auth.Client{}, fmt.Errorf("postgres: client: %w", notFound(id))
+	}
+	if err != nil {
+		return auth.Client{}, fmt.Errorf("postgres: client: %w", err)
+	}
+	return c, nil
+}
+
+// Clients returns every client, revoked ones included, oldest first and by ID
+// (byte-wise) among clients created at the same time.
+func (s *Store) Clients(ctx context.Context) ([]auth.Client, error) {
+	rows, err := s.pool.Query(ctx, `SELECT id, name, secret_hash, created, revoked FROM clients ORDER BY created, id`)
+	if err != nil {
+		return nil, fmt.Errorf("postgres: clients: %w", err)
+	}
+	cs, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (auth.Client, error) { return scanClient(row) })
+	if err != nil {
+		return nil, fmt.Errorf("postgres: clients: %w", err)
+	}
+	return cs, nil
+}
+
+func scanClient(row pgx.Row) (auth.Client, error) {
+	var c auth.Client
+	var revoked *time.Time
+	if err := row.Scan(&c.ID, &c.Name, &c.SecretHash, &c.Created, &revoked); err != nil {
+		return auth.Client{}, err
+	}
+	c.Created = c.Created.UTC()
+	c.Revoked = utc(revoked)
+	return c, nil
+}
+
+// RevokeClient marks the client revoked at the given time. Revoking a revoked
+// client keeps the first time and changes nothing. It returns an error with
+// code NotFound if there is no such client, and Invalid if at is zero.
+func (s *Store) RevokeClient(ctx context.Context, id string, at time.Time) error {
+	if at.IsZero() {
+		return fmt.Errorf("postgres: revoke client: %w", energy.Errorf(energy.Invalid, "revocation time is zero"))
+	}
+	if !storable(id) {
+		return fmt.Errorf("postgres: revoke client: %w", notFound(id))
+	}
+	err := s.update(ctx, func(tx pgx.Tx) error {
+		// Under READ COMMITTED a concurrent revocation makes this UPDATE wait
+		// and then re-check revoked IS NULL, so only the first one counts.
+		tag, err := tx.Exec(ctx, `UPDATE clients SET revoked = $1 WHERE id = $2 AND revoked IS NULL`, at, id)
+		if err != nil {
+			return err
+		}
+		if tag.RowsAffected() == 1 {
+			return bumpVersion(ctx, tx, "clients", s.now())
+		}
+		var exists bool
+		if err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM clients WHERE id = $1)`, id).Scan(&exists); err != nil {
+			return err
+		}
+		if !exists {
+			return notFound(id)
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("postgres: revoke client: %w", err)
+	}
+	return nil
+}
+
+// SetClientSecret replaces the client's secret hash. It returns an error with
+// code NotFound if there is no such client, and Conflict if it is revoked.
+func (s *Store) SetClientSecret(ctx context.Context, id string, hash []byte) error {
+	if !storable(id) {
+		return fmt.Errorf("postgres: set client secret: %w", notFound(id))
+	}
+	if hash == nil {
+		hash = []byte{}
+	}
+	err := s.update(ctx, func(tx pgx.Tx) error {
+		// FOR UPDATE holds off a concurrent revocation until this commits,
+		// so a revoked client never gets a new secret.
+		var revoked *time.Time
+		err := tx.QueryRow(ctx, `SELECT revoked FROM clients WHERE id = $1 FOR UPDATE`, id).Scan(&revoked)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return notFound(id)
+		}
+		if err != nil {
+			return err
+		}
+		if revoked != nil {
+			return energy.Errorf(energy.Conflict, "client %q is revoked", id)
+		}
+		if _, err := tx.Exec(ctx, `UPDATE clients SET secret_hash = $1 WHERE id = $2`, hash, id); err != nil {
+			return err
+		}
+		return bumpVersion(ctx, tx, "clients", s.now())
+	})
+	if err != nil {
+		return fmt.Errorf("postgres: set client secret: %w", err)
+	}
+	return nil
+}
+
+// ClientsVersion returns a number that changes whenever a client is created,
+// revoked or given a new secret.
+func (s *Store) ClientsVersion(ctx context.Context) (int64, error) {
+	v, err := s.readVersion(ctx, "clients")
+	if err != nil {
+		return 0, fmt.Errorf("postgres: clients version: %w", err)
+	}
+	return v, nil
+}
