@@ -2,6 +2,7 @@ package auth_test
 
 import (
 	"context"
+	"crypto/rand"
 	"encoding/base64"
 	"encoding/json"
 	"io"
@@ -13,12 +14,19 @@ import (
 	"testing"
 	"time"
 
+	"github.com/energyapi/energyapi/internal/api/apitest"
 	"github.com/energyapi/energyapi/internal/auth"
 	"golang.org/x/oauth2"
 	"golang.org/x/oauth2/clientcredentials"
 )
 
 const tokenPath = "/public-api/access-token"
+
+// contractClient returns an HTTP client that reports to tb every token
+// request and answer that does not match the API's OpenAPI document.
+func contractClient(tb testing.TB) *http.Client {
+	return &http.Client{Transport: apitest.NewValidator(tb).Transport(tb, nil)}
+}
 
 // server serves the token endpoint at both paths and a protected route that
 // echoes the authenticated client ID.
@@ -55,7 +63,7 @@ func TestClientCredentialsLibrary(t *testing.T) {
 			}
 			srv := e.server(t)
 			cfg := clientcredentials.Config{ClientID: id, ClientSecret: secret, TokenURL: srv.URL + tokenPath, AuthStyle: style.style}
-			tok, err := cfg.Token(context.Background())
+			tok, err := cfg.Token(context.WithValue(context.Background(), oauth2.HTTPClient, contractClient(t)))
 			if err != nil {
 				t.Fatalf("Token: %v", err)
 			}
@@ -89,7 +97,7 @@ func TestTokenSpecShapeAndLegacyPath(t *testing.T) {
 	for _, path := range []string{tokenPath, "/transparency/oauth/accessToken"} {
 		t.Run(path, func(t *testing.T) {
 			form := url.Values{"client_id": {c.ID}, "client_secret": {secret}, "grant_type": {"client_credentials"}}
-			resp, err := http.PostForm(srv.URL+path, form)
+			resp, err := contractClient(t).PostForm(srv.URL+path, form)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -187,7 +195,7 @@ func TestTokenErrors(t *testing.T) {
 			if tc.authz != "" {
 				req.Header.Set("Authorization", tc.authz)
 			}
-			resp, err := http.DefaultClient.Do(req)
+			resp, err := contractClient(t).Do(req)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -336,5 +344,31 @@ func TestGeneratedSecrets(t *testing.T) {
 	stored, _ := e.store.Client(context.Background(), c.ID)
 	if strings.Contains(string(stored.SecretHash), secret) {
 		t.Error("the store holds the secret itself")
+	}
+}
+
+func TestEnsureWhenAnotherReplicaCreatesTheClient(t *testing.T) {
+	ctx := context.Background()
+	for _, tc := range []struct {
+		name, stored string
+	}{{"same secret", "demo-secret"}, {"other secret", "older-secret"}} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newEnv(t)
+			// The other replica's client is already there, but our first lookup misses it.
+			if err := e.reg.Ensure(ctx, "demo", "demo", tc.stored); err != nil {
+				t.Fatal(err)
+			}
+			racing := &racingStore{memStore: e.store}
+			reg, err := auth.NewRegistry(ctx, racing, e.store, e.clock.Now, rand.Reader)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := reg.Ensure(ctx, "demo", "demo", "demo-secret"); err != nil {
+				t.Fatalf("got %v, want success", err)
+			}
+			if _, err := reg.Authenticate(ctx, "demo", "demo-secret"); err != nil {
+				t.Errorf("after Ensure: got %v, want demo-secret to authenticate", err)
+			}
+		})
 	}
 }

@@ -180,3 +180,18 @@ func newEnv(tb testing.TB) *env {
 	e.tokens = auth.NewTokens(e.keys, 300*time.Second, e.clock.Now, rand.Reader)
 	return e
 }
+
+// racingStore makes the client look absent to the first lookup while another
+// process creates it, as when two replicas start at once.
+type racingStore struct {
+	*memStore
+	raced bool
+}
+
+func (r *racingStore) Client(ctx context.Context, id string) (auth.Client, error) {
+	if !r.raced {
+		r.raced = true
+		return auth.Client{}, energy.Errorf(energy.NotFound, "no client")
+	}
+	return r.memStore.Client(ctx, id)
+}

@@ -94,9 +94,16 @@ func (g *Registry) Create(ctx context.Context, name string) (Client, string, err
 // entropy than generated ones; the fast hash does not protect those.
 func (g *Registry) Ensure(ctx context.Context, id, name, secret string) error {
 	c, err := g.store.Client(ctx, id)
+	if energy.ErrorCode(err) == energy.NotFound {
+		err = g.store.CreateClient(ctx, Client{ID: id, Name: name, SecretHash: g.hash(secret), Created: g.now().UTC()})
+		if energy.ErrorCode(err) != energy.Conflict {
+			return err
+		}
+		// Another process (a replica starting at the same time) created it
+		// first: check what it stored like any existing client.
+		c, err = g.store.Client(ctx, id)
+	}
 	switch {
-	case energy.ErrorCode(err) == energy.NotFound:
-		return g.store.CreateClient(ctx, Client{ID: id, Name: name, SecretHash: g.hash(secret), Created: g.now().UTC()})
 	case err != nil:
 		return err
 	case !c.Active():

@@ -247,9 +247,13 @@ func excelWall(s string) (int64, error) {
 }
 
 // onQuarterHour reports an error unless wall is hh:00, hh:15, hh:30 or hh:45
-// with zero seconds.
+// with zero seconds, in a year of the domain's range (before 1893 Rome kept
+// local mean time, whose quarter hours are not the UTC ones).
 func onQuarterHour(wall int64) error {
 	t := time.Unix(wall, 0).UTC()
+	if y := t.Year(); y < energy.MinYear || y > energy.MaxYear {
+		return fmt.Errorf("year %d is outside %d..%d", y, energy.MinYear, energy.MaxYear)
+	}
 	if t.Second() != 0 || t.Minute()%15 != 0 {
 		return fmt.Errorf("not on a quarter hour (want minutes 00, 15, 30 or 45 and seconds 00)")
 	}

@@ -302,6 +302,8 @@ func TestParseTotalLoadErrors(t *testing.T) {
 	tests := []struct {
 		name, content, want string
 	}{
+		{"year before the domain's range", hdr + "01/01/1890 00:00:00,20000,,Italy\n",
+			"f.csv:2: Date 01/01/1890 00:00:00: year 1890 is outside 1900..2100"},
 		{"spring gap", hdr + "31/03/2024 01:45:00,20000,,Italy\n31/03/2024 02:15:00,20000,,Italy\n",
 			"f.csv:3: Date 31/03/2024 02:15:00 does not exist in Europe/Rome"},
 		{"duplicate names both lines", hdr + "15/05/2024 10:00:00,1,,North\n15/05/2024 10:15:00,1,,North\n15/05/2024 10:00:00,2,,north\n",

@@ -1,0 +1,155 @@
+package limit
+
+import (
+	"math"
+	"net/netip"
+	"sync"
+	"time"
+)
+
+// FailureGuard limits failed client authentications per client ID and per
+// remote address, to slow down credential guessing. It implements
+// auth.FailureGuard. Its methods are safe for concurrent use.
+//
+// Each limit is a sliding window: the count of the current fixed window plus
+// the previous window's count weighted by how much of it still overlaps the
+// last Per. That is close to "N in any Per" (unlike a fixed window, which lets
+// 2N through around a window boundary) in two counters per key.
+type FailureGuard struct {
+	mu     sync.Mutex
+	now    func() time.Time
+	base   time.Time
+	client *counter // nil: no limit per client ID
+	addr   *counter // nil: no limit per address
+}
+
+// NewFailureGuard returns a guard admitting perClient failures per client ID
+// and perAddr per remote address (either zero for no limit), remembering at
+// most maxKeys of each.
+func NewFailureGuard(perClient, perAddr Rate, maxKeys int, now func() time.Time) *FailureGuard {
+	g := &FailureGuard{now: now, base: now()}
+	if !perClient.IsZero() {
+		g.client = newCounter(perClient, maxKeys)
+	}
+	if !perAddr.IsZero() {
+		g.addr = newCounter(perAddr, maxKeys)
+	}
+	return g
+}
+
+// Allow reports whether an authentication attempt by clientID from remote may
+// proceed: it may unless either has used up its failures. If not, it returns
+// how long until both would allow one. An empty remote is not limited by
+// address.
+func (g *FailureGuard) Allow(clientID, remote string) (retryAfter time.Duration, ok bool) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	now := g.now().Sub(g.base)
+	ok = true
+	if g.client != nil {
+		if wait, allowed := g.client.allow(clientID, now); !allowed {
+			retryAfter, ok = max(retryAfter, wait), false
+		}
+	}
+	if g.addr != nil && remote != "" {
+		if wait, allowed := g.addr.allow(addrKey(remote), now); !allowed {
+			retryAfter, ok = max(retryAfter, wait), false
+		}
+	}
+	return retryAfter, ok
+}
+
+// Failed counts a failed authentication against clientID and remote.
+func (g *FailureGuard) Failed(clientID, remote string) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	now := g.now().Sub(g.base)
+	if g.client != nil {
+		g.client.add(clientID, now)
+	}
+	if g.addr != nil && remote != "" {
+		g.addr.add(addrKey(remote), now)
+	}
+}
+
+// addrKey is the unit an address limit applies to: an IPv4 address, or an
+// IPv6 /64, since one IPv6 host commonly holds a whole /64 and could otherwise
+// try from 2^64 addresses. Anything that is not an IP address is its own key.
+func addrKey(remote string) string {
+	a, err := netip.ParseAddr(remote)
+	if err != nil {
+		return remote
+	}
+	a = a.Unmap()
+	if a.Is6() {
+		p, _ := a.Prefix(64) // cannot fail for an IPv6 address and 64 bits
+		return p.String()
+	}
+	return a.String()
+}
+
+// counter counts events per key in sliding windows of Per.
+type counter struct {
+	rate Rate
+	tab  table[window]
+}
+
+// window holds a key's counts in the fixed window numbered idx and the one before.
+type window struct {
+	idx       int64
+	cur, prev int
+}
+
+func newCounter(r Rate, maxKeys int) *counter {
+	per := r.Per
+	return &counter{rate: r, tab: newTable(maxKeys, func(w window, now time.Duration) bool {
+		return int64(now/per) > w.idx+1 // both of its windows are over
+	})}
+}
+
+// at returns w as seen from the window that holds now.
+func (c *counter) at(w window, now time.Duration) window {
+	idx := int64(now / c.rate.Per)
+	switch {
+	case idx == w.idx:
+		return w
+	case idx == w.idx+1:
+		return window{idx: idx, prev: w.cur}
+	}
+	return window{idx: idx}
+}
+
+func (c *counter) allow(key string, now time.Duration) (time.Duration, bool) {
+	w, ok := c.tab.m[c.tab.key(key)]
+	if !ok {
+		return 0, true
+	}
+	w = c.at(w, now)
+	per := c.rate.Per
+	limit := float64(c.rate.N)
+	start := time.Duration(w.idx) * per
+	elapsed := float64(now-start) / float64(per)
+	if float64(w.prev)*(1-elapsed)+float64(w.cur) < limit {
+		return 0, true
+	}
+	// Solve for the instant at which the estimate falls below the limit.
+	var until time.Duration
+	if float64(w.cur) >= limit {
+		// Only once this window is the previous one, and enough of it has slid out.
+		until = start + per + ceil(float64(per)*(1-limit/float64(w.cur)))
+	} else {
+		until = start + ceil(float64(per)*(1-(limit-float64(w.cur))/float64(w.prev)))
+	}
+	// One nanosecond past the instant, at which the estimate equals the limit.
+	return max(until-now, 0) + time.Nanosecond, false
+}
+
+// ceil rounds up, so that float error never makes a wait end too early.
+func ceil(ns float64) time.Duration { return time.Duration(math.Ceil(ns)) }
+
+func (c *counter) add(key string, now time.Duration) {
+	k := c.tab.key(key)
+	w := c.at(c.tab.m[k], now)
+	w.cur++
+	c.tab.put(k, w, now)
+}
