@@ -1,0 +1,236 @@
+// Package apitest helps tests of code that talks to the API: Start runs the
+// real server (api.NewServer on a SQLite store, with a registered client) and
+// records what it saw, and Validator checks HTTP exchanges against the
+// OpenAPI document the server embeds. It is imported only by tests.
+package apitest
+
+import (
+	"context"
+	"crypto/rand"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/energyapi/energyapi/internal/api"
+	"github.com/energyapi/energyapi/internal/auth"
+	"github.com/energyapi/energyapi/internal/energy"
+	"github.com/energyapi/energyapi/internal/store/sqlite"
+)
+
+// The client registered on every server Start builds.
+const (
+	ClientID     = "apitest"
+	ClientSecret = "apitest-secret"
+)
+
+// Options configure Start. The zero value serves no data with the server's
+// defaults: 300 s tokens, the real clock and a 60-day range limit.
+type Options struct {
+	Data energy.Data
+	// Now is the server's clock, for tokens and the request log.
+	Now func() time.Time
+	// TokenTTL is the lifetime of issued tokens; 0 means 300 s.
+	TokenTTL time.Duration
+	// MaxRangeDays bounds date ranges; 0 means 60, negative means no limit.
+	MaxRangeDays int
+	// Wrap, if set, wraps the API handler, inside the recording: a test puts
+	// fault injection here, and the server's record shows the injected answers.
+	Wrap func(http.Handler) http.Handler
+	// Log receives the server's log; nil discards it.
+	Log io.Writer
+}
+
+// Seen is one request the server answered.
+type Seen struct {
+	Method string
+	Path   string
+	Query  string // the raw query
+	// Authorization is the request's Authorization header, so that a test
+	// can tell which token each request carried.
+	Authorization string
+	UserAgent     string
+	Status        int
+}
+
+// Server is a running API server.
+type Server struct {
+	URL string
+
+	srv *httptest.Server
+	st  *sqlite.Store
+	dir string
+
+	mu   sync.Mutex
+	seen []Seen
+}
+
+// Start runs a server. Close it when done. Examples use Start; tests use NewServer.
+func Start(o Options) (*Server, error) {
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.TokenTTL == 0 {
+		o.TokenTTL = 300 * time.Second
+	}
+	switch {
+	case o.MaxRangeDays == 0:
+		o.MaxRangeDays = 60
+	case o.MaxRangeDays < 0:
+		o.MaxRangeDays = 0
+	}
+	if o.Log == nil {
+		o.Log = io.Discard
+	}
+	ctx := context.Background()
+	dir, err := os.MkdirTemp("", "apitest")
+	if err != nil {
+		return nil, err
+	}
+	s := &Server{dir: dir}
+	if s.st, err = sqlite.Open(ctx, filepath.Join(dir, "api.db")); err != nil {
+		s.Close()
+		return nil, err
+	}
+	reg, err := auth.NewRegistry(ctx, s.st, s.st, o.Now, rand.Reader)
+	if err == nil {
+		err = reg.Ensure(ctx, ClientID, "apitest", ClientSecret)
+	}
+	var keys *auth.Keyring
+	if err == nil {
+		keys, err = auth.NewKeyring(ctx, s.st, auth.KeyringConfig{Rotation: 24 * time.Hour, Activation: 2 * time.Minute, TokenTTL: o.TokenTTL}, o.Now, rand.Reader)
+	}
+	if err != nil {
+		s.Close()
+		return nil, err
+	}
+	tokens := auth.NewTokens(keys, o.TokenTTL, o.Now, rand.Reader)
+	log := slog.New(slog.NewJSONHandler(o.Log, nil))
+	snap := energy.NewSnapshot(o.Data)
+	var h http.Handler = api.NewServer(api.Options{
+		Log:           log,
+		Now:           o.Now,
+		Data:          func() *energy.Snapshot { return snap },
+		Tokens:        tokens,
+		TokenEndpoint: &auth.TokenEndpoint{Registry: reg, Tokens: tokens, Log: log},
+		Keys:          keys,
+		Ready:         s.st.Ping,
+		MaxRangeDays:  o.MaxRangeDays,
+	})
+	if o.Wrap != nil {
+		h = o.Wrap(h)
+	}
+	s.srv = httptest.NewServer(s.record(h))
+	s.URL = s.srv.URL
+	return s, nil
+}
+
+// NewServer starts a server that is closed when the test ends.
+func NewServer(tb testing.TB, o Options) *Server {
+	tb.Helper()
+	s, err := Start(o)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(s.Close)
+	return s
+}
+
+// Close stops the server and removes its store.
+func (s *Server) Close() {
+	if s.srv != nil {
+		s.srv.Close()
+	}
+	if s.st != nil {
+		s.st.Close()
+	}
+	os.RemoveAll(s.dir)
+}
+
+// Seen returns the requests answered so far, in the order they were answered.
+func (s *Server) Seen() []Seen {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Seen(nil), s.seen...)
+}
+
+// SeenPath returns the requests to path answered so far.
+func (s *Server) SeenPath(path string) []Seen {
+	var out []Seen
+	for _, r := range s.Seen() {
+		if r.Path == path {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// statusRecorder reports the status when the handler first writes, before
+// any byte reaches the client: a test that reads Seen after its request
+// returned must find the request there.
+type statusRecorder struct {
+	http.ResponseWriter
+	onStatus func(int)
+}
+
+func (w *statusRecorder) report(code int) {
+	if w.onStatus != nil {
+		w.onStatus(code)
+		w.onStatus = nil
+	}
+}
+
+func (w *statusRecorder) WriteHeader(code int) {
+	w.report(code)
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *statusRecorder) Write(b []byte) (int, error) {
+	w.report(http.StatusOK)
+	return w.ResponseWriter.Write(b)
+}
+
+// Unwrap lets http.ResponseController reach the connection.
+func (w *statusRecorder) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+func (s *Server) record(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		seen := Seen{Method: r.Method, Path: r.URL.Path, Query: r.URL.RawQuery, Authorization: r.Header.Get("Authorization"), UserAgent: r.UserAgent()}
+		sw := &statusRecorder{ResponseWriter: w, onStatus: func(code int) {
+			seen.Status = code
+			s.mu.Lock()
+			defer s.mu.Unlock()
+			s.seen = append(s.seen, seen)
+		}}
+		next.ServeHTTP(sw, r)
+		sw.report(http.StatusOK) // a handler that wrote nothing answered 200
+	})
+}
+
+// Clock is a settable time source for a server and its clients.
+type Clock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+// NewClock returns a Clock set to t.
+func NewClock(t time.Time) *Clock { return &Clock{t: t} }
+
+// Now returns the clock's time.
+func (c *Clock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
+// Advance moves the clock forward by d.
+func (c *Clock) Advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.t = c.t.Add(d)
+}

@@ -1,0 +1,172 @@
+package apitest
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/energyapi/energyapi/internal/api"
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/getkin/kin-openapi/openapi3filter"
+	"github.com/getkin/kin-openapi/routers"
+	"github.com/getkin/kin-openapi/routers/legacy"
+)
+
+// Validator checks HTTP exchanges against the OpenAPI document the server
+// embeds, so that the document cannot drift from the code. It is safe for
+// concurrent use.
+type Validator struct {
+	router routers.Router
+}
+
+// LoadDocument loads and validates the embedded OpenAPI document, examples
+// and patterns included.
+func LoadDocument() (*openapi3.T, error) {
+	doc, err := openapi3.NewLoader().LoadFromData(api.OpenAPIDocument())
+	if err != nil {
+		return nil, fmt.Errorf("load openapi.yaml: %w", err)
+	}
+	if err := doc.Validate(context.Background(), openapi3.EnableExamplesValidation(), openapi3.EnableSchemaPatternValidation()); err != nil {
+		return nil, fmt.Errorf("openapi.yaml is not a valid document: %w", err)
+	}
+	return doc, nil
+}
+
+// NewValidator returns a Validator for the embedded document.
+func NewValidator(tb testing.TB) *Validator {
+	tb.Helper()
+	doc, err := LoadDocument()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	// The legacy router matches on the path alone: the document names no
+	// servers, so its paths are relative to wherever it is served.
+	r, err := legacy.NewRouter(doc)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return &Validator{router: r}
+}
+
+// Check validates one exchange: the request (whose body is reqBody) and the
+// answer. The rules, which hold in both directions where they can:
+//
+//   - A path the document does not list must be answered 404, and a method it
+//     does not list for a path 405.
+//   - A request the document rejects (a missing required parameter, a
+//     malformed date, no credentials where they are required) must be
+//     answered with a 4xx status. The converse does not hold: the server also
+//     refuses requests that no schema can describe, such as a date range
+//     longer than its limit.
+//   - Every answer must match the document's response for its status, body
+//     (an empty one included) and declared headers.
+func (v *Validator) Check(req *http.Request, reqBody []byte, status int, header http.Header, body []byte) error {
+	route, pathParams, err := v.router.FindRoute(req)
+	if err != nil {
+		switch {
+		case isRouteErr(err, routers.ErrMethodNotAllowed):
+			if status != http.StatusMethodNotAllowed {
+				return fmt.Errorf("%s %s: the document has no such operation, but the server answered %d, not 405", req.Method, req.URL.Path, status)
+			}
+			return nil
+		case isRouteErr(err, routers.ErrPathNotFound):
+			if status != http.StatusNotFound {
+				return fmt.Errorf("%s %s: the document does not list the path, but the server answered %d, not 404", req.Method, req.URL.Path, status)
+			}
+			return nil
+		}
+		return fmt.Errorf("%s %s: %w", req.Method, req.URL.Path, err)
+	}
+	opts := &openapi3filter.Options{
+		AuthenticationFunc:    authenticate,
+		IncludeResponseStatus: true, // a status the document does not list is drift
+		SkipSettingDefaults:   true,
+	}
+	in := &openapi3filter.RequestValidationInput{Request: cloneRequest(req, reqBody), PathParams: pathParams, Route: route, Options: opts}
+	if err := openapi3filter.ValidateRequest(context.Background(), in); err != nil && (status < 400 || status > 499) {
+		return fmt.Errorf("%s %s: the document rejects the request (%v), but the server answered %d", req.Method, req.URL, err, status)
+	}
+	out := &openapi3filter.ResponseValidationInput{RequestValidationInput: in, Status: status, Header: header, Options: opts}
+	out.SetBodyBytes(body)
+	if err := openapi3filter.ValidateResponse(context.Background(), out); err != nil {
+		return fmt.Errorf("%s %s: answer %d does not match the document: %v\nbody: %.500s", req.Method, req.URL, status, err, body)
+	}
+	return nil
+}
+
+func isRouteErr(err, want error) bool {
+	var re *routers.RouteError
+	return errors.Is(err, want) || (errors.As(err, &re) && re.Reason == want.Error())
+}
+
+// authenticate stands in for the server's credential check: the document
+// only requires credentials to be present. A bearer token may come with or
+// without the Bearer scheme, as the server accepts both.
+func authenticate(_ context.Context, in *openapi3filter.AuthenticationInput) error {
+	h := in.RequestValidationInput.Request.Header.Get("Authorization")
+	switch s := in.SecurityScheme; {
+	case s.Type == "oauth2" && strings.TrimSpace(h) == "":
+		return errors.New("no Authorization header")
+	case s.Type == "http" && s.Scheme == "basic" && !strings.HasPrefix(strings.ToLower(h), "basic "):
+		return errors.New("no HTTP Basic credentials")
+	}
+	return nil
+}
+
+func cloneRequest(req *http.Request, body []byte) *http.Request {
+	c := req.Clone(context.Background())
+	c.Body = io.NopCloser(bytes.NewReader(body))
+	c.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(body)), nil }
+	return c
+}
+
+// Transport returns a RoundTripper that sends requests through base
+// (http.DefaultTransport if nil) and reports, with tb.Errorf, every exchange
+// that Check rejects. Use it as the Transport of the http.Client a test or a
+// client under test talks to the server with.
+func (v *Validator) Transport(tb testing.TB, base http.RoundTripper) http.RoundTripper {
+	if base == nil {
+		base = http.DefaultTransport
+	}
+	return &validatingTransport{v: v, tb: tb, base: base}
+}
+
+type validatingTransport struct {
+	v    *Validator
+	tb   testing.TB
+	base http.RoundTripper
+}
+
+func (t *validatingTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	var reqBody []byte
+	if req.Body != nil && req.Body != http.NoBody {
+		b, err := io.ReadAll(req.Body)
+		req.Body.Close()
+		if err != nil {
+			return nil, err
+		}
+		reqBody = b
+		// A RoundTripper must not modify the request: send a copy with the body restored.
+		req = req.Clone(req.Context())
+		req.Body = io.NopCloser(bytes.NewReader(b))
+	}
+	resp, err := t.base.RoundTrip(req)
+	if err != nil {
+		return resp, err
+	}
+	body, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if err != nil {
+		return nil, err
+	}
+	resp.Body = io.NopCloser(bytes.NewReader(body))
+	if err := t.v.Check(req, reqBody, resp.StatusCode, resp.Header, body); err != nil {
+		t.tb.Errorf("OpenAPI: %v", err)
+	}
+	return resp, nil
+}

@@ -1,0 +1,70 @@
+package api_test
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"testing"
+
+	"github.com/energyapi/energyapi/internal/demo"
+	"github.com/energyapi/energyapi/internal/energy"
+)
+
+// demoData derives the served data from the demo generators as an import would.
+func demoData(tb testing.TB) energy.Data {
+	tb.Helper()
+	from, to := demo.LoadRange()
+	pts := demo.TotalLoad(from, to)
+	// Points come ordered by instant: cut them per day instead of scanning all for each.
+	var days []energy.DayExtremes
+	i := 0
+	for d := from; d.Compare(to) <= 0; d = d.AddDays(1) {
+		end := d.End()
+		j := i
+		for j < len(pts) && pts[j].At.Before(end) {
+			j++
+		}
+		if ext, ok := energy.DeriveDay(d, pts[i:j]); ok {
+			days = append(days, ext)
+		}
+		i = j
+	}
+	return energy.Data{Version: 1, Thermo: demo.Thermoelectric(), PeakValley: days}
+}
+
+// benchGet measures a request end to end through the handler: bearer check,
+// query, encoding; only the network is left out.
+func benchGet(b *testing.B, path string) {
+	h := newHarness(b, demoData(b))
+	handler := h.srv.Config.Handler
+	req := httptest.NewRequest(http.MethodGet, path, nil)
+	req.Header.Set("Authorization", "Bearer "+h.token)
+	req.Header.Set("Accept", "application/json")
+	w := httptest.NewRecorder()
+	handler.ServeHTTP(w, req)
+	if w.Code != http.StatusOK || w.Body.Len() == 0 {
+		b.Fatalf("status %d, %d bytes", w.Code, w.Body.Len())
+	}
+	b.SetBytes(int64(w.Body.Len()))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		w := httptest.NewRecorder()
+		handler.ServeHTTP(w, req)
+	}
+}
+
+func BenchmarkThermoelectricAllItalyYear(b *testing.B) {
+	benchGet(b, thermoPath+"?year=2023")
+}
+
+func BenchmarkThermoelectricOneProvince(b *testing.B) {
+	benchGet(b, thermoPath+"?year=2023&province=Brindisi")
+}
+
+func BenchmarkPeakValley31Days(b *testing.B) {
+	benchGet(b, peakValleyPath+"?dateFrom=01/01/2024&dateTo=31/01/2024")
+}
+
+func BenchmarkPeakValley60Days(b *testing.B) {
+	benchGet(b, peakValleyPath+"?dateFrom=01/01/2024&dateTo=29/02/2024")
+}

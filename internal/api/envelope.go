@@ -1,0 +1,100 @@
+package api
+
+import (
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"net/http"
+	"strconv"
+
+	"github.com/energyapi/energyapi/internal/energy"
+)
+
+// Codes that only the HTTP edge produces; domain codes come from energy.
+const (
+	notAcceptable energy.Code = "not_acceptable"
+	tooMany       energy.Code = "too_many_requests"
+	unavailable   energy.Code = "unavailable"
+	tooLarge      energy.Code = "too_large"
+)
+
+// Status values of the result envelope.
+const (
+	statusCompleted = "Completed"
+	statusError     = "ERROR"
+)
+
+// result is the status wrapper of every data response (spec 2.2).
+type result struct {
+	Message string `json:"message"`
+	Status  string `json:"status"`
+}
+
+type errorResponse struct {
+	Result result `json:"result"`
+}
+
+// statusOf is the one table from error code to HTTP status.
+func statusOf(c energy.Code) int {
+	switch c {
+	case energy.Invalid:
+		return http.StatusBadRequest
+	case energy.Unauthorized:
+		return http.StatusUnauthorized
+	case energy.NotFound:
+		return http.StatusNotFound
+	case energy.Conflict:
+		return http.StatusConflict
+	case notAcceptable:
+		return http.StatusNotAcceptable
+	case tooMany:
+		return http.StatusTooManyRequests
+	case unavailable:
+		return http.StatusServiceUnavailable
+	case tooLarge:
+		return http.StatusRequestEntityTooLarge
+	}
+	return http.StatusInternalServerError
+}
+
+// writeError answers with the result envelope, status ERROR. Errors that are
+// not *energy.Error are internal: they are logged in full and the caller gets
+// a generic message.
+func writeError(w http.ResponseWriter, r *http.Request, log *slog.Logger, err error) {
+	code := energy.ErrorCode(err)
+	status := statusOf(code)
+	var e *energy.Error
+	if !errors.As(err, &e) {
+		log.ErrorContext(r.Context(), "request failed", "err", err)
+	}
+	msg := energy.ErrorMessage(err)
+	if code == energy.Invalid {
+		msg = "Input Validation Error: " + msg
+	}
+	encode(w, status, errorResponse{Result: result{Message: msg, Status: statusError}})
+}
+
+// encode writes v as the JSON body. Values are our own response types, which
+// always marshal.
+func encode(w http.ResponseWriter, status int, v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		status, b = http.StatusInternalServerError, []byte(`{"result":{"message":"Information retrieval error","status":"ERROR"}}`)
+	}
+	writeBody(w, status, b)
+}
+
+func writeBody(w http.ResponseWriter, status int, b []byte) {
+	h := w.Header()
+	h.Set("Content-Type", "application/json")
+	h.Set("Content-Length", strconv.Itoa(len(b)))
+	w.WriteHeader(status)
+	_, _ = w.Write(b)
+}
+
+// writeEmpty answers 200 with no body at all: the API's answer to a filter
+// value that matches nothing it knows (spec 4.2 rule 1).
+func writeEmpty(w http.ResponseWriter) {
+	w.Header().Set("Content-Length", "0")
+	w.WriteHeader(http.StatusOK)
+}

@@ -1,0 +1,273 @@
+package api
+
+import (
+	"context"
+	"log/slog"
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/energyapi/energyapi/internal/auth"
+	"github.com/energyapi/energyapi/internal/energy"
+)
+
+// maxRequestBody bounds what any handler can read from a request body. The
+// API's only body is the token form, which auth bounds more tightly; this is
+// the ceiling for everything else, present and future.
+const maxRequestBody = 64 << 10
+
+// Recorder receives request metrics; *metrics.Metrics implements it.
+type Recorder interface {
+	// ObserveRequest records an answered request by route pattern.
+	ObserveRequest(route string, status int, d time.Duration)
+	// InFlight adds delta to the number of requests being served.
+	InFlight(delta int)
+	// RateLimited counts a 429 from a rate limit ("data" for data endpoints).
+	RateLimited(endpoint string)
+}
+
+// Limiter decides whether a key may make a request now; *limit.Limiter
+// implements it.
+type Limiter interface {
+	Allow(key string) (retryAfter time.Duration, ok bool)
+}
+
+// retryAfter formats a wait for the Retry-After header: whole seconds,
+// rounded up, at least 1, so that a client that honours it is not refused again.
+func retryAfter(d time.Duration) string {
+	return strconv.FormatInt(max(int64((d+time.Second-1)/time.Second), 1), 10)
+}
+
+// limitClient answers 429 when the authenticated client has used up its
+// request rate. It runs after bearer authentication, so the key is a
+// registered client ID, whose number the registry bounds.
+func limitClient(o Options, next http.Handler) http.Handler {
+	if o.RateLimit == nil {
+		return next
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		wait, ok := o.RateLimit.Allow(auth.ClientID(r.Context()))
+		if !ok {
+			if o.Metrics != nil {
+				o.Metrics.RateLimited("data")
+			}
+			secs := retryAfter(wait)
+			w.Header().Set("Retry-After", secs)
+			writeError(w, r, o.Log, energy.Errorf(tooMany, "Too many requests from this client: retry after %s s", secs))
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// observeRoutes returns the request log's metrics hook: it labels each
+// request with the route pattern that serves it (asking mux again, since the
+// pattern is set only on the request the mux passes down), never with the raw
+// path, which callers choose freely.
+func observeRoutes(m Recorder, mux *http.ServeMux) func(*http.Request, int, time.Duration) {
+	if m == nil {
+		return nil
+	}
+	return func(r *http.Request, status int, d time.Duration) {
+		_, route := mux.Handler(r)
+		if route == "" {
+			route = "unmatched"
+		}
+		m.ObserveRequest(route, status, d)
+	}
+}
+
+// guardRequests bounds what one request and all requests together can take:
+// the number in flight, the time each may run and the body each may send.
+func guardRequests(o Options) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		next = limitBody(next)
+		next = withDeadline(o.Log, o.RequestTimeout)(next)
+		return limitInFlight(o.Log, o.Metrics, o.MaxInFlight)(next)
+	}
+}
+
+// limitBody caps every request body at maxRequestBody.
+func limitBody(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Body != nil && r.Body != http.NoBody {
+			r.Body = http.MaxBytesReader(w, r.Body, maxRequestBody)
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// limitInFlight answers 503 at once, without queueing, while max requests are
+// already being served (max 0: no bound). Overload then costs a few hundred
+// bytes per refused request instead of a goroutine and buffers per waiting one,
+// and clients back off on Retry-After.
+func limitInFlight(log *slog.Logger, m Recorder, limit int) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		var n atomic.Int64
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if c := n.Add(1); limit > 0 && c > int64(limit) {
+				n.Add(-1)
+				w.Header().Set("Retry-After", "1")
+				writeError(w, r, log, energy.Errorf(unavailable, "The server is busy: retry after 1 s"))
+				return
+			}
+			if m != nil {
+				m.InFlight(1)
+			}
+			defer func() {
+				n.Add(-1)
+				if m != nil {
+					m.InFlight(-1)
+				}
+			}()
+			next.ServeHTTP(w, r)
+		})
+	}
+}
+
+// withDeadline gives each request a deadline of d (d <= 0: none). Work that
+// honours the request's context (store queries, secret lookups) stops at the
+// deadline; if the handler has not begun its answer by then, the client gets
+// 503 with Retry-After at once, and whatever the handler writes later is
+// discarded. The middleware returns only when the handler has, so that a
+// request keeps its in-flight slot for as long as it holds resources.
+func withDeadline(log *slog.Logger, d time.Duration) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		if d <= 0 {
+			return next
+		}
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			ctx, cancel := context.WithTimeout(r.Context(), d)
+			defer cancel()
+			tw := &timeoutWriter{w: w, h: make(http.Header)}
+			done := make(chan struct{})
+			var panicked any
+			go func() {
+				defer close(done)
+				// Re-raised below, on the server's goroutine, where
+				// recoverPanics turns it into a 500: a panic here would
+				// otherwise end the process.
+				defer func() { panicked = recover() }()
+				next.ServeHTTP(tw, r.WithContext(ctx))
+			}()
+			select {
+			case <-done:
+			case <-ctx.Done():
+				// A client that went away also cancels ctx; it gets no answer.
+				if r.Context().Err() == nil {
+					tw.timeout(func() {
+						w.Header().Set("Retry-After", "1")
+						writeError(w, r, log, energy.Errorf(unavailable, "The request took longer than %s: retry after 1 s", d))
+						_ = http.NewResponseController(w).Flush()
+					})
+				}
+				<-done
+			}
+			if panicked != nil {
+				panic(panicked)
+			}
+		})
+	}
+}
+
+// timeoutWriter passes a handler's answer through until the deadline answers
+// instead. The handler writes headers into its own map, so that the deadline
+// path never races with it over the real one.
+type timeoutWriter struct {
+	w        http.ResponseWriter
+	h        http.Header
+	mu       sync.Mutex
+	wrote    bool // the handler's status line has gone out
+	timedOut bool // the deadline answered; the handler's output is discarded
+}
+
+func (tw *timeoutWriter) Header() http.Header { return tw.h }
+
+func (tw *timeoutWriter) WriteHeader(code int) {
+	tw.mu.Lock()
+	defer tw.mu.Unlock()
+	if tw.timedOut || tw.wrote {
+		return
+	}
+	tw.writeHeaderLocked(code)
+}
+
+func (tw *timeoutWriter) writeHeaderLocked(code int) {
+	dst := tw.w.Header()
+	for k, vs := range tw.h {
+		dst[k] = vs
+	}
+	if code >= 100 && code < 200 && code != http.StatusSwitchingProtocols {
+		tw.w.WriteHeader(code) // informational: the final status is still to come
+		return
+	}
+	tw.wrote = true
+	tw.w.WriteHeader(code)
+}
+
+func (tw *timeoutWriter) Write(b []byte) (int, error) {
+	tw.mu.Lock()
+	defer tw.mu.Unlock()
+	if tw.timedOut {
+		return 0, http.ErrHandlerTimeout
+	}
+	if !tw.wrote {
+		tw.writeHeaderLocked(http.StatusOK)
+	}
+	return tw.w.Write(b)
+}
+
+// FlushError lets handlers stream through http.ResponseController.
+func (tw *timeoutWriter) FlushError() error {
+	tw.mu.Lock()
+	defer tw.mu.Unlock()
+	if tw.timedOut {
+		return http.ErrHandlerTimeout
+	}
+	if !tw.wrote {
+		tw.writeHeaderLocked(http.StatusOK)
+	}
+	return http.NewResponseController(tw.w).Flush()
+}
+
+// timeout runs answer unless the handler has already begun its own answer.
+func (tw *timeoutWriter) timeout(answer func()) {
+	tw.mu.Lock()
+	defer tw.mu.Unlock()
+	if tw.wrote {
+		return
+	}
+	tw.timedOut = true
+	answer()
+}
+
+// RemoteAddr returns how the token endpoint identifies a caller's address for
+// its failed-authentication limit. By default that is the connection's peer.
+// Behind a reverse proxy every peer is the proxy, so with trustProxy the
+// address is the last entry of X-Forwarded-For: the one the proxy itself
+// appended, which a client cannot forge (entries before it can be). Only set
+// trustProxy when a proxy that appends X-Forwarded-For is the sole way in.
+func RemoteAddr(trustProxy bool) func(*http.Request) string {
+	return func(r *http.Request) string {
+		if trustProxy {
+			if vs := r.Header.Values("X-Forwarded-For"); len(vs) > 0 {
+				last := vs[len(vs)-1]
+				if i := strings.LastIndexByte(last, ','); i >= 0 {
+					last = last[i+1:]
+				}
+				if ip := net.ParseIP(strings.TrimSpace(last)); ip != nil {
+					return ip.String()
+				}
+			}
+		}
+		host, _, err := net.SplitHostPort(r.RemoteAddr)
+		if err != nil {
+			return r.RemoteAddr
+		}
+		return host
+	}
+}

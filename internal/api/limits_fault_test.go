@@ -1,0 +1,253 @@
+package api
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/energyapi/energyapi/internal/auth"
+	"github.com/energyapi/energyapi/internal/energy"
+)
+
+// recorder is a fake Recorder.
+type recorder struct {
+	mu       sync.Mutex
+	inFlight int
+	requests map[string]int // "route status" -> count
+	limited  map[string]int
+}
+
+func newRecorder() *recorder { return &recorder{requests: map[string]int{}, limited: map[string]int{}} }
+
+func (r *recorder) ObserveRequest(route string, status int, _ time.Duration) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.requests[route+" "+http.StatusText(status)]++
+}
+
+func (r *recorder) InFlight(d int) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.inFlight += d
+}
+
+func (r *recorder) RateLimited(e string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.limited[e]++
+}
+
+func (r *recorder) count(key string) int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.requests[key]
+}
+
+// blockingReady is a Ready check that blocks until released, ignoring its
+// context, like a store call stuck in a driver that does not honour it. It
+// reports each call's context on entered.
+type blockingReady struct {
+	entered chan context.Context
+	release chan struct{}
+}
+
+func newBlockingReady() *blockingReady {
+	return &blockingReady{entered: make(chan context.Context, 16), release: make(chan struct{})}
+}
+
+func (b *blockingReady) ready(ctx context.Context) error {
+	b.entered <- ctx
+	<-b.release
+	return nil
+}
+
+// newGuardedServer returns a server whose /readyz blocks on b.
+func newGuardedServer(tb testing.TB, b *blockingReady, rec Recorder, maxInFlight int, timeout time.Duration) *httptest.Server {
+	tb.Helper()
+	srv := httptest.NewServer(NewServer(Options{
+		Log:            slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Data:           func() *energy.Snapshot { return energy.NewSnapshot(energy.Data{}) },
+		TokenEndpoint:  &auth.TokenEndpoint{},
+		Ready:          b.ready,
+		Metrics:        rec,
+		MaxInFlight:    maxInFlight,
+		RequestTimeout: timeout,
+	}))
+	tb.Cleanup(srv.Close)
+	return srv
+}
+
+type answer struct {
+	status int
+	header http.Header
+	body   string
+	err    error
+}
+
+func fetch(url string) answer {
+	resp, err := http.Get(url)
+	if err != nil {
+		return answer{err: err}
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	return answer{status: resp.StatusCode, header: resp.Header, body: string(b), err: err}
+}
+
+// wantUnavailable asserts a 503 in the result envelope with Retry-After.
+func wantUnavailable(tb testing.TB, a answer, msgPart string) {
+	tb.Helper()
+	if a.err != nil {
+		tb.Fatal(a.err)
+	}
+	if a.status != http.StatusServiceUnavailable {
+		tb.Fatalf("status: got %d, want 503 (body %s)", a.status, a.body)
+	}
+	if got := a.header.Get("Retry-After"); got != "1" {
+		tb.Errorf("Retry-After: got %q, want 1", got)
+	}
+	var e errorResponse
+	if err := json.Unmarshal([]byte(a.body), &e); err != nil || e.Result.Status != statusError || !strings.Contains(e.Result.Message, msgPart) {
+		tb.Errorf("body: got %s (%v), want the result envelope, status ERROR, a message containing %q", a.body, err, msgPart)
+	}
+	if got := a.header.Get("X-Content-Type-Options"); got != "nosniff" {
+		tb.Errorf("X-Content-Type-Options: got %q, want nosniff", got)
+	}
+}
+
+func TestInFlightLimitAnswers503AtOnce(t *testing.T) {
+	b := newBlockingReady()
+	rec := newRecorder()
+	srv := newGuardedServer(t, b, rec, 2, 0)
+	held := make(chan answer, 2)
+	for range 2 {
+		go func() { held <- fetch(srv.URL + "/readyz") }()
+	}
+	for range 2 {
+		<-b.entered // both requests are being served
+	}
+	// The third does not wait for a slot: it is refused while the two still block.
+	wantUnavailable(t, fetch(srv.URL+"/healthz"), "busy")
+	close(b.release)
+	for range 2 {
+		if a := <-held; a.err != nil || a.status != http.StatusOK {
+			t.Errorf("held request: got %d %v, want 200", a.status, a.err)
+		}
+	}
+	if a := fetch(srv.URL + "/healthz"); a.status != http.StatusOK {
+		t.Errorf("after the held requests finished: got %d, want 200", a.status)
+	}
+	if got := rec.count("GET /healthz Service Unavailable"); got != 1 {
+		t.Errorf("metrics: got %d refused /healthz requests, want 1", got)
+	}
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	if rec.inFlight != 0 {
+		t.Errorf("in-flight gauge after all requests: got %d, want 0", rec.inFlight)
+	}
+}
+
+func TestRequestDeadline(t *testing.T) {
+	b := newBlockingReady()
+	srv := newGuardedServer(t, b, nil, 0, 50*time.Millisecond)
+	got := make(chan answer, 1)
+	go func() { got <- fetch(srv.URL + "/readyz") }()
+	ctx := <-b.entered
+	// The answer arrives while the handler is still blocked, so it can only
+	// come from the deadline.
+	wantUnavailable(t, <-got, "took longer than 50ms")
+	if !errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		t.Errorf("handler's context: got %v, want it past its deadline", ctx.Err())
+	}
+	close(b.release) // the handler's late answer goes nowhere
+	if a := fetch(srv.URL + "/readyz"); a.status != http.StatusOK {
+		t.Errorf("next request: got %d %v, want 200", a.status, a.err)
+	}
+}
+
+func TestDeadlineKeepsPanicsRecoverable(t *testing.T) {
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	h := recoverPanics(log)(withDeadline(log, time.Minute)(http.HandlerFunc(func(http.ResponseWriter, *http.Request) {
+		panic("boom")
+	})))
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/", nil))
+	if rec.Code != http.StatusInternalServerError || !strings.Contains(rec.Body.String(), "Information retrieval error") {
+		t.Errorf("panic under a deadline: got %d %s, want 500 in the envelope", rec.Code, rec.Body)
+	}
+}
+
+func TestDeadlinePassesAnswersThrough(t *testing.T) {
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	h := withDeadline(log, time.Minute)(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("X-Test", "kept")
+		w.WriteHeader(http.StatusTeapot)
+		_, _ = io.WriteString(w, "short and stout")
+	}))
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/", nil))
+	if rec.Code != http.StatusTeapot || rec.Header().Get("X-Test") != "kept" || rec.Body.String() != "short and stout" {
+		t.Errorf("got %d %q %q, want the handler's own answer", rec.Code, rec.Header().Get("X-Test"), rec.Body)
+	}
+}
+
+func TestRequestBodiesBounded(t *testing.T) {
+	var readErr error
+	var n int64
+	h := limitBody(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n, readErr = io.Copy(io.Discard, r.Body)
+	}))
+	body := strings.NewReader(strings.Repeat("x", 10*maxRequestBody))
+	h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest(http.MethodPost, "/", body))
+	var tooBig *http.MaxBytesError
+	if !errors.As(readErr, &tooBig) || n != maxRequestBody {
+		t.Errorf("reading a %d-byte body: got %d bytes and %v, want %d bytes and a MaxBytesError", 10*maxRequestBody, n, readErr, maxRequestBody)
+	}
+}
+
+func TestRemoteAddr(t *testing.T) {
+	for _, tt := range []struct {
+		name   string
+		trust  bool
+		remote string
+		xff    []string
+		want   string
+	}{
+		{"peer", false, "192.0.2.1:5555", nil, "192.0.2.1"},
+		{"peer ignores header", false, "192.0.2.1:5555", []string{"198.51.100.7"}, "192.0.2.1"},
+		{"peer IPv6", false, "[2001:db8::1]:443", nil, "2001:db8::1"},
+		{"trusted, last entry", true, "10.0.0.1:80", []string{"203.0.113.9, 198.51.100.7"}, "198.51.100.7"},
+		{"trusted, last header", true, "10.0.0.1:80", []string{"203.0.113.9", "198.51.100.8"}, "198.51.100.8"},
+		{"trusted, garbage", true, "10.0.0.1:80", []string{"198.51.100.7, not-an-ip"}, "10.0.0.1"},
+		{"trusted, no header", true, "10.0.0.1:80", nil, "10.0.0.1"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			r := httptest.NewRequest(http.MethodPost, "/", nil)
+			r.RemoteAddr = tt.remote
+			for _, v := range tt.xff {
+				r.Header.Add("X-Forwarded-For", v)
+			}
+			if got := RemoteAddr(tt.trust)(r); got != tt.want {
+				t.Errorf("got %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestRetryAfterRoundsUp(t *testing.T) {
+	for d, want := range map[time.Duration]string{
+		time.Nanosecond: "1", time.Second: "1", time.Second + time.Millisecond: "2", 0: "1", time.Hour: "3600",
+	} {
+		if got := retryAfter(d); got != want {
+			t.Errorf("retryAfter(%v): got %q, want %q", d, got, want)
+		}
+	}
+}

@@ -1,0 +1,166 @@
+package api
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"strconv"
+	"sync/atomic"
+	"time"
+
+	"github.com/energyapi/energyapi/internal/energy"
+)
+
+// entry is what the request log learns while a request is served.
+type entry struct {
+	id       string
+	clientID string
+}
+
+type entryKey struct{}
+
+func entryFrom(ctx context.Context) *entry {
+	e, _ := ctx.Value(entryKey{}).(*entry)
+	return e
+}
+
+// setLogClient records the authenticated client in the request's log line.
+func setLogClient(r *http.Request, clientID string) {
+	if e := entryFrom(r.Context()); e != nil {
+		e.clientID = clientID
+	}
+}
+
+// statusWriter remembers the status a handler wrote, for the log and metrics.
+type statusWriter struct {
+	http.ResponseWriter
+	status int
+	bytes  int
+}
+
+func (w *statusWriter) WriteHeader(code int) {
+	if w.status == 0 {
+		w.status = code
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *statusWriter) Write(b []byte) (int, error) {
+	if w.status == 0 {
+		w.status = http.StatusOK
+	}
+	n, err := w.ResponseWriter.Write(b)
+	w.bytes += n
+	return n, err
+}
+
+// Unwrap lets http.ResponseController reach the connection.
+func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// requestIDs makes request IDs unique across replicas (a random prefix per
+// process) without a random read per request (a counter).
+type requestIDs struct {
+	prefix string
+	n      atomic.Uint64
+}
+
+func newRequestIDs() *requestIDs {
+	b := make([]byte, 4)
+	_, _ = rand.Read(b) // crypto/rand.Read never fails on supported platforms
+	return &requestIDs{prefix: hex.EncodeToString(b)}
+}
+
+func (g *requestIDs) next() string {
+	return g.prefix + "-" + strconv.FormatUint(g.n.Add(1), 36)
+}
+
+// businessID returns the caller's businessID header when it is safe to echo
+// and log: short printable ASCII, as the UUIDs clients send are.
+func businessID(r *http.Request) string {
+	v := r.Header.Get("businessID")
+	if len(v) == 0 || len(v) > 128 {
+		return ""
+	}
+	for i := 0; i < len(v); i++ {
+		if v[i] < 0x21 || v[i] > 0x7e {
+			return ""
+		}
+	}
+	return v
+}
+
+// logRequests writes one structured line per request and sets the headers that
+// every response carries.
+func logRequests(log *slog.Logger, now func() time.Time, ids *requestIDs, observe func(r *http.Request, status int, d time.Duration)) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			start := now()
+			e := &entry{id: ids.next()}
+			h := w.Header()
+			h.Set("X-Request-Id", e.id)
+			h.Set("X-Content-Type-Options", "nosniff")
+			bid := businessID(r)
+			if bid != "" {
+				h.Set("businessID", bid)
+			}
+			sw := &statusWriter{ResponseWriter: w}
+			next.ServeHTTP(sw, r.WithContext(context.WithValue(r.Context(), entryKey{}, e)))
+			if sw.status == 0 {
+				sw.status = http.StatusOK
+			}
+			d := now().Sub(start)
+			if observe != nil {
+				observe(r, sw.status, d)
+			}
+			attrs := []slog.Attr{
+				slog.String("req_id", e.id),
+				slog.String("method", r.Method),
+				slog.String("path", r.URL.Path),
+				slog.Int("status", sw.status),
+				slog.Float64("duration_ms", float64(d.Microseconds())/1000),
+				slog.Int("bytes", sw.bytes),
+			}
+			if e.clientID != "" {
+				attrs = append(attrs, slog.String("client_id", e.clientID))
+			}
+			if bid != "" {
+				attrs = append(attrs, slog.String("business_id", bid))
+			}
+			log.LogAttrs(r.Context(), slog.LevelInfo, "request", attrs...)
+		})
+	}
+}
+
+// recoverPanics turns a panic in a handler into a 500 with the result envelope
+// instead of a dropped connection, and logs it.
+func recoverPanics(log *slog.Logger) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			defer func() {
+				if v := recover(); v != nil {
+					if v == http.ErrAbortHandler {
+						panic(v)
+					}
+					writeError(w, r, log, fmt.Errorf("panic: %v", v))
+				}
+			}()
+			next.ServeHTTP(w, r)
+		})
+	}
+}
+
+// requireJSON answers 406 when the Accept header excludes JSON.
+func requireJSON(log *slog.Logger) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if !acceptsJSON(r.Header.Get("Accept")) {
+				writeError(w, r, log, energy.Errorf(notAcceptable, "Not Acceptable: this endpoint answers only application/json"))
+				return
+			}
+			next.ServeHTTP(w, r)
+		})
+	}
+}

@@ -1,0 +1,149 @@
+package api
+
+import (
+	"bytes"
+	"crypto/sha256"
+	_ "embed" // the OpenAPI document ships inside the binary
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"gopkg.in/yaml.v3"
+)
+
+// openapiYAML is the OpenAPI 3.1 description of the public surface. A string,
+// not a []byte, so that nothing can modify it.
+//
+//go:embed openapi.yaml
+var openapiYAML string
+
+// OpenAPIDocument returns the OpenAPI 3.1 description of the API, in YAML, as
+// served at /openapi.yaml. Tests validate traffic against it.
+func OpenAPIDocument() []byte { return []byte(openapiYAML) }
+
+// openapiDoc is the document in both encodings, with their entity tags.
+type openapiDoc struct {
+	yaml, json         []byte
+	yamlETag, jsonETag string
+	err                error // the conversion failed; tests rule that out
+}
+
+// newOpenAPIDoc converts the document to JSON once, when the server is built,
+// rather than per request.
+func newOpenAPIDoc() *openapiDoc {
+	j, err := yamlToJSON([]byte(openapiYAML))
+	if err != nil {
+		return &openapiDoc{err: fmt.Errorf("openapi.yaml: %w", err)}
+	}
+	d := &openapiDoc{yaml: []byte(openapiYAML), json: j}
+	d.yamlETag, d.jsonETag = etag(d.yaml), etag(d.json)
+	return d
+}
+
+func etag(b []byte) string {
+	sum := sha256.Sum256(b)
+	return `"` + base64.RawURLEncoding.EncodeToString(sum[:16]) + `"`
+}
+
+// handleOpenAPI serves one encoding of the document. Without authentication:
+// the description is public, and CORS is open so that browser-based editors
+// and viewers can load it by URL. A document that failed to convert is
+// answered 500 rather than stopping a server whose data endpoints work.
+func handleOpenAPI(log *slog.Logger, doc *openapiDoc, asJSON bool) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if doc.err != nil {
+			writeError(w, r, log, doc.err)
+			return
+		}
+		body, tag, ctype := doc.yaml, doc.yamlETag, "application/yaml"
+		if asJSON {
+			body, tag, ctype = doc.json, doc.jsonETag, "application/json"
+		}
+		h := w.Header()
+		h.Set("Content-Type", ctype)
+		h.Set("ETag", tag)
+		h.Set("Cache-Control", "public, max-age=300")
+		h.Set("Access-Control-Allow-Origin", "*")
+		// ServeContent answers If-None-Match with 304 and serves HEAD and ranges.
+		http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(body))
+	})
+}
+
+// yamlToJSON converts a YAML document to indented JSON, keeping the order of
+// mapping keys so that the JSON reads like the YAML it came from.
+func yamlToJSON(y []byte) ([]byte, error) {
+	var root yaml.Node
+	if err := yaml.Unmarshal(y, &root); err != nil {
+		return nil, err
+	}
+	var buf bytes.Buffer
+	if err := writeJSONNode(&buf, &root); err != nil {
+		return nil, err
+	}
+	var out bytes.Buffer
+	if err := json.Indent(&out, buf.Bytes(), "", "  "); err != nil {
+		return nil, err
+	}
+	out.WriteByte('\n')
+	return out.Bytes(), nil
+}
+
+func writeJSONNode(buf *bytes.Buffer, n *yaml.Node) error {
+	switch n.Kind {
+	case yaml.DocumentNode:
+		if len(n.Content) != 1 {
+			return errors.New("want exactly one YAML document")
+		}
+		return writeJSONNode(buf, n.Content[0])
+	case yaml.AliasNode:
+		return writeJSONNode(buf, n.Alias)
+	case yaml.MappingNode:
+		buf.WriteByte('{')
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k, v := n.Content[i], n.Content[i+1]
+			if k.Kind != yaml.ScalarNode || k.Tag == "!!merge" {
+				return fmt.Errorf("line %d: only plain scalar mapping keys convert to JSON", k.Line)
+			}
+			if i > 0 {
+				buf.WriteByte(',')
+			}
+			kb, _ := json.Marshal(k.Value) // a string always marshals
+			buf.Write(kb)
+			buf.WriteByte(':')
+			if err := writeJSONNode(buf, v); err != nil {
+				return err
+			}
+		}
+		buf.WriteByte('}')
+		return nil
+	case yaml.SequenceNode:
+		buf.WriteByte('[')
+		for i, c := range n.Content {
+			if i > 0 {
+				buf.WriteByte(',')
+			}
+			if err := writeJSONNode(buf, c); err != nil {
+				return err
+			}
+		}
+		buf.WriteByte(']')
+		return nil
+	case yaml.ScalarNode:
+		// Decode resolves the scalar's tag (string, int, float, bool, null).
+		var v any
+		if err := n.Decode(&v); err != nil {
+			return fmt.Errorf("line %d: %w", n.Line, err)
+		}
+		b, err := json.Marshal(v)
+		if err != nil { // NaN and infinities have no JSON form
+			return fmt.Errorf("line %d: %w", n.Line, err)
+		}
+		buf.Write(b)
+		return nil
+	}
+	return fmt.Errorf("line %d: unsupported YAML node kind %d", n.Line, n.Kind)
+}

@@ -1,0 +1,63 @@
+// Package api is the HTTP edge of the Energy Data API: routes, the result
+// envelope, the one mapping from error codes to statuses, and the middleware
+// every request passes through.
+package api
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/energyapi/energyapi/internal/auth"
+	"github.com/energyapi/energyapi/internal/energy"
+)
+
+// Options are the server's dependencies and settings.
+type Options struct {
+	Log           *slog.Logger
+	Now           func() time.Time // defaults to time.Now
+	Data          func() *energy.Snapshot
+	Tokens        *auth.Tokens
+	TokenEndpoint *auth.TokenEndpoint
+	Keys          *auth.Keyring
+	Ready         func(context.Context) error
+	// MaxRangeDays bounds a date-range request, both ends counted; 0 for no limit.
+	MaxRangeDays int
+
+	// Metrics records every request; optional.
+	Metrics Recorder
+	// MetricsHandler, when set, is served at GET /metrics.
+	MetricsHandler http.Handler
+	// RateLimit limits each client's data requests; nil for no limit.
+	RateLimit Limiter
+	// MaxInFlight bounds the requests served at once; more get 503. 0 for no bound.
+	MaxInFlight int
+	// RequestTimeout is each request's deadline; 0 for none.
+	RequestTimeout time.Duration
+}
+
+// NewServer returns the HTTP handler for the public API.
+func NewServer(o Options) http.Handler {
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	mux := http.NewServeMux()
+	addRoutes(mux, o)
+	var h http.Handler = mux
+	h = guardRequests(o)(h)
+	h = recoverPanics(o.Log)(h)
+	h = logRequests(o.Log, o.Now, newRequestIDs(), observeRoutes(o.Metrics, mux))(h)
+	return h
+}
+
+// dataEndpoint wraps a data handler in what every data endpoint shares:
+// content negotiation, then bearer authentication.
+func dataEndpoint(o Options, h http.Handler) http.Handler {
+	fail := func(w http.ResponseWriter, r *http.Request, err error) { writeError(w, r, o.Log, err) }
+	withClient := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		setLogClient(r, auth.ClientID(r.Context()))
+		limitClient(o, h).ServeHTTP(w, r)
+	})
+	return requireJSON(o.Log)(auth.RequireBearer(o.Tokens, fail)(withClient))
+}

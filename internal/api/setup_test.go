@@ -1,0 +1,215 @@
+package api_test
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/energyapi/energyapi/internal/api"
+	"github.com/energyapi/energyapi/internal/api/apitest"
+	"github.com/energyapi/energyapi/internal/auth"
+	"github.com/energyapi/energyapi/internal/energy"
+	"github.com/energyapi/energyapi/internal/store/sqlite"
+)
+
+// clock is a settable time source shared by the server and its tokens.
+type clock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *clock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
+func (c *clock) Advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.t = c.t.Add(d)
+}
+
+// harness is a server on a real SQLite store with a client registered.
+type harness struct {
+	srv    *httptest.Server
+	clock  *clock
+	token  string
+	logBuf *syncBuffer
+	// contract checks every exchange against the OpenAPI document.
+	contract *apitest.Validator
+}
+
+// client returns an HTTP client that reports to tb every request and answer
+// that does not match the OpenAPI document.
+func (h *harness) client(tb testing.TB) *http.Client {
+	return &http.Client{Transport: h.contract.Transport(tb, nil)}
+}
+
+type syncBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+const (
+	testClientID     = "tester"
+	testClientSecret = "tester-secret"
+)
+
+func newHarness(tb testing.TB, data energy.Data) *harness {
+	tb.Helper()
+	ctx := context.Background()
+	st, err := sqlite.Open(ctx, filepath.Join(tb.TempDir(), "api.db"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { st.Close() })
+	clk := &clock{t: time.Now()}
+	reg, err := auth.NewRegistry(ctx, st, st, clk.Now, rand.Reader)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if err := reg.Ensure(ctx, testClientID, "tests", testClientSecret); err != nil {
+		tb.Fatal(err)
+	}
+	keys, err := auth.NewKeyring(ctx, st, auth.KeyringConfig{Rotation: 24 * time.Hour, Activation: 2 * time.Minute, TokenTTL: 300 * time.Second}, clk.Now, rand.Reader)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tokens := auth.NewTokens(keys, 300*time.Second, clk.Now, rand.Reader)
+	logBuf := &syncBuffer{}
+	log := slog.New(slog.NewJSONHandler(logBuf, nil))
+	snap := energy.NewSnapshot(data)
+	h := &harness{clock: clk, logBuf: logBuf, contract: apitest.NewValidator(tb)}
+	h.srv = httptest.NewServer(api.NewServer(api.Options{
+		Log:           log,
+		Now:           clk.Now,
+		Data:          func() *energy.Snapshot { return snap },
+		Tokens:        tokens,
+		TokenEndpoint: &auth.TokenEndpoint{Registry: reg, Tokens: tokens, Log: log},
+		Keys:          keys,
+		Ready:         st.Ping,
+		MaxRangeDays:  60,
+	}))
+	tb.Cleanup(h.srv.Close)
+	h.token = h.obtainToken(tb)
+	return h
+}
+
+func (h *harness) obtainToken(tb testing.TB) string {
+	tb.Helper()
+	resp, err := h.client(tb).PostForm(h.srv.URL+"/public-api/access-token", url.Values{
+		"client_id": {testClientID}, "client_secret": {testClientSecret}, "grant_type": {"client_credentials"},
+	})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var tr struct {
+		AccessToken string `json:"access_token"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&tr); err != nil || tr.AccessToken == "" {
+		tb.Fatalf("token: status %d, %v", resp.StatusCode, err)
+	}
+	return tr.AccessToken
+}
+
+type response struct {
+	status int
+	header http.Header
+	body   []byte
+}
+
+// get sends GET path with the harness's token (unless headers override
+// Authorization) and the given headers.
+func (h *harness) get(tb testing.TB, path string, headers ...string) response {
+	tb.Helper()
+	req, err := http.NewRequest(http.MethodGet, h.srv.URL+path, nil)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	req.Header.Set("Authorization", "Bearer "+h.token)
+	for i := 0; i+1 < len(headers); i += 2 {
+		if headers[i+1] == "" {
+			req.Header.Del(headers[i])
+			continue
+		}
+		req.Header.Set(headers[i], headers[i+1])
+	}
+	resp, err := h.client(tb).Do(req)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return response{status: resp.StatusCode, header: resp.Header, body: body}
+}
+
+type envelope struct {
+	Result struct {
+		Message string `json:"message"`
+		Status  string `json:"status"`
+	} `json:"result"`
+}
+
+// wantError asserts an error answer in the result envelope.
+func wantError(tb testing.TB, r response, status int, msgParts ...string) {
+	tb.Helper()
+	if r.status != status {
+		tb.Errorf("status: got %d, want %d (body %s)", r.status, status, r.body)
+	}
+	var e envelope
+	if err := json.Unmarshal(r.body, &e); err != nil {
+		tb.Fatalf("body %q is not the result envelope: %v", r.body, err)
+	}
+	if e.Result.Status != "ERROR" {
+		tb.Errorf("result.status: got %q, want ERROR", e.Result.Status)
+	}
+	for _, p := range msgParts {
+		if !strings.Contains(e.Result.Message, p) {
+			tb.Errorf("result.message %q does not contain %q", e.Result.Message, p)
+		}
+	}
+}
+
+// wantEmpty asserts the spec's empty-body answer.
+func wantEmpty(tb testing.TB, r response) {
+	tb.Helper()
+	if r.status != http.StatusOK || len(r.body) != 0 || r.header.Get("Content-Length") != "0" {
+		tb.Errorf("got %d, Content-Length %q, body %q; want 200 with an empty body", r.status, r.header.Get("Content-Length"), r.body)
+	}
+}
+
+func rome(tb testing.TB, s string) time.Time {
+	tb.Helper()
+	t, err := time.ParseInLocation("2006-01-02 15:04:05 -07:00", s, energy.Rome())
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return t
+}
