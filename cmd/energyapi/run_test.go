@@ -1,0 +1,376 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/json"
+	"errors"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/energyapi/energyapi/internal/auth"
+	"github.com/energyapi/energyapi/internal/energy"
+)
+
+// lockedBuffer lets a test read what a running command writes.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+func envOf(kv map[string]string) func(string) string {
+	return func(k string) string { return kv[k] }
+}
+
+// runCmd runs a command to completion and returns its stdout.
+func runCmd(tb testing.TB, env map[string]string, args ...string) (string, error) {
+	tb.Helper()
+	var stdout, stderr bytes.Buffer
+	err := run(context.Background(), args, envOf(env), strings.NewReader(""), &stdout, &stderr)
+	if err != nil {
+		tb.Logf("energyapi %s: %v\nstderr: %s", strings.Join(args, " "), err, stderr.String())
+	}
+	return stdout.String(), err
+}
+
+// server is a running "energyapi serve".
+type server struct {
+	base   string
+	stderr *lockedBuffer
+	done   chan error
+	cancel context.CancelFunc
+}
+
+var listening = regexp.MustCompile(`listening on (http://\S+)`)
+
+// startServe runs serve on 127.0.0.1:0 and waits until /healthz answers.
+func startServe(tb testing.TB, env map[string]string, args ...string) *server {
+	tb.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	s := &server{stderr: &lockedBuffer{}, done: make(chan error, 1), cancel: cancel}
+	stdout := &lockedBuffer{}
+	go func() {
+		s.done <- run(ctx, append([]string{"serve", "--addr", "127.0.0.1:0"}, args...), envOf(env), strings.NewReader(""), stdout, s.stderr)
+	}()
+	tb.Cleanup(func() {
+		cancel()
+		select {
+		case <-s.done:
+		case <-time.After(30 * time.Second):
+			tb.Error("serve did not stop within 30 s of cancellation")
+		}
+	})
+	// Generous: under the race detector, writing the full demo dataset into an
+	// empty store takes more than a minute.
+	deadline := time.Now().Add(5 * time.Minute)
+	for {
+		if m := listening.FindStringSubmatch(stdout.String()); m != nil {
+			s.base = m[1]
+			break
+		}
+		select {
+		case err := <-s.done:
+			tb.Fatalf("serve exited early: %v\n%s", err, s.stderr.String())
+		default:
+		}
+		if time.Now().After(deadline) {
+			tb.Fatalf("serve did not report its address within 5 min:\n%s", s.stderr.String())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	for {
+		resp, err := http.Get(s.base + "/healthz")
+		if err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				return s
+			}
+		}
+		if time.Now().After(deadline) {
+			tb.Fatalf("healthz never answered 200: %v", err)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+func (s *server) token(tb testing.TB, id, secret string) (string, int) {
+	tb.Helper()
+	resp, err := http.PostForm(s.base+"/public-api/access-token", url.Values{"client_id": {id}, "client_secret": {secret}, "grant_type": {"client_credentials"}})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var tr struct {
+		AccessToken string `json:"access_token"`
+		TokenType   string `json:"token_type"`
+		ExpiresIn   int    `json:"expires_in"`
+	}
+	_ = json.NewDecoder(resp.Body).Decode(&tr)
+	return tr.AccessToken, resp.StatusCode
+}
+
+func (s *server) get(tb testing.TB, path, token string) (int, []byte) {
+	tb.Helper()
+	req, _ := http.NewRequest(http.MethodGet, s.base+path, nil)
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, b
+}
+
+// eventually retries cond until it holds or the deadline passes.
+func eventually(tb testing.TB, within time.Duration, what string, cond func() bool) {
+	tb.Helper()
+	deadline := time.Now().Add(within)
+	for !cond() {
+		if time.Now().After(deadline) {
+			tb.Fatalf("%s: not within %s", what, within)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+type createdClient struct {
+	ClientID     string `json:"client_id"`
+	ClientSecret string `json:"client_secret"`
+	Name         string `json:"name"`
+}
+
+func TestClientsLifecycleAgainstRunningServer(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "e.db")
+	env := map[string]string{"ENERGYAPI_DB": db} // the environment names the store
+	out, err := runCmd(t, env, "clients", "create", "--name", "acme")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var c createdClient
+	if err := json.Unmarshal([]byte(out), &c); err != nil || c.ClientID == "" || c.ClientSecret == "" || c.Name != "acme" {
+		t.Fatalf("clients create: got %q (%v), want one JSON object with client_id, client_secret and name", out, err)
+	}
+	if strings.Count(strings.TrimSpace(out), "\n") != 0 {
+		t.Errorf("clients create printed more than one line: %q", out)
+	}
+	srv := startServe(t, env, "--poll-interval", "50ms")
+	tok, st := srv.token(t, c.ClientID, c.ClientSecret)
+	if st != http.StatusOK {
+		t.Fatalf("token: got %d, want 200", st)
+	}
+	if st, _ := srv.get(t, "/load/v2.0/peak-valley-load?dateFrom=01/01/2024&dateTo=01/01/2024", tok); st != http.StatusOK {
+		t.Fatalf("data request: got %d, want 200", st)
+	}
+
+	list, err := runCmd(t, env, "clients", "list")
+	if err != nil || !strings.Contains(list, c.ClientID) || strings.Contains(list, c.ClientSecret) || strings.Contains(list, "client_secret") {
+		t.Errorf("clients list: got %q, want the client without any secret", list)
+	}
+
+	out, err = runCmd(t, env, "clients", "rotate-secret", c.ClientID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rotated createdClient
+	if err := json.Unmarshal([]byte(out), &rotated); err != nil || rotated.ClientID != c.ClientID || rotated.ClientSecret == c.ClientSecret {
+		t.Fatalf("rotate-secret: got %q, want the same id with a new secret", out)
+	}
+	if _, st := srv.token(t, c.ClientID, c.ClientSecret); st != http.StatusUnauthorized {
+		t.Errorf("old secret after rotation: got %d, want 401", st)
+	}
+	if _, st := srv.token(t, c.ClientID, rotated.ClientSecret); st != http.StatusOK {
+		t.Errorf("new secret: got %d, want 200", st)
+	}
+
+	if _, err := runCmd(t, env, "clients", "revoke", c.ClientID); err != nil {
+		t.Fatal(err)
+	}
+	if _, st := srv.token(t, c.ClientID, rotated.ClientSecret); st != http.StatusUnauthorized {
+		t.Errorf("token request after revocation: got %d, want 401 at once", st)
+	}
+	eventually(t, 5*time.Second, "outstanding token refused after revocation", func() bool {
+		st, _ := srv.get(t, "/load/v2.0/peak-valley-load?dateFrom=01/01/2024&dateTo=01/01/2024", tok)
+		return st == http.StatusUnauthorized
+	})
+}
+
+// TestServeDemo runs serve --demo on a store seeded with one small import, so
+// that it adds the demo client but no demo data (TestEnsureDemo covers that),
+// and shows an import from another process served without a restart.
+func TestServeDemo(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "e.db")
+	env := map[string]string{"ENERGYAPI_DB": db}
+	dir := t.TempDir()
+	const header = "year;capacity_type;region;province;category;subcategory;production_GWh\n"
+	seed, update := filepath.Join(dir, "seed.csv"), filepath.Join(dir, "update.csv")
+	if err := os.WriteFile(seed, []byte(header+"2024;Lorda;Puglia;Brindisi;Non cogenerativa;Condensazione;100\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(update, []byte(header+"2024;Lorda;Abruzzo;Chieti;Cogenerativa;Contropressione;\"4.321,5\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := runCmd(t, env, "import", "--dataset", "thermoelectric", seed); err != nil {
+		t.Fatal(err)
+	}
+	srv := startServe(t, env, "--demo", "--poll-interval", "100ms")
+	tok, st := srv.token(t, "demo", "demo-secret")
+	if st != http.StatusOK {
+		t.Fatalf("demo token: got %d, want 200", st)
+	}
+	const q = "/generation/v2.0/thermoelectric-production?year=2024&region=Abruzzo"
+	if st, body := srv.get(t, q, tok); st != 200 || strings.Contains(string(body), "Chieti") {
+		t.Fatalf("before the import: got %d %s, want 200 without Chieti", st, body)
+	}
+	out, err := runCmd(t, env, "import", "--dataset", "thermoelectric", update)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sum map[string]any
+	if err := json.Unmarshal([]byte(out), &sum); err != nil || sum["rows_read"] != float64(1) || sum["files"] != float64(1) || sum["inserted"] != float64(1) {
+		t.Fatalf("import summary: got %q, want one JSON line with files 1, rows_read 1, inserted 1", out)
+	}
+	// The server polls every 100 ms; 2 s is the production bound, but under
+	// the race detector on a busy machine a reload can take longer, so this
+	// waits for the event rather than timing it.
+	eventually(t, 30*time.Second, "imported row served", func() bool {
+		_, b := srv.get(t, q, tok)
+		return strings.Contains(string(b), `"province":"Chieti"`) && strings.Contains(string(b), `"production_GWh":"4.321,500"`)
+	})
+}
+
+// recordingWriter records what ensureDemo writes, so the test needs no store
+// write of two million rows (slow under the race detector).
+type recordingWriter struct {
+	version int64
+	thermo  []energy.ThermoRecord
+	load    []energy.LoadPoint
+}
+
+func (w *recordingWriter) DataVersion(context.Context) (int64, error) { return w.version, nil }
+func (w *recordingWriter) ImportThermoelectric(_ context.Context, r []energy.ThermoRecord) (energy.ImportStats, error) {
+	w.thermo = r
+	return energy.ImportStats{Read: len(r), Inserted: len(r)}, nil
+}
+func (w *recordingWriter) ImportTotalLoad(_ context.Context, p []energy.LoadPoint) (energy.ImportStats, error) {
+	w.load = p
+	return energy.ImportStats{Read: len(p), Inserted: len(p)}, nil
+}
+func (w *recordingWriter) ImportPeakValley(context.Context, []energy.DayExtremes) (energy.ImportStats, error) {
+	return energy.ImportStats{}, errors.New("not expected")
+}
+
+func TestEnsureDemo(t *testing.T) {
+	ctx := context.Background()
+	st, err := openStore(ctx, filepath.Join(t.TempDir(), "d.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	reg, err := auth.NewRegistry(ctx, st, st, time.Now, rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+
+	empty := &recordingWriter{}
+	if err := ensureDemo(ctx, log, empty, reg); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := reg.Authenticate(ctx, "demo", "demo-secret"); err != nil {
+		t.Errorf("demo client: got %v, want demo/demo-secret to authenticate", err)
+	}
+	years := map[int]bool{}
+	for _, r := range empty.thermo {
+		years[r.Year] = true
+	}
+	for y := 2015; y <= 2024; y++ {
+		if !years[y] {
+			t.Errorf("demo thermoelectric: no records for %d", y)
+		}
+	}
+	if len(years) != 10 {
+		t.Errorf("demo thermoelectric: got %d years, want 2015 to 2024", len(years))
+	}
+	if len(empty.load) == 0 {
+		t.Fatal("demo total load: nothing written")
+	}
+	first, last := empty.load[0].At, empty.load[len(empty.load)-1].At
+	for _, p := range empty.load {
+		if p.At.Before(first) {
+			first = p.At
+		}
+		if p.At.After(last) {
+			last = p.At
+		}
+	}
+	if want := time.Date(2019, 1, 1, 0, 0, 0, 0, energy.Rome()); !first.Equal(want) {
+		t.Errorf("demo total load starts at %s, want %s", first, want)
+	}
+	if want := time.Date(2025, 12, 31, 23, 45, 0, 0, energy.Rome()); !last.Equal(want) {
+		t.Errorf("demo total load ends at %s, want %s", last, want)
+	}
+
+	// A store that has data gets no demo data, and the client is left as it is.
+	full := &recordingWriter{version: 7}
+	if err := ensureDemo(ctx, log, full, reg); err != nil {
+		t.Fatal(err)
+	}
+	if full.thermo != nil || full.load != nil {
+		t.Errorf("non-empty store: got %d thermoelectric and %d load records written, want none", len(full.thermo), len(full.load))
+	}
+}
+
+func TestDemoRefusesPublicAddress(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "e.db")
+	_, err := runCmd(t, nil, "serve", "--demo", "--db", db, "--addr", "0.0.0.0:0")
+	if err == nil || !strings.Contains(err.Error(), "--allow-public") {
+		t.Errorf("got %v, want a refusal that names --allow-public", err)
+	}
+	if _, err := os.Stat(db); err == nil {
+		t.Error("the refused command created the store")
+	}
+}
+
+func TestUsageErrors(t *testing.T) {
+	for _, args := range [][]string{
+		{},
+		{"frobnicate"},
+		{"clients"},
+		{"clients", "create"},
+		{"clients", "revoke"},
+		{"import", "--dataset", "thermoelectric"},
+		{"import", "--dataset", "nope", "x.csv"},
+		{"serve", "--max-range-days", "-1"},
+	} {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			if _, err := runCmd(t, map[string]string{"ENERGYAPI_DB": filepath.Join(t.TempDir(), "u.db")}, args...); err == nil {
+				t.Error("got success, want an error")
+			}
+		})
+	}
+}

@@ -1,0 +1,246 @@
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/energyapi/energyapi/internal/api"
+	"github.com/energyapi/energyapi/internal/auth"
+	"github.com/energyapi/energyapi/internal/energy"
+)
+
+// serveConfig is everything serve reads from flags and the environment.
+type serveConfig struct {
+	addr            string
+	db              string
+	demo            bool
+	allowPublic     bool
+	tokenTTL        time.Duration
+	keyRotation     time.Duration
+	maxRangeDays    int
+	pollInterval    time.Duration
+	logLevel        slog.Level
+	readHeader      time.Duration
+	read            time.Duration
+	write           time.Duration
+	idle            time.Duration
+	shutdownTimeout time.Duration
+	hard            hardenConfig
+}
+
+func parseServeFlags(args []string, getenv func(string) string, stderr io.Writer) (serveConfig, error) {
+	var c serveConfig
+	fs := newFlagSet("serve", stderr)
+	fs.StringVar(&c.addr, "addr", "127.0.0.1:8080", "address to listen on")
+	c.db = defaultDB
+	fs.StringVar(&c.db, "db", defaultDB, dbUsage)
+	fs.BoolVar(&c.demo, "demo", false, "ensure the demo client (demo / demo-secret) and, on an empty store, the demo data")
+	fs.BoolVar(&c.allowPublic, "allow-public", false, "with --demo, allow listening on a non-loopback address")
+	fs.DurationVar(&c.tokenTTL, "token-ttl", 300*time.Second, "lifetime of access tokens")
+	fs.DurationVar(&c.keyRotation, "key-rotation", 24*time.Hour, "how long a token signing key signs before the next takes over")
+	fs.IntVar(&c.maxRangeDays, "max-range-days", 60, "longest date range per request in calendar days, both ends counted (0: no limit)")
+	fs.DurationVar(&c.pollInterval, "poll-interval", time.Second, "how often to look for new data and client revocations in the store")
+	fs.TextVar(&c.logLevel, "log-level", slog.LevelInfo, "log level: debug, info, warn or error")
+	fs.DurationVar(&c.readHeader, "read-header-timeout", 5*time.Second, "time allowed to read request headers")
+	fs.DurationVar(&c.read, "read-timeout", 10*time.Second, "time allowed to read a whole request")
+	fs.DurationVar(&c.write, "write-timeout", 30*time.Second, "time allowed to write a response")
+	fs.DurationVar(&c.idle, "idle-timeout", 120*time.Second, "how long an idle keep-alive connection stays open")
+	fs.DurationVar(&c.shutdownTimeout, "shutdown-timeout", 20*time.Second, "how long in-flight requests may take to finish on SIGTERM")
+	c.hard.register(fs)
+	if err := parseFlags(fs, args, getenv); err != nil {
+		return c, err
+	}
+	if fs.NArg() != 0 {
+		return c, fmt.Errorf("%w: serve takes no arguments", errUsage)
+	}
+	if err := c.hard.check(c.write); err != nil {
+		return c, err
+	}
+	switch {
+	case c.tokenTTL < time.Second:
+		return c, fmt.Errorf("%w: --token-ttl must be at least 1s", errUsage)
+	case c.keyRotation < time.Hour:
+		return c, fmt.Errorf("%w: --key-rotation must be at least 1h", errUsage)
+	case c.maxRangeDays < 0:
+		return c, fmt.Errorf("%w: --max-range-days must be 0 or more", errUsage)
+	case c.pollInterval < 10*time.Millisecond || c.pollInterval > 5*time.Second:
+		// Revocations must reach every replica within 5 s.
+		return c, fmt.Errorf("%w: --poll-interval must be between 10ms and 5s", errUsage)
+	}
+	if c.demo && !c.allowPublic && !isLoopback(c.addr) {
+		return c, fmt.Errorf("%w: --demo publishes a well-known secret; refusing to listen on %s without --allow-public", errUsage, c.addr)
+	}
+	return c, nil
+}
+
+// isLoopback reports whether addr listens only on the loopback interface.
+func isLoopback(addr string) bool {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return false
+	}
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+func runServe(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	cfg, err := parseServeFlags(args, getenv, stderr)
+	if err != nil {
+		return err
+	}
+	log := slog.New(slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: cfg.logLevel}))
+
+	st, err := openStore(ctx, cfg.db)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+
+	reg, err := auth.NewRegistry(ctx, st, st, time.Now, rand.Reader)
+	if err != nil {
+		return err
+	}
+	// Keys are reloaded every minute; a new key waits two before it signs.
+	const keyReload = time.Minute
+	keys, err := auth.NewKeyring(ctx, st, auth.KeyringConfig{Rotation: cfg.keyRotation, Activation: 2 * keyReload, TokenTTL: cfg.tokenTTL}, time.Now, rand.Reader)
+	if err != nil {
+		return err
+	}
+	tokens := auth.NewTokens(keys, cfg.tokenTTL, time.Now, rand.Reader)
+	if cfg.demo {
+		if err := ensureDemo(ctx, log, st, reg); err != nil {
+			return err
+		}
+	}
+	live, err := energy.NewLive(ctx, st)
+	if err != nil {
+		return err
+	}
+	hard, err := newHardening(cfg.hard, log, st, live.Snapshot)
+	if err != nil {
+		return err
+	}
+
+	handler := api.NewServer(hard.options(api.Options{
+		Log:           log,
+		Data:          live.Snapshot,
+		Tokens:        tokens,
+		TokenEndpoint: hard.tokenEndpoint(&auth.TokenEndpoint{Registry: reg, Tokens: tokens, Log: log}),
+		Keys:          keys,
+		Ready:         st.Ping,
+		MaxRangeDays:  cfg.maxRangeDays,
+	}))
+	srv := hard.server(&http.Server{
+		Handler:           handler,
+		ReadHeaderTimeout: cfg.readHeader,
+		ReadTimeout:       cfg.read,
+		WriteTimeout:      cfg.write,
+		IdleTimeout:       cfg.idle,
+		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+	})
+	stopMetrics, err := hard.startMetrics(stdout)
+	if err != nil {
+		return err
+	}
+	// Metrics stop last, so that a drain can be watched to the end.
+	defer func() {
+		mctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if err := stopMetrics(mctx); err != nil {
+			log.Warn("metrics shutdown", "err", err)
+		}
+	}()
+	ln, err := net.Listen("tcp", cfg.addr)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "energyapi listening on %s://%s\n", hard.scheme(), ln.Addr())
+	log.Info("serving", "addr", ln.Addr().String(), "data_version", live.Snapshot().Version)
+
+	bg, stopBG := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		live.Watch(bg, cfg.pollInterval,
+			func(s *energy.Snapshot) { log.Info("data reloaded", "data_version", s.Version) },
+			func(err error) { log.Error("data reload failed", "err", err) })
+	})
+	wg.Go(func() {
+		tokens.SyncClients(bg, st, cfg.pollInterval, func(err error) { log.Error("client sync failed", "err", err) })
+	})
+	wg.Go(func() {
+		tick := time.NewTicker(keyReload)
+		defer tick.Stop()
+		for {
+			select {
+			case <-bg.Done():
+				return
+			case <-tick.C:
+				if err := keys.Refresh(bg); err != nil {
+					log.Error("signing key refresh failed", "err", err)
+				}
+			}
+		}
+	})
+	defer func() { stopBG(); wg.Wait() }()
+
+	serveErr := make(chan error, 1)
+	go func() { serveErr <- hard.serve(srv, ln) }()
+	select {
+	case err := <-serveErr:
+		return err
+	case <-ctx.Done():
+	}
+	// Stop accepting at once; let in-flight requests finish.
+	log.Info("shutting down")
+	sctx, cancel := context.WithTimeout(context.Background(), cfg.shutdownTimeout)
+	defer cancel()
+	if err := srv.Shutdown(sctx); err != nil {
+		return fmt.Errorf("shutdown: %w", err)
+	}
+	if err := <-serveErr; !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	log.Info("stopped")
+	return nil
+}
+
+// demoStore is what ensureDemo needs of the store.
+type demoStore interface {
+	energy.Writer
+	DataVersion(context.Context) (int64, error)
+}
+
+// ensureDemo makes sure the demo client exists and, on a store that never had
+// any data, writes the demo dataset.
+func ensureDemo(ctx context.Context, log *slog.Logger, st demoStore, reg *auth.Registry) error {
+	if err := reg.Ensure(ctx, demoClientID, "demo", demoClientSecret); err != nil {
+		return fmt.Errorf("demo client: %w", err)
+	}
+	v, err := st.DataVersion(ctx)
+	if err != nil {
+		return err
+	}
+	if v != 0 {
+		return nil
+	}
+	start := time.Now()
+	sums, err := writeDemo(ctx, st)
+	if err != nil {
+		return err
+	}
+	for _, s := range sums {
+		log.Info("demo data written", "dataset", s.Dataset, "rows", s.RowsRead, "duration", time.Since(start))
+	}
+	return nil
+}

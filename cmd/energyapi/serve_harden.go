@@ -1,0 +1,193 @@
+package main
+
+import (
+	"context"
+	"crypto/tls"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/energyapi/energyapi/internal/api"
+	"github.com/energyapi/energyapi/internal/auth"
+	"github.com/energyapi/energyapi/internal/energy"
+	"github.com/energyapi/energyapi/internal/limit"
+	"github.com/energyapi/energyapi/internal/metrics"
+	"github.com/prometheus/client_golang/prometheus"
+)
+
+// maxLimiterKeys bounds each rate-limit table: about 100 bytes per key, so
+// at most some tens of MiB however many client IDs and addresses callers invent.
+const maxLimiterKeys = 100_000
+
+// hardenConfig is what serve reads to keep working under abuse and overload:
+// rate limits, resource limits, metrics and TLS.
+type hardenConfig struct {
+	rateLimit         limit.Rate
+	rateBurst         int
+	authFailPerClient limit.Rate
+	authFailPerAddr   limit.Rate
+	trustProxy        bool
+	maxInFlight       int
+	requestTimeout    time.Duration
+	maxHeaderBytes    int
+	metricsAddr       string
+	tlsCert, tlsKey   string
+}
+
+// register adds the flags to fs, with their defaults.
+func (c *hardenConfig) register(fs *flag.FlagSet) {
+	c.authFailPerClient = limit.Rate{N: 10, Per: time.Minute}
+	c.authFailPerAddr = limit.Rate{N: 100, Per: time.Minute}
+	fs.Var(&c.rateLimit, "rate-limit", `data requests allowed per client, as N/s, N/m or N/h ("" or 0: no limit)`)
+	fs.IntVar(&c.rateBurst, "rate-burst", 20, "data requests a client may make at once before --rate-limit applies")
+	fs.Var(&c.authFailPerClient, "auth-fail-per-client", "failed token requests (invalid_client) allowed per client_id, as N/m (0: no limit)")
+	fs.Var(&c.authFailPerAddr, "auth-fail-per-addr", "failed token requests (invalid_client) allowed per remote address, as N/m (0: no limit)")
+	fs.BoolVar(&c.trustProxy, "trust-proxy-headers", false, "take the remote address from the last X-Forwarded-For entry (only behind a reverse proxy that sets it)")
+	fs.IntVar(&c.maxInFlight, "max-in-flight", 512, "requests served at once; more are answered 503 at once (0: no bound)")
+	fs.DurationVar(&c.requestTimeout, "request-timeout", 15*time.Second, "deadline of each request; later, 503 (0: none)")
+	fs.IntVar(&c.maxHeaderBytes, "max-header-bytes", 16<<10, "largest request line and headers accepted, in bytes")
+	fs.StringVar(&c.metricsAddr, "metrics-addr", "", "serve /metrics on this address instead of the API's")
+	fs.StringVar(&c.tlsCert, "tls-cert", "", "PEM certificate chain file: serve HTTPS (TLS 1.2 or later) with --tls-key")
+	fs.StringVar(&c.tlsKey, "tls-key", "", "PEM private key file for --tls-cert")
+}
+
+// check returns a usage error for settings that cannot work together.
+func (c *hardenConfig) check(writeTimeout time.Duration) error {
+	switch {
+	case !c.rateLimit.IsZero() && c.rateBurst < 1:
+		return fmt.Errorf("%w: --rate-burst must be at least 1", errUsage)
+	case c.maxInFlight < 0:
+		return fmt.Errorf("%w: --max-in-flight must be 0 or more", errUsage)
+	case c.requestTimeout < 0:
+		return fmt.Errorf("%w: --request-timeout must be 0 or more", errUsage)
+	case c.requestTimeout > 0 && writeTimeout > 0 && c.requestTimeout >= writeTimeout:
+		// The 503 for a request past its deadline must still be writable.
+		return fmt.Errorf("%w: --request-timeout (%s) must be shorter than --write-timeout (%s)", errUsage, c.requestTimeout, writeTimeout)
+	case c.maxHeaderBytes < 1<<10:
+		return fmt.Errorf("%w: --max-header-bytes must be at least 1024", errUsage)
+	case (c.tlsCert == "") != (c.tlsKey == ""):
+		return fmt.Errorf("%w: --tls-cert and --tls-key go together", errUsage)
+	}
+	return nil
+}
+
+// hardening is what the hardenConfig builds for one serve run.
+type hardening struct {
+	cfg     hardenConfig
+	log     *slog.Logger
+	metrics *metrics.Metrics
+	limiter *limit.Limiter      // nil: no data rate limit
+	guard   *limit.FailureGuard // nil: no failed-authentication limit
+	tls     *tls.Config         // nil: plain HTTP
+}
+
+func newHardening(cfg hardenConfig, log *slog.Logger, history energy.ImportHistory, data func() *energy.Snapshot) (*hardening, error) {
+	h := &hardening{cfg: cfg, log: log}
+	var err error
+	h.metrics, err = metrics.New(prometheus.NewRegistry(), metrics.Options{History: history, Data: data, Log: log})
+	if err != nil {
+		return nil, err
+	}
+	if !cfg.rateLimit.IsZero() {
+		h.limiter = limit.NewLimiter(cfg.rateLimit, cfg.rateBurst, maxLimiterKeys, time.Now)
+	}
+	if !cfg.authFailPerClient.IsZero() || !cfg.authFailPerAddr.IsZero() {
+		h.guard = limit.NewFailureGuard(cfg.authFailPerClient, cfg.authFailPerAddr, maxLimiterKeys, time.Now)
+	}
+	if cfg.tlsCert != "" {
+		// Loaded now, so that a wrong path or a key that does not match the
+		// certificate stops serve at startup rather than at the first handshake.
+		cert, err := tls.LoadX509KeyPair(cfg.tlsCert, cfg.tlsKey)
+		if err != nil {
+			return nil, fmt.Errorf("tls: %w", err)
+		}
+		h.tls = &tls.Config{MinVersion: tls.VersionTLS12, Certificates: []tls.Certificate{cert}}
+	}
+	return h, nil
+}
+
+// tokenEndpoint adds the failed-authentication limit and the metrics hook to e.
+func (h *hardening) tokenEndpoint(e *auth.TokenEndpoint) *auth.TokenEndpoint {
+	if h.guard != nil {
+		e.Guard = h.guard
+	}
+	e.Observe = h.metrics.ObserveToken
+	e.Remote = api.RemoteAddr(h.cfg.trustProxy)
+	return e
+}
+
+// options adds the limits and metrics to o.
+func (h *hardening) options(o api.Options) api.Options {
+	o.Metrics = h.metrics
+	if h.cfg.metricsAddr == "" {
+		o.MetricsHandler = h.metrics.Handler()
+	}
+	if h.limiter != nil {
+		o.RateLimit = h.limiter
+	}
+	o.MaxInFlight = h.cfg.maxInFlight
+	o.RequestTimeout = h.cfg.requestTimeout
+	return o
+}
+
+// server sets the server-wide limits and TLS on srv.
+func (h *hardening) server(srv *http.Server) *http.Server {
+	srv.MaxHeaderBytes = h.cfg.maxHeaderBytes
+	srv.TLSConfig = h.tls
+	return srv
+}
+
+// scheme is the URL scheme the API answers on.
+func (h *hardening) scheme() string {
+	if h.tls != nil {
+		return "https"
+	}
+	return "http"
+}
+
+// serve serves srv on ln, over TLS when configured.
+func (h *hardening) serve(srv *http.Server, ln net.Listener) error {
+	if h.tls != nil {
+		return srv.ServeTLS(ln, "", "") // the certificate is in srv.TLSConfig
+	}
+	return srv.Serve(ln)
+}
+
+// startMetrics serves /metrics on --metrics-addr, if set, and returns a
+// function that stops it. It reports the bound address on stdout, as serve
+// does for the API, so that port 0 works.
+func (h *hardening) startMetrics(stdout io.Writer) (stop func(context.Context) error, err error) {
+	if h.cfg.metricsAddr == "" {
+		return func(context.Context) error { return nil }, nil
+	}
+	mux := http.NewServeMux()
+	mux.Handle("GET /metrics", h.metrics.Handler())
+	srv := &http.Server{
+		Handler:           mux,
+		ReadHeaderTimeout: 5 * time.Second,
+		ReadTimeout:       10 * time.Second,
+		WriteTimeout:      30 * time.Second,
+		IdleTimeout:       2 * time.Minute,
+		MaxHeaderBytes:    h.cfg.maxHeaderBytes,
+		ErrorLog:          slog.NewLogLogger(h.log.Handler(), slog.LevelWarn),
+	}
+	ln, err := net.Listen("tcp", h.cfg.metricsAddr)
+	if err != nil {
+		return nil, fmt.Errorf("metrics: %w", err)
+	}
+	fmt.Fprintf(stdout, "energyapi metrics on http://%s/metrics\n", ln.Addr())
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(ln) }()
+	return func(ctx context.Context) error {
+		err := srv.Shutdown(ctx)
+		if serr := <-done; !errors.Is(serr, http.ErrServerClosed) {
+			err = errors.Join(err, serr)
+		}
+		return err
+	}, nil
+}
