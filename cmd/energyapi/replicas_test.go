@@ -64,7 +64,7 @@ func TestReplicasShareOnePostgreSQL(t *testing.T) {
 		// One deadline for both, counted from the commit.
 		deadline := time.Now().Add(2 * time.Second)
 		for name, s := range map[string]*server{"A": a, "B": b} {
-			eventually(t, time.Until(deadline), "imported row served by "+name+" 2 s after the import", func() bool {
+			waitFor(t, time.Until(deadline), "imported row served by "+name+" 2 s after the import", func() bool {
 				_, body := s.get(t, thermo, tokA)
 				return strings.Contains(string(body), served)
 			})
@@ -78,7 +78,7 @@ func TestReplicasShareOnePostgreSQL(t *testing.T) {
 		deadline := time.Now().Add(5 * time.Second)
 		for name, s := range map[string]*server{"A": a, "B": b} {
 			for tokName, tok := range map[string]string{"A's": tokA, "B's": tokB} {
-				eventually(t, time.Until(deadline), tokName+" token refused by "+name+" 5 s after the revocation", func() bool {
+				waitFor(t, time.Until(deadline), tokName+" token refused by "+name+" 5 s after the revocation", func() bool {
 					st, _ := s.get(t, load, tok)
 					return st == http.StatusUnauthorized
 				})

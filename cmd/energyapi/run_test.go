@@ -14,31 +14,13 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
+	"github.com/energyapi/energyapi/internal/api/apitest"
 	"github.com/energyapi/energyapi/internal/auth"
 	"github.com/energyapi/energyapi/internal/energy"
 )
-
-// lockedBuffer lets a test read what a running command writes.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
 
 func envOf(kv map[string]string) func(string) string {
 	return func(k string) string { return kv[k] }
@@ -58,61 +40,37 @@ func runCmd(tb testing.TB, env map[string]string, args ...string) (string, error
 // server is a running "energyapi serve".
 type server struct {
 	base   string
-	stderr *lockedBuffer
-	done   chan error
-	cancel context.CancelFunc
+	stderr *apitest.Buffer
 }
 
 var listening = regexp.MustCompile(`listening on (http://\S+)`)
 
-// startServe runs serve on 127.0.0.1:0 and waits until /healthz answers.
+// startServe runs serve on 127.0.0.1:0 in this process and waits until
+// /healthz answers.
 func startServe(tb testing.TB, env map[string]string, args ...string) *server {
 	tb.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	s := &server{stderr: &lockedBuffer{}, done: make(chan error, 1), cancel: cancel}
-	stdout := &lockedBuffer{}
-	go func() {
-		s.done <- run(ctx, append([]string{"serve", "--addr", "127.0.0.1:0"}, args...), envOf(env), strings.NewReader(""), stdout, s.stderr)
-	}()
-	tb.Cleanup(func() {
-		cancel()
-		select {
-		case <-s.done:
-		case <-time.After(30 * time.Second):
-			tb.Error("serve did not stop within 30 s of cancellation")
+	stdout, stderr := serveInProcess(tb, env, append([]string{"--addr", "127.0.0.1:0"}, args...)...)
+	s := &server{stderr: stderr}
+	// Generous: a loaded machine running the race detector is slow to start.
+	waitFor(tb, 2*time.Minute, "serve reporting its address", func() bool {
+		if strings.Contains(stderr.String(), serveExited) {
+			tb.Fatalf("serve exited early:\n%s", stderr.String())
 		}
-	})
-	// Generous: under the race detector, writing the full demo dataset into an
-	// empty store takes more than a minute.
-	deadline := time.Now().Add(5 * time.Minute)
-	for {
-		if m := listening.FindStringSubmatch(stdout.String()); m != nil {
+		m := listening.FindStringSubmatch(stdout.String())
+		if m != nil {
 			s.base = m[1]
-			break
 		}
-		select {
-		case err := <-s.done:
-			tb.Fatalf("serve exited early: %v\n%s", err, s.stderr.String())
-		default:
-		}
-		if time.Now().After(deadline) {
-			tb.Fatalf("serve did not report its address within 5 min:\n%s", s.stderr.String())
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	for {
+		return m != nil
+	})
+	waitFor(tb, time.Minute, "healthz answering 200", func() bool {
 		resp, err := http.Get(s.base + "/healthz")
-		if err == nil {
-			resp.Body.Close()
-			if resp.StatusCode == http.StatusOK {
-				return s
-			}
+		if err != nil {
+			return false
 		}
-		if time.Now().After(deadline) {
-			tb.Fatalf("healthz never answered 200: %v", err)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+		resp.Body.Close()
+		return resp.StatusCode == http.StatusOK
+	})
+	return s
 }
 
 func (s *server) token(tb testing.TB, id, secret string) (string, int) {
@@ -144,18 +102,6 @@ func (s *server) get(tb testing.TB, path, token string) (int, []byte) {
 	defer resp.Body.Close()
 	b, _ := io.ReadAll(resp.Body)
 	return resp.StatusCode, b
-}
-
-// eventually retries cond until it holds or the deadline passes.
-func eventually(tb testing.TB, within time.Duration, what string, cond func() bool) {
-	tb.Helper()
-	deadline := time.Now().Add(within)
-	for !cond() {
-		if time.Now().After(deadline) {
-			tb.Fatalf("%s: not within %s", what, within)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
 }
 
 type createdClient struct {
@@ -213,7 +159,7 @@ func TestClientsLifecycleAgainstRunningServer(t *testing.T) {
 	if _, st := srv.token(t, c.ClientID, rotated.ClientSecret); st != http.StatusUnauthorized {
 		t.Errorf("token request after revocation: got %d, want 401 at once", st)
 	}
-	eventually(t, 5*time.Second, "outstanding token refused after revocation", func() bool {
+	waitFor(t, 5*time.Second, "outstanding token refused after revocation", func() bool {
 		st, _ := srv.get(t, "/load/v2.0/peak-valley-load?dateFrom=01/01/2024&dateTo=01/01/2024", tok)
 		return st == http.StatusUnauthorized
 	})
@@ -257,7 +203,7 @@ func TestServeDemo(t *testing.T) {
 	// The server polls every 100 ms; 2 s is the production bound, but under
 	// the race detector on a busy machine a reload can take longer, so this
 	// waits for the event rather than timing it.
-	eventually(t, 30*time.Second, "imported row served", func() bool {
+	waitFor(t, 30*time.Second, "imported row served", func() bool {
 		_, b := srv.get(t, q, tok)
 		return strings.Contains(string(b), `"province":"Chieti"`) && strings.Contains(string(b), `"production_GWh":"4.321,500"`)
 	})

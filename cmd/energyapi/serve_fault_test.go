@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"database/sql"
 	"encoding/json"
@@ -19,11 +18,11 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/energyapi/energyapi/internal/api/apitest"
 	"github.com/energyapi/energyapi/internal/energy"
 	"github.com/energyapi/energyapi/internal/store/sqlite"
 )
@@ -55,28 +54,10 @@ func TestFaultChild(t *testing.T) {
 // child is a running energyapi process.
 type child struct {
 	cmd    *exec.Cmd
-	stdout *syncLines
-	stderr *syncLines
+	stdout *apitest.Buffer
+	stderr *apitest.Buffer
 	exited chan struct{} // closed when the process has exited
 	err    error         // its exit status, once exited is closed
-}
-
-// syncLines collects what a process writes.
-type syncLines struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncLines) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncLines) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
 
 // startChild runs "energyapi args..." as a child process. The environment is
@@ -95,7 +76,7 @@ func startChild(tb testing.TB, args ...string) *child {
 		}
 	}
 	cmd.Env = append(cmd.Env, faultChildEnv+"="+string(raw))
-	c := &child{cmd: cmd, stdout: &syncLines{}, stderr: &syncLines{}, exited: make(chan struct{})}
+	c := &child{cmd: cmd, stdout: &apitest.Buffer{}, stderr: &apitest.Buffer{}, exited: make(chan struct{})}
 	cmd.Stdout, cmd.Stderr = c.stdout, c.stderr
 	if err := cmd.Start(); err != nil {
 		tb.Fatal(err)
@@ -143,11 +124,11 @@ func (c *child) outputMatch(tb testing.TB, re *regexp.Regexp) string {
 // fltRun runs a command in this process and returns its stdout.
 func fltRun(tb testing.TB, args ...string) string {
 	tb.Helper()
-	var stdout, stderr bytes.Buffer
-	if err := run(context.Background(), args, func(string) string { return "" }, strings.NewReader(""), &stdout, &stderr); err != nil {
-		tb.Fatalf("energyapi %s: %v\n%s", strings.Join(args, " "), err, stderr.String())
+	out, err := runCmd(tb, nil, args...)
+	if err != nil {
+		tb.Fatalf("energyapi %s: %v", strings.Join(args, " "), err)
 	}
-	return stdout.String()
+	return out
 }
 
 // fltClient registers a client in db and returns its ID and secret.

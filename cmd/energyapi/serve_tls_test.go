@@ -11,6 +11,7 @@ import (
 	"encoding/json"
 	"encoding/pem"
 	"errors"
+	"fmt"
 	"io"
 	"math/big"
 	"net"
@@ -22,6 +23,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/energyapi/energyapi/internal/api/apitest"
 )
 
 // selfSigned writes a self-signed certificate for 127.0.0.1 and its key as
@@ -70,15 +73,22 @@ func selfSigned(tb testing.TB) (certFile, keyFile string, pool *x509.CertPool) {
 
 var httpsAddr = regexp.MustCompile(`listening on https://(\S+)`)
 
+// serveExited marks, in stderr, a serve that stopped before its test ended.
+const serveExited = "serve exited early:"
+
 // serveInProcess runs serve with args and the environment env until the
 // test ends and returns its stdout and stderr as they are written.
-func serveInProcess(tb testing.TB, env map[string]string, args ...string) (stdout, stderr *syncLines) {
+func serveInProcess(tb testing.TB, env map[string]string, args ...string) (stdout, stderr *apitest.Buffer) {
 	tb.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	stdout, stderr = &syncLines{}, &syncLines{}
+	stdout, stderr = &apitest.Buffer{}, &apitest.Buffer{}
 	done := make(chan error, 1)
 	go func() {
-		done <- run(ctx, append([]string{"serve"}, args...), func(k string) string { return env[k] }, strings.NewReader(""), stdout, stderr)
+		err := run(ctx, append([]string{"serve"}, args...), func(k string) string { return env[k] }, strings.NewReader(""), stdout, stderr)
+		if err != nil && ctx.Err() == nil {
+			fmt.Fprintf(stderr, "%s %v\n", serveExited, err)
+		}
+		done <- err
 	}()
 	tb.Cleanup(func() {
 		cancel()

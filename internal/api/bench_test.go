@@ -35,7 +35,7 @@ func demoData(tb testing.TB) energy.Data {
 // query, encoding; only the network is left out.
 func benchGet(b *testing.B, path string) {
 	h := newHarness(b, demoData(b))
-	handler := h.srv.Config.Handler
+	handler := h.srv.Handler()
 	req := httptest.NewRequest(http.MethodGet, path, nil)
 	req.Header.Set("Authorization", "Bearer "+h.token)
 	req.Header.Set("Accept", "application/json")

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/energyapi/energyapi/internal/api"
+	"github.com/energyapi/energyapi/internal/api/apitest"
 	"github.com/energyapi/energyapi/internal/limit"
 )
 
@@ -16,7 +17,7 @@ import (
 // from the bearer check, 429 from the rate limit) as well as ordinary ones:
 // all of them must forbid MIME sniffing and name no server software.
 func TestEveryAnswerCarriesNosniff(t *testing.T) {
-	s := newLimServer(t, func(o *api.Options, clk *limClock) {
+	s := newLimServer(t, func(o *api.Options, clk *apitest.Clock) {
 		o.RateLimit = limit.NewLimiter(limit.Rate{N: 1, Per: time.Hour}, 1, 100, clk.Now)
 		o.MetricsHandler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { _, _ = w.Write([]byte("# metrics\n")) })
 	})

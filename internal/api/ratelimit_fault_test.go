@@ -1,25 +1,20 @@
 package api_test
 
 import (
-	"context"
-	"crypto/rand"
 	"encoding/json"
 	"io"
 	"log/slog"
 	"net/http"
-	"net/http/httptest"
 	"net/url"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/energyapi/energyapi/internal/api"
+	"github.com/energyapi/energyapi/internal/api/apitest"
 	"github.com/energyapi/energyapi/internal/auth"
-	"github.com/energyapi/energyapi/internal/energy"
 	"github.com/energyapi/energyapi/internal/limit"
-	"github.com/energyapi/energyapi/internal/store/sqlite"
 )
 
 const (
@@ -27,95 +22,32 @@ const (
 	limPVPath     = "/load/v2.0/peak-valley-load?dateFrom=01/01/2024&dateTo=02/01/2024"
 )
 
-// limClock is a settable time source for limiters and tokens.
-type limClock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *limClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *limClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.t = c.t.Add(d)
-}
-
-// limServer is a full API server on a SQLite store with two clients, "alpha"
-// and "beta", whose options a test adjusts.
+// limServer is the real server (apitest) with two more clients, "alpha" and
+// "beta", whose options a test adjusts, on a clock the test controls.
 type limServer struct {
-	srv   *httptest.Server
-	clock *limClock
-	log   *strings.Builder
-	logMu *sync.Mutex
+	srv   *apitest.Server
+	clock *apitest.Clock
+	log   *apitest.Buffer
 }
 
 var limClients = map[string]string{"alpha": "alpha-secret-0123456789", "beta": "beta-secret-0123456789"}
 
-func newLimServer(tb testing.TB, adjust func(o *api.Options, clk *limClock)) *limServer {
+func newLimServer(tb testing.TB, adjust func(o *api.Options, clk *apitest.Clock)) *limServer {
 	tb.Helper()
-	ctx := context.Background()
-	st, err := sqlite.Open(ctx, filepath.Join(tb.TempDir(), "lim.db"))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(func() { st.Close() })
-	clk := &limClock{t: time.Now()}
-	reg, err := auth.NewRegistry(ctx, st, st, clk.Now, rand.Reader)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	for id, secret := range limClients {
-		if err := reg.Ensure(ctx, id, id, secret); err != nil {
-			tb.Fatal(err)
-		}
-	}
-	keys, err := auth.NewKeyring(ctx, st, auth.KeyringConfig{Rotation: 24 * time.Hour, Activation: 2 * time.Minute, TokenTTL: 300 * time.Second}, clk.Now, rand.Reader)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tokens := auth.NewTokens(keys, 300*time.Second, clk.Now, rand.Reader)
-	s := &limServer{clock: clk, log: &strings.Builder{}, logMu: &sync.Mutex{}}
-	log := slog.New(slog.NewJSONHandler(lockedWriter{s.logMu, s.log}, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	snap := energy.NewSnapshot(energy.Data{Version: 1})
-	o := api.Options{
-		Log:           log,
-		Now:           clk.Now,
-		Data:          func() *energy.Snapshot { return snap },
-		Tokens:        tokens,
-		TokenEndpoint: &auth.TokenEndpoint{Registry: reg, Tokens: tokens, Log: log, Remote: api.RemoteAddr(false)},
-		Keys:          keys,
-		Ready:         st.Ping,
-		MaxRangeDays:  60,
-	}
-	if adjust != nil {
-		adjust(&o, clk)
-	}
-	s.srv = httptest.NewServer(api.NewServer(o))
-	tb.Cleanup(s.srv.Close)
+	s := &limServer{clock: apitest.NewClock(time.Now()), log: &apitest.Buffer{}}
+	s.srv = apitest.NewServer(tb, apitest.Options{
+		Now: s.clock.Now, Log: s.log, Clients: limClients, LogLevel: slog.LevelDebug,
+		Adjust: func(o *api.Options) {
+			o.TokenEndpoint.Remote = api.RemoteAddr(false)
+			if adjust != nil {
+				adjust(o, s.clock)
+			}
+		},
+	})
 	return s
 }
 
-type lockedWriter struct {
-	mu *sync.Mutex
-	b  *strings.Builder
-}
-
-func (w lockedWriter) Write(p []byte) (int, error) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.b.Write(p)
-}
-
-func (s *limServer) logs() string {
-	s.logMu.Lock()
-	defer s.logMu.Unlock()
-	return s.log.String()
-}
+func (s *limServer) logs() string { return s.log.String() }
 
 type limAnswer struct {
 	status int
@@ -188,7 +120,7 @@ func (c *countingRecorder) RateLimited(e string) {
 
 func TestDataRateLimitPerClient(t *testing.T) {
 	rec := &countingRecorder{limited: map[string]int{}}
-	s := newLimServer(t, func(o *api.Options, clk *limClock) {
+	s := newLimServer(t, func(o *api.Options, clk *apitest.Clock) {
 		o.RateLimit = limit.NewLimiter(limit.Rate{N: 1, Per: time.Minute}, 2, 100, clk.Now)
 		o.Metrics = rec
 	})
@@ -234,7 +166,7 @@ func TestDataRateLimitPerClient(t *testing.T) {
 func TestFailedAuthenticationLimit(t *testing.T) {
 	var outcomes []auth.TokenOutcome
 	var mu sync.Mutex
-	s := newLimServer(t, func(o *api.Options, clk *limClock) {
+	s := newLimServer(t, func(o *api.Options, clk *apitest.Clock) {
 		o.TokenEndpoint.Guard = limit.NewFailureGuard(limit.Rate{N: 3, Per: time.Minute}, limit.Rate{N: 5, Per: time.Minute}, 100, clk.Now)
 		o.TokenEndpoint.Observe = func(out auth.TokenOutcome) {
 			mu.Lock()

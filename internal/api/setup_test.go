@@ -1,51 +1,25 @@
 package api_test
 
 import (
-	"context"
-	"crypto/rand"
 	"encoding/json"
 	"io"
-	"log/slog"
 	"net/http"
-	"net/http/httptest"
 	"net/url"
-	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
-	"github.com/energyapi/energyapi/internal/api"
 	"github.com/energyapi/energyapi/internal/api/apitest"
-	"github.com/energyapi/energyapi/internal/auth"
 	"github.com/energyapi/energyapi/internal/energy"
-	"github.com/energyapi/energyapi/internal/store/sqlite"
 )
 
-// clock is a settable time source shared by the server and its tokens.
-type clock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *clock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *clock) Advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.t = c.t.Add(d)
-}
-
-// harness is a server on a real SQLite store with a client registered.
+// harness is the real server (apitest) on a settable clock, with a token,
+// whose exchanges are all checked against the OpenAPI document.
 type harness struct {
-	srv    *httptest.Server
-	clock  *clock
+	srv    *apitest.Server
+	clock  *apitest.Clock
 	token  string
-	logBuf *syncBuffer
+	logBuf *apitest.Buffer
 	// contract checks every exchange against the OpenAPI document.
 	contract *apitest.Validator
 }
@@ -56,64 +30,15 @@ func (h *harness) client(tb testing.TB) *http.Client {
 	return &http.Client{Transport: h.contract.Transport(tb, nil)}
 }
 
-type syncBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 const (
-	testClientID     = "tester"
-	testClientSecret = "tester-secret"
+	testClientID     = apitest.ClientID
+	testClientSecret = apitest.ClientSecret
 )
 
 func newHarness(tb testing.TB, data energy.Data) *harness {
 	tb.Helper()
-	ctx := context.Background()
-	st, err := sqlite.Open(ctx, filepath.Join(tb.TempDir(), "api.db"))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(func() { st.Close() })
-	clk := &clock{t: time.Now()}
-	reg, err := auth.NewRegistry(ctx, st, st, clk.Now, rand.Reader)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	if err := reg.Ensure(ctx, testClientID, "tests", testClientSecret); err != nil {
-		tb.Fatal(err)
-	}
-	keys, err := auth.NewKeyring(ctx, st, auth.KeyringConfig{Rotation: 24 * time.Hour, Activation: 2 * time.Minute, TokenTTL: 300 * time.Second}, clk.Now, rand.Reader)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tokens := auth.NewTokens(keys, 300*time.Second, clk.Now, rand.Reader)
-	logBuf := &syncBuffer{}
-	log := slog.New(slog.NewJSONHandler(logBuf, nil))
-	snap := energy.NewSnapshot(data)
-	h := &harness{clock: clk, logBuf: logBuf, contract: apitest.NewValidator(tb)}
-	h.srv = httptest.NewServer(api.NewServer(api.Options{
-		Log:           log,
-		Now:           clk.Now,
-		Data:          func() *energy.Snapshot { return snap },
-		Tokens:        tokens,
-		TokenEndpoint: &auth.TokenEndpoint{Registry: reg, Tokens: tokens, Log: log},
-		Keys:          keys,
-		Ready:         st.Ping,
-		MaxRangeDays:  60,
-	}))
-	tb.Cleanup(h.srv.Close)
+	h := &harness{clock: apitest.NewClock(time.Now()), logBuf: &apitest.Buffer{}, contract: apitest.NewValidator(tb)}
+	h.srv = apitest.NewServer(tb, apitest.Options{Data: data, Now: h.clock.Now, Log: h.logBuf})
 	h.token = h.obtainToken(tb)
 	return h
 }

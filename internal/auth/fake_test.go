@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/energyapi/energyapi/internal/api/apitest"
 	"github.com/energyapi/energyapi/internal/auth"
 	"github.com/energyapi/energyapi/internal/energy"
 )
@@ -135,30 +136,10 @@ func (m *memStore) ServerSecret(_ context.Context, name string, gen func() ([]by
 	return v, nil
 }
 
-// clock is a settable time source.
-type clock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func newClock() *clock { return &clock{t: time.Date(2024, 10, 27, 1, 30, 0, 0, time.UTC)} }
-
-func (c *clock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *clock) Advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.t = c.t.Add(d)
-}
-
 // env is a wired auth stack on a memStore and a settable clock.
 type env struct {
 	store  *memStore
-	clock  *clock
+	clock  *apitest.Clock
 	reg    *auth.Registry
 	keys   *auth.Keyring
 	tokens *auth.Tokens
@@ -169,7 +150,7 @@ var keyCfg = auth.KeyringConfig{Rotation: 24 * time.Hour, Activation: 2 * time.M
 func newEnv(tb testing.TB) *env {
 	tb.Helper()
 	ctx := context.Background()
-	e := &env{store: newMemStore(), clock: newClock()}
+	e := &env{store: newMemStore(), clock: apitest.NewClock(time.Date(2024, 10, 27, 1, 30, 0, 0, time.UTC))}
 	var err error
 	if e.reg, err = auth.NewRegistry(ctx, e.store, e.store, e.clock.Now, rand.Reader); err != nil {
 		tb.Fatal(err)

@@ -44,6 +44,13 @@ type Options struct {
 	Wrap func(http.Handler) http.Handler
 	// Log receives the server's log; nil discards it.
 	Log io.Writer
+	// LogLevel is the least level logged; the zero value is Info.
+	LogLevel slog.Level
+	// Clients are registered besides ClientID, as client ID to secret.
+	Clients map[string]string
+	// Adjust, if set, changes the server's options before it starts: a test
+	// sets limits, metrics or the token endpoint's hooks here.
+	Adjust func(*api.Options)
 }
 
 // Seen is one request the server answered.
@@ -62,9 +69,10 @@ type Seen struct {
 type Server struct {
 	URL string
 
-	srv *httptest.Server
-	st  *sqlite.Store
-	dir string
+	srv     *httptest.Server
+	handler http.Handler
+	st      *sqlite.Store
+	dir     string
 
 	mu   sync.Mutex
 	seen []Seen
@@ -101,6 +109,11 @@ func Start(o Options) (*Server, error) {
 	if err == nil {
 		err = reg.Ensure(ctx, ClientID, "apitest", ClientSecret)
 	}
+	for id, secret := range o.Clients {
+		if err == nil {
+			err = reg.Ensure(ctx, id, id, secret)
+		}
+	}
 	var keys *auth.Keyring
 	if err == nil {
 		keys, err = auth.NewKeyring(ctx, s.st, auth.KeyringConfig{Rotation: 24 * time.Hour, Activation: 2 * time.Minute, TokenTTL: o.TokenTTL}, o.Now, rand.Reader)
@@ -110,9 +123,9 @@ func Start(o Options) (*Server, error) {
 		return nil, err
 	}
 	tokens := auth.NewTokens(keys, o.TokenTTL, o.Now, rand.Reader)
-	log := slog.New(slog.NewJSONHandler(o.Log, nil))
+	log := slog.New(slog.NewJSONHandler(o.Log, &slog.HandlerOptions{Level: o.LogLevel}))
 	snap := energy.NewSnapshot(o.Data)
-	var h http.Handler = api.NewServer(api.Options{
+	ao := api.Options{
 		Log:           log,
 		Now:           o.Now,
 		Data:          func() *energy.Snapshot { return snap },
@@ -121,7 +134,12 @@ func Start(o Options) (*Server, error) {
 		Keys:          keys,
 		Ready:         s.st.Ping,
 		MaxRangeDays:  o.MaxRangeDays,
-	})
+	}
+	if o.Adjust != nil {
+		o.Adjust(&ao)
+	}
+	s.handler = api.NewServer(ao)
+	h := s.handler
 	if o.Wrap != nil {
 		h = o.Wrap(h)
 	}
@@ -151,6 +169,10 @@ func (s *Server) Close() {
 	}
 	os.RemoveAll(s.dir)
 }
+
+// Handler returns the API handler itself, without the network, recording or
+// Wrap, for benchmarks.
+func (s *Server) Handler() http.Handler { return s.handler }
 
 // Seen returns the requests answered so far, in the order they were answered.
 func (s *Server) Seen() []Seen {
@@ -233,4 +255,26 @@ func (c *Clock) Advance(d time.Duration) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.t = c.t.Add(d)
+}
+
+// Buffer collects what a server or command writes (its log, its output)
+// while a test reads it; it is safe for concurrent use.
+type Buffer struct {
+	mu sync.Mutex
+	b  []byte
+}
+
+// Write appends p.
+func (b *Buffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.b = append(b.b, p...)
+	return len(p), nil
+}
+
+// String returns everything written so far.
+func (b *Buffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return string(b.b)
 }
