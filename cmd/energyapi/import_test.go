@@ -147,3 +147,36 @@ func TestFailedImportLeavesServedDataUnchanged(t *testing.T) {
 		t.Errorf("data of the failed import is served: %s", body)
 	}
 }
+
+// TestPeakValleyImportWinsOverDerived imports the API's own JSON shape for a
+// day that also has total load, and reads back the published records.
+func TestPeakValleyImportWinsOverDerived(t *testing.T) {
+	env := map[string]string{"ENERGYAPI_DB": filepath.Join(t.TempDir(), "pv.db")}
+	load, _ := dstLoadFile(t)
+	if _, err := importFiles(t, env, "total-load", load); err != nil {
+		t.Fatal(err)
+	}
+	const published = `{"result":{"message":"Operation completed for the following input. Date from: 27/10/2024, date to: 27/10/2024","status":"Completed"},"peak_valley_load":[` +
+		`{"date":"2024-10-27 02:15:00","date_tz":"Europe/Rome","date_offset":"+02:00","peak_load_GW":"","valley_load_GW":"17.250"},` +
+		`{"date":"2024-10-27 19:30:00","date_tz":"Europe/Rome","date_offset":"+01:00","peak_load_GW":"44.800","valley_load_GW":""}]}`
+	file := filepath.Join(t.TempDir(), "published.json")
+	if err := os.WriteFile(file, []byte(published), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, err := importFiles(t, env, "peak-valley", file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s != (summaryJSON{RowsRead: 1, Inserted: 1}) {
+		t.Errorf("import: got %+v, want one day read and inserted", s)
+	}
+	srv := startServe(t, env, "--demo")
+	tok, _ := srv.token(t, "demo", "demo-secret")
+	// 27/10 comes back as published (its first 02:15, at +02:00); 31/03 is still derived.
+	if st, body := srv.get(t, "/load/v2.0/peak-valley-load?dateFrom=27/10/2024&dateTo=27/10/2024", tok); st != 200 || string(body) != published {
+		t.Errorf("got %d\n%s\nwant\n%s", st, body, published)
+	}
+	if st, body := srv.get(t, "/load/v2.0/peak-valley-load?dateFrom=31/03/2024&dateTo=31/03/2024", tok); st != 200 || !strings.Contains(string(body), `"valley_load_GW":"17.500"`) {
+		t.Errorf("31/03: got %d %s, want the derived valley 17.500", st, body)
+	}
+}
