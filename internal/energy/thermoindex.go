@@ -217,7 +217,8 @@ func (ix *ThermoIndex) Query(q ThermoQuery) (recs []ThermoRecord, known bool) {
 }
 
 // compareThermo orders records by region, province, category, subcategory and
-// capacity type, byte-wise: the order of API responses.
+// capacity type, byte-wise: the order of API responses. It is not
+// CompareThermoKey, the stores' order, which puts capacity type first.
 func compareThermo(a, b ThermoRecord) int {
 	return cmp.Or(
 		strings.Compare(a.Region, b.Region),

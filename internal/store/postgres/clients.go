@@ -8,27 +8,21 @@ import (
 
 	"github.com/energyapi/energyapi/internal/auth"
 	"github.com/energyapi/energyapi/internal/energy"
+	"github.com/energyapi/energyapi/internal/store"
 	"github.com/jackc/pgx/v5"
 )
 
 // CreateClient stores a new client. It returns an error with code Conflict if
-// a client with the same ID exists, and Invalid if the ID is empty or the ID
-// or name is not UTF-8 text without NUL bytes.
+// a client with the same ID exists, and Invalid if store.CheckClient refuses
+// it.
 func (s *Store) CreateClient(ctx context.Context, c auth.Client) error {
-	switch {
-	case c.ID == "":
-		return fmt.Errorf("postgres: create client: %w", energy.Errorf(energy.Invalid, "client ID is empty"))
-	case !storable(c.ID) || !storable(c.Name):
-		return fmt.Errorf("postgres: create client: %w", energy.Errorf(energy.Invalid, "client ID and name must be UTF-8 text without NUL bytes"))
-	}
-	hash := c.SecretHash
-	if hash == nil {
-		hash = []byte{} // the column is NOT NULL; nil would bind as NULL
+	if err := store.CheckClient(c); err != nil {
+		return fmt.Errorf("postgres: create client: %w", err)
 	}
 	err := s.update(ctx, func(tx pgx.Tx) error {
 		_, err := tx.Exec(ctx,
 			`INSERT INTO clients (id, name, secret_hash, created, revoked) VALUES ($1, $2, $3, $4, $5)`,
-			c.ID, c.Name, hash, c.Created, orNull(c.Revoked))
+			c.ID, c.Name, store.StoredHash(c.SecretHash), c.Created, orNull(c.Revoked))
 		if isUniqueViolation(err) {
 			return energy.Errorf(energy.Conflict, "client %q already exists", c.ID)
 		}
@@ -43,22 +37,18 @@ func (s *Store) CreateClient(ctx context.Context, c auth.Client) error {
 	return nil
 }
 
-// notFound is the error for a client that does not exist.
-func notFound(id string) error {
-	return energy.Errorf(energy.NotFound, "client %q not found", id)
-}
-
 // Client returns the client with the given ID, or an error with code NotFound.
 func (s *Store) Client(ctx context.Context, id string) (auth.Client, error) {
 	// The token endpoint passes client_id from the request as it came: bytes
-	// PostgreSQL cannot compare as text name no stored client.
-	if !storable(id) {
-		return auth.Client{}, fmt.Errorf("postgres: client: %w", notFound(id))
+	// PostgreSQL cannot compare as text name no stored client (CreateClient
+	// refuses them), and sending them would fail the query.
+	if !store.ValidText(id) {
+		return auth.Client{}, fmt.Errorf("postgres: client: %w", store.ClientNotFound(id))
 	}
 	row := s.pool.QueryRow(ctx, `SELECT id, name, secret_hash, created, revoked FROM clients WHERE id = $1`, id)
 	c, err := scanClient(row)
 	if errors.Is(err, pgx.ErrNoRows) {
-		return auth.Client{}, fmt.Errorf("postgres: client: %w", notFound(id))
+		return auth.Client{}, fmt.Errorf("postgres: client: %w", store.ClientNotFound(id))
 	}
 	if err != nil {
 		return auth.Client{}, fmt.Errorf("postgres: client: %w", err)
@@ -95,11 +85,11 @@ func scanClient(row pgx.Row) (auth.Client, error) {
 // client keeps the first time and changes nothing. It returns an error with
 // code NotFound if there is no such client, and Invalid if at is zero.
 func (s *Store) RevokeClient(ctx context.Context, id string, at time.Time) error {
-	if at.IsZero() {
-		return fmt.Errorf("postgres: revoke client: %w", energy.Errorf(energy.Invalid, "revocation time is zero"))
+	if err := store.CheckRevocation(at); err != nil {
+		return fmt.Errorf("postgres: revoke client: %w", err)
 	}
-	if !storable(id) {
-		return fmt.Errorf("postgres: revoke client: %w", notFound(id))
+	if !store.ValidText(id) { // as in Client
+		return fmt.Errorf("postgres: revoke client: %w", store.ClientNotFound(id))
 	}
 	err := s.update(ctx, func(tx pgx.Tx) error {
 		// Under READ COMMITTED a concurrent revocation makes this UPDATE wait
@@ -116,7 +106,7 @@ func (s *Store) RevokeClient(ctx context.Context, id string, at time.Time) error
 			return err
 		}
 		if !exists {
-			return notFound(id)
+			return store.ClientNotFound(id)
 		}
 		return nil
 	})
@@ -129,11 +119,8 @@ func (s *Store) RevokeClient(ctx context.Context, id string, at time.Time) error
 // SetClientSecret replaces the client's secret hash. It returns an error with
 // code NotFound if there is no such client, and Conflict if it is revoked.
 func (s *Store) SetClientSecret(ctx context.Context, id string, hash []byte) error {
-	if !storable(id) {
-		return fmt.Errorf("postgres: set client secret: %w", notFound(id))
-	}
-	if hash == nil {
-		hash = []byte{}
+	if !store.ValidText(id) { // as in Client
+		return fmt.Errorf("postgres: set client secret: %w", store.ClientNotFound(id))
 	}
 	err := s.update(ctx, func(tx pgx.Tx) error {
 		// FOR UPDATE holds off a concurrent revocation until this commits,
@@ -141,7 +128,7 @@ func (s *Store) SetClientSecret(ctx context.Context, id string, hash []byte) err
 		var revoked *time.Time
 		err := tx.QueryRow(ctx, `SELECT revoked FROM clients WHERE id = $1 FOR UPDATE`, id).Scan(&revoked)
 		if errors.Is(err, pgx.ErrNoRows) {
-			return notFound(id)
+			return store.ClientNotFound(id)
 		}
 		if err != nil {
 			return err
@@ -149,7 +136,7 @@ func (s *Store) SetClientSecret(ctx context.Context, id string, hash []byte) err
 		if revoked != nil {
 			return energy.Errorf(energy.Conflict, "client %q is revoked", id)
 		}
-		if _, err := tx.Exec(ctx, `UPDATE clients SET secret_hash = $1 WHERE id = $2`, hash, id); err != nil {
+		if _, err := tx.Exec(ctx, `UPDATE clients SET secret_hash = $1 WHERE id = $2`, store.StoredHash(hash), id); err != nil {
 			return err
 		}
 		return bumpVersion(ctx, tx, "clients", s.now())

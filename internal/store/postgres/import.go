@@ -9,13 +9,6 @@ import (
 	"github.com/jackc/pgx/v5"
 )
 
-// Dataset names as import_runs and energy.ImportTotal record them.
-const (
-	datasetThermo     = "thermoelectric"
-	datasetTotalLoad  = "total-load"
-	datasetPeakValley = "peak-valley"
-)
-
 // lockImports makes the import in tx wait for any other import on the
 // database, in this process or another, to end. The lock is released when
 // tx ends. An import reads the stored rows after taking it, so under READ

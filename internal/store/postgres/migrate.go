@@ -3,12 +3,9 @@ package postgres
 import (
 	"context"
 	"embed"
-	"errors"
 	"fmt"
-	"io/fs"
-	"strconv"
-	"strings"
 
+	"github.com/energyapi/energyapi/internal/store"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 )
@@ -16,48 +13,9 @@ import (
 //go:embed migrations/*.sql
 var migrationFiles embed.FS
 
-// migration is one schema change, numbered from 1 without gaps.
-type migration struct {
-	version int
-	name    string
-	sql     string
-}
-
-// migrations returns the embedded migrations in order. Their file names are
-// NNNN_name.sql.
-func migrations() ([]migration, error) {
-	return parseMigrations(migrationFiles, "migrations")
-}
-
-func parseMigrations(fsys fs.FS, dir string) ([]migration, error) {
-	entries, err := fs.ReadDir(fsys, dir) // sorted by name
-	if err != nil {
-		return nil, err
-	}
-	var ms []migration
-	for _, e := range entries {
-		name, ok := strings.CutSuffix(e.Name(), ".sql")
-		if !ok || e.IsDir() {
-			continue
-		}
-		num, label, ok := strings.Cut(name, "_")
-		v, err := strconv.Atoi(num)
-		if !ok || len(num) != 4 || err != nil || label == "" {
-			return nil, fmt.Errorf("migration %s: name is not NNNN_name.sql", e.Name())
-		}
-		if v != len(ms)+1 {
-			return nil, fmt.Errorf("migration %s: want version %d next", e.Name(), len(ms)+1)
-		}
-		body, err := fs.ReadFile(fsys, dir+"/"+e.Name())
-		if err != nil {
-			return nil, err
-		}
-		ms = append(ms, migration{version: v, name: label, sql: string(body)})
-	}
-	if len(ms) == 0 {
-		return nil, errors.New("no migrations")
-	}
-	return ms, nil
+// migrations returns the embedded migrations in order.
+func migrations() ([]store.Migration, error) {
+	return store.ParseMigrations(migrationFiles, "migrations")
 }
 
 // migrate brings the schema up to date, one migration per transaction.
@@ -73,7 +31,7 @@ func migrate(ctx context.Context, pool *pgxpool.Pool) error {
 	if err != nil {
 		return fmt.Errorf("migrate: %w", err)
 	}
-	latest := ms[len(ms)-1].version
+	latest := ms[len(ms)-1].Version
 	for _, m := range ms {
 		err := pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
 			if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1)`, migrateLock); err != nil {
@@ -90,18 +48,15 @@ func migrate(ctx context.Context, pool *pgxpool.Pool) error {
 			if err := tx.QueryRow(ctx, `SELECT coalesce(max(version), 0) FROM schema_migrations`).Scan(&current); err != nil {
 				return err
 			}
-			if current > latest {
-				return fmt.Errorf("schema version %d is newer than this program knows (%d): use a newer energyapi", current, latest)
-			}
-			if current >= m.version {
-				return nil
+			if pending, err := m.Pending(current, latest); err != nil || !pending {
+				return err
 			}
 			// Without arguments pgx sends the file as one simple query, which
 			// may hold several statements.
-			if _, err := tx.Exec(ctx, m.sql); err != nil {
-				return fmt.Errorf("%04d_%s: %w", m.version, m.name, err)
+			if _, err := tx.Exec(ctx, m.SQL); err != nil {
+				return fmt.Errorf("%s: %w", m, err)
 			}
-			_, err := tx.Exec(ctx, `INSERT INTO schema_migrations (version, name) VALUES ($1, $2)`, m.version, m.name)
+			_, err := tx.Exec(ctx, `INSERT INTO schema_migrations (version, name) VALUES ($1, $2)`, m.Version, m.Name)
 			return err
 		})
 		if err != nil {

@@ -3,43 +3,29 @@ package postgres
 import (
 	"context"
 	"fmt"
-	"math"
-	"slices"
 	"time"
 
 	"github.com/energyapi/energyapi/internal/energy"
+	"github.com/energyapi/energyapi/internal/store"
 	"github.com/jackc/pgx/v5"
 )
-
-// pvRow is a peak_valley row's values, instants in Unix seconds.
-type pvRow struct {
-	peakTS   int64
-	peakGW   float64
-	valleyTS int64
-	valleyGW float64
-}
-
-func pvRowOf(d energy.DayExtremes) pvRow {
-	return pvRow{d.Peak.At.Unix(), d.Peak.GW, d.Valley.At.Unix(), d.Valley.GW}
-}
 
 // ImportPeakValley upserts published daily peaks and valleys, which readers
 // prefer over the ones derived from total load, in one transaction. Instants
 // are kept to the second. It returns an error with code Invalid, and stores
-// nothing, if a day is not a calendar day, a value is not a finite number, or
-// two entries share a day.
+// nothing, if store.PreparePeakValley refuses days.
 func (s *Store) ImportPeakValley(ctx context.Context, days []energy.DayExtremes) (energy.ImportStats, error) {
 	started := s.now()
-	sorted, err := sortPeakValley(days)
+	sorted, err := store.PreparePeakValley(days)
 	if err != nil {
 		return energy.ImportStats{}, fmt.Errorf("postgres: import peak valley: %w", err)
 	}
-	st := energy.ImportStats{Read: len(days)}
+	var st energy.ImportStats
 	err = s.update(ctx, func(tx pgx.Tx) error {
 		if err := lockImports(ctx, tx); err != nil {
 			return err
 		}
-		var stored map[energy.Date]pvRow
+		var stored map[energy.Date]store.PVRow
 		if len(sorted) > 0 {
 			stored, err = storedPeakValley(ctx, tx, sorted[0].Day, sorted[len(sorted)-1].Day)
 			if err != nil {
@@ -47,23 +33,17 @@ func (s *Store) ImportPeakValley(ctx context.Context, days []energy.DayExtremes)
 			}
 		}
 		var write []energy.DayExtremes
-		for _, d := range sorted {
-			old, ok := stored[d.Day]
-			switch {
-			case !ok:
-				st.Inserted++
-			case old != pvRowOf(d):
-				st.Updated++
-			default:
-				st.Unchanged++
-				continue
-			}
+		st, err = store.DiffPeakValley(sorted, stored, func(d energy.DayExtremes, _ store.Change) error {
 			write = append(write, d)
+			return nil
+		})
+		if err != nil {
+			return err
 		}
 		if _, err := upsertPeakValley(ctx, tx, "imported", write); err != nil {
 			return err
 		}
-		return s.finishImport(ctx, tx, datasetPeakValley, started, st, len(write) > 0)
+		return s.finishImport(ctx, tx, store.DatasetPeakValley, started, st, len(write) > 0)
 	})
 	if err != nil {
 		return energy.ImportStats{}, fmt.Errorf("postgres: import peak valley: %w", err)
@@ -71,38 +51,18 @@ func (s *Store) ImportPeakValley(ctx context.Context, days []energy.DayExtremes)
 	return st, nil
 }
 
-func sortPeakValley(days []energy.DayExtremes) ([]energy.DayExtremes, error) {
-	finite := func(f float64) bool { return !math.IsNaN(f) && !math.IsInf(f, 0) }
-	for _, d := range days {
-		if _, ok := energy.NewDate(d.Day.Year, d.Day.Month, d.Day.Day); !ok {
-			return nil, energy.Errorf(energy.Invalid, "peak valley: %d-%d-%d is not a calendar day", d.Day.Year, d.Day.Month, d.Day.Day)
-		}
-		if !finite(d.Peak.GW) || !finite(d.Valley.GW) {
-			return nil, energy.Errorf(energy.Invalid, "peak valley %s: load is not a finite number", d.Day)
-		}
-	}
-	sorted := slices.Clone(days)
-	slices.SortFunc(sorted, func(a, b energy.DayExtremes) int { return a.Day.Compare(b.Day) })
-	for i := 1; i < len(sorted); i++ {
-		if sorted[i].Day == sorted[i-1].Day {
-			return nil, energy.Errorf(energy.Invalid, "peak valley %s appears twice", sorted[i].Day)
-		}
-	}
-	return sorted, nil
-}
-
 // storedPeakValley returns the imported rows of the days from first to last.
-func storedPeakValley(ctx context.Context, tx pgx.Tx, first, last energy.Date) (map[energy.Date]pvRow, error) {
+func storedPeakValley(ctx context.Context, tx pgx.Tx, first, last energy.Date) (map[energy.Date]store.PVRow, error) {
 	rows, err := tx.Query(ctx, `SELECT day, peak_ts, peak_gw, valley_ts, valley_gw FROM peak_valley
 		WHERE source = 'imported' AND day BETWEEN $1 AND $2`, dateValue(first), dateValue(last))
 	if err != nil {
 		return nil, err
 	}
-	stored := make(map[energy.Date]pvRow)
+	stored := make(map[energy.Date]store.PVRow)
 	var day, peak, valley time.Time
-	var v pvRow
-	_, err = pgx.ForEachRow(rows, []any{&day, &peak, &v.peakGW, &valley, &v.valleyGW}, func() error {
-		v.peakTS, v.valleyTS = peak.Unix(), valley.Unix()
+	var v store.PVRow
+	_, err = pgx.ForEachRow(rows, []any{&day, &peak, &v.PeakGW, &valley, &v.ValleyGW}, func() error {
+		v.PeakTS, v.ValleyTS = peak.Unix(), valley.Unix()
 		stored[dateOf(day)] = v
 		return nil
 	})
@@ -124,10 +84,10 @@ func upsertPeakValley(ctx context.Context, tx pgx.Tx, source string, days []ener
 	valleyTS := make([]time.Time, len(days))
 	valleyGW := make([]float64, len(days))
 	for i, d := range days {
-		v := pvRowOf(d) // instants to the second
+		v := store.PVRowOf(d) // instants to the second
 		dates[i] = dateValue(d.Day)
-		peakTS[i], peakGW[i] = time.Unix(v.peakTS, 0).UTC(), v.peakGW
-		valleyTS[i], valleyGW[i] = time.Unix(v.valleyTS, 0).UTC(), v.valleyGW
+		peakTS[i], peakGW[i] = time.Unix(v.PeakTS, 0).UTC(), v.PeakGW
+		valleyTS[i], valleyGW[i] = time.Unix(v.ValleyTS, 0).UTC(), v.ValleyGW
 	}
 	tag, err := tx.Exec(ctx, `INSERT INTO peak_valley (day, source, peak_ts, peak_gw, valley_ts, valley_gw)
 		SELECT d, $1, pt, pg, vt, vg

@@ -15,9 +15,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/energyapi/energyapi/internal/auth"
 	"github.com/energyapi/energyapi/internal/energy"
@@ -168,13 +166,6 @@ func (s *Store) readVersion(ctx context.Context, name string) (int64, error) {
 func isUniqueViolation(err error) bool {
 	var e *pgconn.PgError
 	return errors.As(err, &e) && e.Code == "23505" // unique_violation
-}
-
-// storable reports whether PostgreSQL can store s as text: UTF-8 without NUL
-// bytes. SQLite stores any bytes, so the store checks this itself rather than
-// turn an odd value into an internal error.
-func storable(s string) bool {
-	return utf8.ValidString(s) && strings.IndexByte(s, 0) < 0
 }
 
 // orNull returns t, or nil (NULL) for the zero time.

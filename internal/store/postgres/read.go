@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/energyapi/energyapi/internal/energy"
+	"github.com/energyapi/energyapi/internal/store"
 	"github.com/jackc/pgx/v5"
 )
 
@@ -68,16 +69,12 @@ func readPeakValley(ctx context.Context, tx pgx.Tx) ([]energy.DayExtremes, error
 	if err != nil {
 		return nil, err
 	}
-	rome := energy.Rome()
 	var days []energy.DayExtremes
 	var day, peak, valley time.Time
-	var peakGW, valleyGW float64
-	_, err = pgx.ForEachRow(rows, []any{&day, &peak, &peakGW, &valley, &valleyGW}, func() error {
-		days = append(days, energy.DayExtremes{
-			Day:    dateOf(day),
-			Peak:   energy.Extreme{At: peak.In(rome), GW: peakGW},
-			Valley: energy.Extreme{At: valley.In(rome), GW: valleyGW},
-		})
+	var v store.PVRow
+	_, err = pgx.ForEachRow(rows, []any{&day, &peak, &v.PeakGW, &valley, &v.ValleyGW}, func() error {
+		v.PeakTS, v.ValleyTS = peak.Unix(), valley.Unix() // stored to the second
+		days = append(days, v.Extremes(dateOf(day)))
 		return nil
 	})
 	return days, err

@@ -3,18 +3,15 @@ package postgres
 import (
 	"context"
 	"fmt"
-	"maps"
-	"math"
 	"os"
-	"slices"
 	"strings"
 	"sync"
 	"testing"
-	"testing/fstest"
 	"time"
 
 	"github.com/energyapi/energyapi/internal/auth"
 	"github.com/energyapi/energyapi/internal/energy"
+	"github.com/energyapi/energyapi/internal/store"
 	"github.com/energyapi/energyapi/internal/store/postgres/pgtest"
 	"github.com/energyapi/energyapi/internal/store/storetest"
 )
@@ -61,6 +58,49 @@ func newTestClient(id string) auth.Client {
 
 func TestContract(t *testing.T) {
 	storetest.Run(t, func(t *testing.T) storetest.Store { return newStore(t) })
+}
+
+// TestProcessesShareDatabase uses two stores, each with its own pool, as two
+// replicas would.
+func TestProcessesShareDatabase(t *testing.T) {
+	storetest.RunShared(t, func(t *testing.T) (storetest.Store, storetest.Store) {
+		dsn := cluster.Database(t)
+		return openStore(t, dsn), openStore(t, dsn)
+	})
+}
+
+// TestImportFailingMidwayLeavesNothing has PostgreSQL itself refuse a row
+// half-way through an import, with a row trigger in the test's own database.
+func TestImportFailingMidwayLeavesNothing(t *testing.T) {
+	s := newStore(t)
+	ctx := t.Context()
+	refuse := func(t testing.TB, table string, after int) func() {
+		t.Helper()
+		setup := fmt.Sprintf(`CREATE FUNCTION fail() RETURNS trigger LANGUAGE plpgsql AS $$
+			BEGIN
+				IF (SELECT count(*) FROM %[1]s) >= %[2]d THEN RAISE EXCEPTION '%[3]s'; END IF;
+				RETURN NEW;
+			END $$;
+			CREATE TRIGGER fail BEFORE INSERT ON %[1]s FOR EACH ROW EXECUTE FUNCTION fail();`,
+			table, after, storetest.Refusal)
+		if _, err := s.pool.Exec(ctx, setup); err != nil {
+			t.Fatal(err)
+		}
+		return func() {
+			if _, err := s.pool.Exec(context.WithoutCancel(ctx), `DROP FUNCTION fail() CASCADE`); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	count := func(t testing.TB, table string) int {
+		t.Helper()
+		var n int
+		if err := s.pool.QueryRow(ctx, "SELECT count(*) FROM "+table).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	storetest.FailingMidway(t, s, refuse, count)
 }
 
 func appliedMigrations(t testing.TB, s *Store) []string {
@@ -193,42 +233,6 @@ func TestOpenErrorHidesPassword(t *testing.T) {
 	}
 }
 
-func TestParseMigrations(t *testing.T) {
-	file := func(body string) *fstest.MapFile { return &fstest.MapFile{Data: []byte(body)} }
-	cases := []struct {
-		name    string
-		files   fstest.MapFS
-		want    string // versions and names, or the error
-		wantErr bool
-	}{
-		{"in order", fstest.MapFS{
-			"m/0002_more.sql": file("B"), "m/0001_init.sql": file("A"), "m/README": file("x"),
-		}, "[{1 init A} {2 more B}]", false},
-		{"gap", fstest.MapFS{"m/0001_init.sql": file("A"), "m/0003_more.sql": file("B")},
-			"migration 0003_more.sql: want version 2 next", true},
-		{"no number", fstest.MapFS{"m/init.sql": file("A")},
-			"migration init.sql: name is not NNNN_name.sql", true},
-		{"none", fstest.MapFS{"m/README": file("x")}, "no migrations", true},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			ms, err := parseMigrations(c.files, "m")
-			if c.wantErr {
-				if err == nil || err.Error() != c.want {
-					t.Fatalf("got error %v, want %q", err, c.want)
-				}
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got := fmt.Sprint(ms); got != c.want {
-				t.Fatalf("got %s, want %s", got, c.want)
-			}
-		})
-	}
-}
-
 func TestZoneCodesMatchSchema(t *testing.T) {
 	s := newStore(t)
 	rows, err := s.pool.Query(t.Context(), `SELECT id, name FROM zones ORDER BY id`)
@@ -244,11 +248,11 @@ func TestZoneCodesMatchSchema(t *testing.T) {
 			t.Fatal(err)
 		}
 		n++
-		if got, ok := zoneCode(energy.Zone(name)); !ok || got != id {
-			t.Errorf("zoneCode(%q): got %d, %t, want %d, true", name, got, ok, id)
+		if got, ok := store.ZoneCode(energy.Zone(name)); !ok || got != id {
+			t.Errorf("store.ZoneCode(%q): got %d, %t, want %d, true", name, got, ok, id)
 		}
-		if got, ok := zoneOf(id); !ok || got != energy.Zone(name) {
-			t.Errorf("zoneOf(%d): got %q, %t, want %q, true", id, got, ok, name)
+		if got, ok := store.ZoneOf(id); !ok || got != energy.Zone(name) {
+			t.Errorf("store.ZoneOf(%d): got %q, %t, want %q, true", id, got, ok, name)
 		}
 	}
 	if err := rows.Err(); err != nil {
@@ -257,297 +261,6 @@ func TestZoneCodesMatchSchema(t *testing.T) {
 	if want := len(energy.Zones()); n != want {
 		t.Fatalf("zones table: got %d rows, want %d", n, want)
 	}
-}
-
-// TestTextOrderIsBytewise checks that ReadData and Clients order strings by
-// their bytes, as SQLite does, whatever the database's collation. pgtest's
-// own cluster defaults to an English collation, where "apple" sorts before
-// "Banana" and "Émilie" before "Zara".
-func TestTextOrderIsBytewise(t *testing.T) {
-	s := newStore(t)
-	regions := []string{"Émilie", "apple", "Zara", "Banana"}
-	var recs []energy.ThermoRecord
-	for _, r := range regions {
-		recs = append(recs, energy.ThermoRecord{Year: 2023, CapacityType: "Lorda", Region: r, Province: "P",
-			Category: "C", Subcategory: "S", ProductionGWh: 1})
-	}
-	if _, err := s.ImportThermoelectric(t.Context(), recs); err != nil {
-		t.Fatal(err)
-	}
-	d, err := s.ReadData(t.Context())
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got []string
-	for _, r := range d.Thermo {
-		got = append(got, r.Region)
-	}
-	want := []string{"Banana", "Zara", "apple", "Émilie"} // by bytes: upper case, lower case, then UTF-8 multibyte
-	if !slices.Equal(got, want) {
-		t.Fatalf("thermoelectric regions: got %q, want %q", got, want)
-	}
-
-	for _, id := range regions {
-		if err := s.CreateClient(t.Context(), newTestClient(id)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	cs, err := s.Clients(t.Context())
-	if err != nil {
-		t.Fatal(err)
-	}
-	got = got[:0]
-	for _, c := range cs {
-		got = append(got, c.ID)
-	}
-	if !slices.Equal(got, want) {
-		t.Fatalf("client IDs: got %q, want %q", got, want)
-	}
-}
-
-// TestTextPostgresCannotStore covers the strings PostgreSQL's text cannot hold
-// (NUL bytes, invalid UTF-8): a lookup finds no client instead of failing,
-// since the token endpoint passes client IDs from requests as they came, and
-// a write is refused as Invalid.
-func TestTextPostgresCannotStore(t *testing.T) {
-	s := newStore(t)
-	for _, id := range []string{"nul\x00byte", "bad \xff utf-8"} {
-		t.Run(fmt.Sprintf("%q", id), func(t *testing.T) {
-			_, err := s.Client(t.Context(), id)
-			if got := energy.ErrorCode(err); got != energy.NotFound {
-				t.Errorf("Client: got %v (code %q), want code %q", err, got, energy.NotFound)
-			}
-			if got := energy.ErrorCode(s.RevokeClient(t.Context(), id, time.Now())); got != energy.NotFound {
-				t.Errorf("RevokeClient: got code %q, want %q", got, energy.NotFound)
-			}
-			if got := energy.ErrorCode(s.SetClientSecret(t.Context(), id, []byte("h"))); got != energy.NotFound {
-				t.Errorf("SetClientSecret: got code %q, want %q", got, energy.NotFound)
-			}
-			if got := energy.ErrorCode(s.CreateClient(t.Context(), newTestClient(id))); got != energy.Invalid {
-				t.Errorf("CreateClient: got code %q, want %q", got, energy.Invalid)
-			}
-			_, err = s.ImportThermoelectric(t.Context(), []energy.ThermoRecord{{Year: 2023, CapacityType: "Lorda",
-				Region: "R", Province: id, Category: "C", Subcategory: "S", ProductionGWh: 1}})
-			if got := energy.ErrorCode(err); got != energy.Invalid {
-				t.Errorf("ImportThermoelectric: got %v (code %q), want code %q", err, got, energy.Invalid)
-			}
-		})
-	}
-}
-
-// TestProcessesShareDatabase uses two stores, each with its own pool, as two
-// replicas would.
-func TestProcessesShareDatabase(t *testing.T) {
-	dsn := cluster.Database(t)
-	a, b := openStore(t, dsn), openStore(t, dsn)
-
-	t.Run("ImportsTakeTurns", func(t *testing.T) {
-		// Both stores import overlapping Italy load for the same two days, so
-		// each import's counts and derived days depend on whether it saw the
-		// other's rows: exact only if the imports take turns.
-		const batches = 5
-		first := time.Date(2024, 3, 1, 0, 0, 0, 0, energy.Rome()) // two 24-hour days
-		var wg sync.WaitGroup
-		stats := make([][]energy.ImportStats, 2)
-		for i, s := range []*Store{a, b} {
-			wg.Go(func() {
-				for j := range batches {
-					var pts []energy.LoadPoint
-					for k := range 192 {
-						pts = append(pts, energy.LoadPoint{At: first.Add(time.Duration(k) * 15 * time.Minute),
-							Zone: energy.Italy, TotalMW: float64(1000*i + j), ForecastMW: math.NaN()})
-					}
-					st, err := s.ImportTotalLoad(t.Context(), pts)
-					if err != nil {
-						t.Errorf("store %d batch %d: %v", i, j, err)
-						return
-					}
-					stats[i] = append(stats[i], st)
-				}
-			})
-		}
-		wg.Wait()
-		var inserted, updated int
-		for _, ss := range stats {
-			for _, st := range ss {
-				inserted += st.Inserted
-				updated += st.Updated
-			}
-		}
-		// The first import inserts the 192 points; each of the other nine
-		// changes every value, since no two batches share one.
-		if inserted != 192 || updated != 9*192 {
-			t.Fatalf("over all imports: got %d inserted and %d updated, want 192 and %d", inserted, updated, 9*192)
-		}
-		da, err := a.ReadData(t.Context())
-		if err != nil {
-			t.Fatal(err)
-		}
-		db, err := b.ReadData(t.Context())
-		if err != nil {
-			t.Fatal(err)
-		}
-		if da.Version != 2*batches || db.Version != da.Version {
-			t.Fatalf("versions: got %d and %d, want %d in both", da.Version, db.Version, 2*batches)
-		}
-		// Whichever import committed last, its value is every point's, and
-		// the derived days agree with it.
-		if len(da.PeakValley) != 2 || da.PeakValley[0].Peak.GW != da.PeakValley[0].Valley.GW ||
-			da.PeakValley[1].Peak.GW != da.PeakValley[0].Peak.GW {
-			t.Fatalf("derived days: got %+v, want two days each of one value", da.PeakValley)
-		}
-	})
-
-	t.Run("ServerSecretAgrees", func(t *testing.T) {
-		var got [2][]byte
-		var errs [2]error
-		var wg sync.WaitGroup
-		for i, s := range []*Store{a, b} {
-			wg.Go(func() {
-				got[i], errs[i] = s.ServerSecret(t.Context(), "hash-key", func() ([]byte, error) {
-					return []byte(fmt.Sprint("from store ", i)), nil
-				})
-			})
-		}
-		wg.Wait()
-		if errs[0] != nil || errs[1] != nil {
-			t.Fatalf("ServerSecret: got errors %v, %v", errs[0], errs[1])
-		}
-		if string(got[0]) != string(got[1]) {
-			t.Fatalf("ServerSecret: store 0 got %q, store 1 got %q, want one value", got[0], got[1])
-		}
-	})
-
-	t.Run("VersionsSeenAcrossProcesses", func(t *testing.T) {
-		before, err := b.ClientsVersion(t.Context())
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := a.CreateClient(t.Context(), newTestClient("shared")); err != nil {
-			t.Fatal(err)
-		}
-		after, err := b.ClientsVersion(t.Context())
-		if err != nil {
-			t.Fatal(err)
-		}
-		if after == before {
-			t.Fatalf("ClientsVersion in the other store: got %d before and after, want a change", after)
-		}
-		dBefore, err := b.DataVersion(t.Context())
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := a.ImportPeakValley(t.Context(), []energy.DayExtremes{{
-			Day:    energy.Date{Year: 2024, Month: 5, Day: 1},
-			Peak:   energy.Extreme{At: time.Date(2024, 5, 1, 12, 0, 0, 0, energy.Rome()), GW: 30},
-			Valley: energy.Extreme{At: time.Date(2024, 5, 1, 4, 0, 0, 0, energy.Rome()), GW: 18},
-		}}); err != nil {
-			t.Fatal(err)
-		}
-		dAfter, err := b.DataVersion(t.Context())
-		if err != nil {
-			t.Fatal(err)
-		}
-		if dAfter == dBefore {
-			t.Fatalf("DataVersion in the other store: got %d before and after, want a change", dAfter)
-		}
-	})
-}
-
-// TestImportFailingMidwayLeavesNothing makes PostgreSQL itself refuse a row
-// once an import has already written part of its rows inside the
-// transaction, and checks that none of it is visible or kept.
-func TestImportFailingMidwayLeavesNothing(t *testing.T) {
-	s := newStore(t)
-	ctx := t.Context()
-	var seed []energy.LoadPoint
-	start := time.Date(2024, 3, 1, 0, 0, 0, 0, energy.Rome())
-	for i := range 96 {
-		seed = append(seed, energy.LoadPoint{At: start.Add(time.Duration(i) * 15 * time.Minute),
-			Zone: energy.Italy, TotalMW: 30000, ForecastMW: math.NaN()})
-	}
-	if _, err := s.ImportTotalLoad(ctx, seed); err != nil {
-		t.Fatal(err)
-	}
-	thermo := make([]energy.ThermoRecord, 1000)
-	for i := range thermo {
-		thermo[i] = energy.ThermoRecord{Year: 2023, CapacityType: "Lorda", Region: "R",
-			Province: fmt.Sprintf("P%04d", i), Category: "C", Subcategory: "S", ProductionGWh: 1}
-	}
-	load := make([]energy.LoadPoint, 2000)
-	for i := range load {
-		load[i] = energy.LoadPoint{At: start.AddDate(0, 1, 0).Add(time.Duration(i) * 15 * time.Minute),
-			Zone: energy.Italy, TotalMW: 31000, ForecastMW: math.NaN()}
-	}
-
-	// A row trigger that raises once the table, inside the import's
-	// transaction, already holds the rows the condition names, which proves
-	// the failure is half-way. The database is this test's own.
-	cases := []struct {
-		name, table, when string
-		do                func() error
-	}{
-		{"thermoelectric", "thermoelectric", "(SELECT count(*) FROM thermoelectric) >= 500",
-			func() error { _, err := s.ImportThermoelectric(ctx, thermo); return err }},
-		{"total load rows", "total_load", "(SELECT count(*) FROM total_load) >= 96 + 1000",
-			func() error { _, err := s.ImportTotalLoad(ctx, load); return err }},
-		{"total load derived day", "peak_valley", "(SELECT count(*) FROM peak_valley) >= 1 + 10",
-			func() error { _, err := s.ImportTotalLoad(ctx, load); return err }},
-		{"import run", "import_runs", "true",
-			func() error { _, err := s.ImportTotalLoad(ctx, load); return err }},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			before, err := s.ReadData(ctx)
-			if err != nil {
-				t.Fatal(err)
-			}
-			beforeRows := countRows(t, s)
-			setup := fmt.Sprintf(`CREATE FUNCTION fail() RETURNS trigger LANGUAGE plpgsql AS $$
-				BEGIN
-					IF %s THEN RAISE EXCEPTION 'refused by test trigger'; END IF;
-					RETURN NEW;
-				END $$;
-				CREATE TRIGGER fail BEFORE INSERT ON %s FOR EACH ROW EXECUTE FUNCTION fail();`, c.when, c.table)
-			if _, err := s.pool.Exec(ctx, setup); err != nil {
-				t.Fatal(err)
-			}
-			defer func() {
-				if _, err := s.pool.Exec(context.WithoutCancel(ctx), `DROP FUNCTION fail() CASCADE`); err != nil {
-					t.Fatal(err)
-				}
-			}()
-			err = c.do()
-			if err == nil || !strings.Contains(err.Error(), "refused by test trigger") {
-				t.Fatalf("import: got error %v, want the trigger's", err)
-			}
-			after, err := s.ReadData(ctx)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if after.Version != before.Version || len(after.Thermo) != len(before.Thermo) || len(after.PeakValley) != len(before.PeakValley) {
-				t.Fatalf("ReadData: got version %d, %d records, %d days; want %d, %d, %d as before",
-					after.Version, len(after.Thermo), len(after.PeakValley), before.Version, len(before.Thermo), len(before.PeakValley))
-			}
-			if got := countRows(t, s); !maps.Equal(got, beforeRows) {
-				t.Fatalf("rows: got %v, want %v as before", got, beforeRows)
-			}
-		})
-	}
-}
-
-// countRows returns the number of rows of every table an import writes.
-func countRows(t testing.TB, s *Store) map[string]int {
-	t.Helper()
-	counts := map[string]int{}
-	for _, table := range []string{"thermoelectric", "total_load", "peak_valley", "import_runs"} {
-		var n int
-		if err := s.pool.QueryRow(t.Context(), "SELECT count(*) FROM "+table).Scan(&n); err != nil {
-			t.Fatal(err)
-		}
-		counts[table] = n
-	}
-	return counts
 }
 
 // TestImportWaitsForAnother holds the import lock in a transaction of the

@@ -102,13 +102,6 @@ func (b *batch) statement(rows int) string {
 	return sb.String()
 }
 
-// Dataset names as import_runs and energy.ImportTotal record them.
-const (
-	datasetThermo     = "thermoelectric"
-	datasetTotalLoad  = "total-load"
-	datasetPeakValley = "peak-valley"
-)
-
 // finishImport records a committed import in import_runs and, if it changed
 // any row, advances the data version. It runs inside the import's own
 // transaction, so both happen exactly when the import commits.

@@ -9,22 +9,20 @@ import (
 
 	"github.com/energyapi/energyapi/internal/auth"
 	"github.com/energyapi/energyapi/internal/energy"
+	"github.com/energyapi/energyapi/internal/store"
 )
 
 // CreateClient stores a new client. It returns an error with code Conflict if
-// a client with the same ID exists, and Invalid if the ID is empty.
+// a client with the same ID exists, and Invalid if store.CheckClient refuses
+// it.
 func (s *Store) CreateClient(ctx context.Context, c auth.Client) error {
-	if c.ID == "" {
-		return fmt.Errorf("sqlite: create client: %w", energy.Errorf(energy.Invalid, "client ID is empty"))
-	}
-	hash := c.SecretHash
-	if hash == nil {
-		hash = []byte{} // the column is NOT NULL; nil would bind as NULL
+	if err := store.CheckClient(c); err != nil {
+		return fmt.Errorf("sqlite: create client: %w", err)
 	}
 	err := s.update(ctx, func(tx *sql.Tx) error {
 		_, err := tx.ExecContext(ctx,
 			`INSERT INTO clients (id, name, secret_hash, created, revoked) VALUES (?, ?, ?, ?, ?)`,
-			c.ID, c.Name, hash, c.Created.UnixMicro(), micro(c.Revoked))
+			c.ID, c.Name, store.StoredHash(c.SecretHash), c.Created.UnixMicro(), micro(c.Revoked))
 		if isUniqueViolation(err) {
 			return energy.Errorf(energy.Conflict, "client %q already exists", c.ID)
 		}
@@ -45,7 +43,7 @@ func (s *Store) Client(ctx context.Context, id string) (auth.Client, error) {
 		`SELECT id, name, secret_hash, created, revoked FROM clients WHERE id = ?`, id)
 	c, err := scanClient(row)
 	if errors.Is(err, sql.ErrNoRows) {
-		return auth.Client{}, fmt.Errorf("sqlite: client: %w", energy.Errorf(energy.NotFound, "client %q not found", id))
+		return auth.Client{}, fmt.Errorf("sqlite: client: %w", store.ClientNotFound(id))
 	}
 	if err != nil {
 		return auth.Client{}, fmt.Errorf("sqlite: client: %w", err)
@@ -92,8 +90,8 @@ func scanClient(row interface{ Scan(...any) error }) (auth.Client, error) {
 // client keeps the first time and changes nothing. It returns an error with
 // code NotFound if there is no such client, and Invalid if at is zero.
 func (s *Store) RevokeClient(ctx context.Context, id string, at time.Time) error {
-	if at.IsZero() {
-		return fmt.Errorf("sqlite: revoke client: %w", energy.Errorf(energy.Invalid, "revocation time is zero"))
+	if err := store.CheckRevocation(at); err != nil {
+		return fmt.Errorf("sqlite: revoke client: %w", err)
 	}
 	err := s.update(ctx, func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx,
@@ -112,7 +110,7 @@ func (s *Store) RevokeClient(ctx context.Context, id string, at time.Time) error
 			return err
 		}
 		if !exists {
-			return energy.Errorf(energy.NotFound, "client %q not found", id)
+			return store.ClientNotFound(id)
 		}
 		return nil
 	})
@@ -125,14 +123,11 @@ func (s *Store) RevokeClient(ctx context.Context, id string, at time.Time) error
 // SetClientSecret replaces the client's secret hash. It returns an error with
 // code NotFound if there is no such client, and Conflict if it is revoked.
 func (s *Store) SetClientSecret(ctx context.Context, id string, hash []byte) error {
-	if hash == nil {
-		hash = []byte{}
-	}
 	err := s.update(ctx, func(tx *sql.Tx) error {
 		var revoked sql.NullInt64
 		err := tx.QueryRowContext(ctx, `SELECT revoked FROM clients WHERE id = ?`, id).Scan(&revoked)
 		if errors.Is(err, sql.ErrNoRows) {
-			return energy.Errorf(energy.NotFound, "client %q not found", id)
+			return store.ClientNotFound(id)
 		}
 		if err != nil {
 			return err
@@ -140,7 +135,7 @@ func (s *Store) SetClientSecret(ctx context.Context, id string, hash []byte) err
 		if revoked.Valid {
 			return energy.Errorf(energy.Conflict, "client %q is revoked", id)
 		}
-		if _, err := tx.ExecContext(ctx, `UPDATE clients SET secret_hash = ? WHERE id = ?`, hash, id); err != nil {
+		if _, err := tx.ExecContext(ctx, `UPDATE clients SET secret_hash = ? WHERE id = ?`, store.StoredHash(hash), id); err != nil {
 			return err
 		}
 		return bumpVersion(ctx, tx, "clients", s.now())

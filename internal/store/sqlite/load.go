@@ -1,74 +1,14 @@
 package sqlite
 
 import (
-	"cmp"
 	"context"
 	"database/sql"
 	"fmt"
 	"math"
-	"slices"
-	"time"
 
 	"github.com/energyapi/energyapi/internal/energy"
+	"github.com/energyapi/energyapi/internal/store"
 )
-
-// zoneCode returns the zones table's id for z. The codes are fixed by
-// migration 0001 and must never be renumbered.
-func zoneCode(z energy.Zone) (int64, bool) {
-	switch z {
-	case energy.North:
-		return 1, true
-	case energy.CentreNorth:
-		return 2, true
-	case energy.CentreSouth:
-		return 3, true
-	case energy.South:
-		return 4, true
-	case energy.Calabria:
-		return 5, true
-	case energy.Sicily:
-		return 6, true
-	case energy.Sardinia:
-		return 7, true
-	case energy.Italy:
-		return 8, true
-	}
-	return 0, false
-}
-
-// zoneOf is the inverse of zoneCode.
-func zoneOf(code int64) (energy.Zone, bool) {
-	zs := [...]energy.Zone{"", energy.North, energy.CentreNorth, energy.CentreSouth, energy.South,
-		energy.Calabria, energy.Sicily, energy.Sardinia, energy.Italy}
-	if code < 1 || code >= int64(len(zs)) {
-		return "", false
-	}
-	return zs[code], true
-}
-
-// loadRow is a total-load point as the table stores it.
-type loadRow struct {
-	ts       int64 // Unix seconds
-	zone     int64 // zoneCode
-	total    float64
-	forecast float64 // NaN for NULL
-}
-
-func compareLoadKey(a, b loadRow) int {
-	return cmp.Or(cmp.Compare(a.ts, b.ts), cmp.Compare(a.zone, b.zone))
-}
-
-// sameValues reports whether a and b store the same numbers. Floats compare
-// exactly: a re-import of the same file yields the same bits.
-func (a loadRow) sameValues(b loadRow) bool {
-	return a.total == b.total &&
-		(a.forecast == b.forecast || math.IsNaN(a.forecast) && math.IsNaN(b.forecast))
-}
-
-func (a loadRow) point() energy.LoadPoint {
-	z, _ := zoneOf(a.zone)
-	return energy.LoadPoint{At: time.Unix(a.ts, 0), Zone: z, TotalMW: a.total, ForecastMW: a.forecast}
-}
 
 func nullFloat(f float64) sql.NullFloat64 {
 	return sql.NullFloat64{Float64: f, Valid: !math.IsNaN(f)}
@@ -77,22 +17,25 @@ func nullFloat(f float64) sql.NullFloat64 {
 // ImportTotalLoad upserts pts on their natural key and recomputes the derived
 // peak and valley of every Europe/Rome day they touch, from all the points of
 // that day stored after the upsert, in one transaction. It returns an error
-// with code Invalid, and stores nothing, if a zone is unknown, a total is not
-// a finite number, a forecast is infinite, or two points share a key.
+// with code Invalid, and stores nothing, if store.PrepareLoad refuses pts.
+//
+// It reads the stored points day by day, as store.DiffLoad asks for them,
+// and writes new and changed points through one multi-row upsert.
 func (s *Store) ImportTotalLoad(ctx context.Context, pts []energy.LoadPoint) (energy.ImportStats, error) {
 	started := s.now()
-	rows, err := sortLoad(pts)
+	rows, err := store.PrepareLoad(pts)
 	if err != nil {
 		return energy.ImportStats{}, fmt.Errorf("sqlite: import total load: %w", err)
 	}
-	st := energy.ImportStats{Read: len(pts)}
+	days := store.SplitDays(rows)
+	var st energy.ImportStats
 	err = s.update(ctx, func(tx *sql.Tx) error {
-		stored, err := tx.PrepareContext(ctx, `SELECT ts, zone, total_mw, forecast_mw
+		storedStmt, err := tx.PrepareContext(ctx, `SELECT ts, zone, total_mw, forecast_mw
 			FROM total_load WHERE ts >= ? AND ts < ? ORDER BY ts, zone`)
 		if err != nil {
 			return err
 		}
-		defer stored.Close()
+		defer storedStmt.Close()
 		upsert := newBatch(tx,
 			`INSERT INTO total_load (ts, zone, total_mw, forecast_mw) VALUES`,
 			`(?, ?, ?, ?)`,
@@ -104,33 +47,29 @@ func (s *Store) ImportTotalLoad(ctx context.Context, pts []energy.LoadPoint) (en
 		}
 		defer derived.close()
 
-		var buf []loadRow
-		var day []energy.LoadPoint // the day's points after the upsert, for DeriveDay
-		for i := 0; i < len(rows); {
-			// rows are sorted by time, so each Rome day is one run of them.
-			d := energy.DateOf(time.Unix(rows[i].ts, 0))
-			start, end := d.Start().Unix(), d.End().Unix()
-			j := i + 1
-			for j < len(rows) && rows[j].ts < end {
-				j++
-			}
-			if buf, err = storedLoad(ctx, stored, start, end, buf[:0]); err != nil {
-				return err
-			}
-			day, err = mergeDay(ctx, rows[i:j], buf, &st, upsert, day[:0])
-			if err != nil {
-				return err
-			}
-			if err := derived.write(ctx, d, day); err != nil {
-				return err
-			}
-			i = j
+		var buf []store.LoadRow // one day's stored rows, reused
+		st, err = store.DiffLoad(days,
+			func(d store.Day) ([]store.LoadRow, error) {
+				var err error
+				buf, err = storedLoad(ctx, storedStmt, d.Date.Start().Unix(), d.Date.End().Unix(), buf[:0])
+				return buf, err
+			},
+			func(r store.LoadRow, _ store.Change) error {
+				// The zone goes as int64, the type database/sql passes on
+				// without reflection.
+				return upsert.add(ctx, r.TS, int64(r.Zone), r.TotalMW, nullFloat(r.ForecastMW))
+			},
+			func(d energy.Date, ext energy.DayExtremes, ok bool) error {
+				return derived.write(ctx, d, ext, ok)
+			})
+		if err != nil {
+			return err
 		}
 		if err := upsert.flush(ctx); err != nil {
 			return err
 		}
 		changed := st.Inserted+st.Updated > 0 || derived.changed > 0
-		return s.finishImport(ctx, tx, datasetTotalLoad, started, st, changed)
+		return s.finishImport(ctx, tx, store.DatasetTotalLoad, started, st, changed)
 	})
 	if err != nil {
 		return energy.ImportStats{}, fmt.Errorf("sqlite: import total load: %w", err)
@@ -138,100 +77,28 @@ func (s *Store) ImportTotalLoad(ctx context.Context, pts []energy.LoadPoint) (en
 	return st, nil
 }
 
-// mergeDay walks one day's imported rows and stored rows, both in key order.
-// It counts each imported row in st, queues the new and changed ones on
-// upsert, and appends to day every point the day will hold afterwards.
-func mergeDay(ctx context.Context, imported, stored []loadRow, st *energy.ImportStats, upsert *batch, day []energy.LoadPoint) ([]energy.LoadPoint, error) {
-	a, b := 0, 0 // next imported, next stored
-	for a < len(imported) || b < len(stored) {
-		var c int
-		switch {
-		case b == len(stored):
-			c = -1
-		case a == len(imported):
-			c = 1
-		default:
-			c = compareLoadKey(imported[a], stored[b])
-		}
-		if c > 0 { // stored, not in this import: kept as is
-			day = append(day, stored[b].point())
-			b++
-			continue
-		}
-		r := imported[a]
-		a++
-		day = append(day, r.point())
-		if c == 0 {
-			same := r.sameValues(stored[b])
-			b++
-			if same {
-				st.Unchanged++
-				continue
-			}
-			st.Updated++
-		} else {
-			st.Inserted++
-		}
-		if err := upsert.add(ctx, r.ts, r.zone, r.total, nullFloat(r.forecast)); err != nil {
-			return nil, err
-		}
-	}
-	return day, nil
-}
-
-// sortLoad validates pts and returns them as rows in key order, which is the
-// table's order, so that inserts append to the B-tree and each Rome day is
-// one run of rows.
-func sortLoad(pts []energy.LoadPoint) ([]loadRow, error) {
-	rows := make([]loadRow, len(pts))
-	for i, p := range pts {
-		z, ok := zoneCode(p.Zone)
-		if !ok {
-			return nil, energy.Errorf(energy.Invalid, "total load %s: unknown zone %q", instant(p.At), p.Zone)
-		}
-		if math.IsNaN(p.TotalMW) || math.IsInf(p.TotalMW, 0) {
-			return nil, energy.Errorf(energy.Invalid, "total load %s %s: total is not a finite number", instant(p.At), p.Zone)
-		}
-		if math.IsInf(p.ForecastMW, 0) {
-			return nil, energy.Errorf(energy.Invalid, "total load %s %s: forecast is infinite", instant(p.At), p.Zone)
-		}
-		rows[i] = loadRow{ts: p.At.Unix(), zone: z, total: p.TotalMW, forecast: p.ForecastMW}
-	}
-	// Importers usually hand over points in time order already.
-	if !slices.IsSortedFunc(rows, compareLoadKey) {
-		slices.SortFunc(rows, compareLoadKey)
-	}
-	for i := 1; i < len(rows); i++ {
-		if compareLoadKey(rows[i-1], rows[i]) == 0 {
-			p := rows[i].point()
-			return nil, energy.Errorf(energy.Invalid, "total load %s %s appears twice", instant(p.At), p.Zone)
-		}
-	}
-	return rows, nil
-}
-
-// instant formats t for error messages as the API shows it, in Rome time.
-func instant(t time.Time) string {
-	return t.In(energy.Rome()).Format(time.RFC3339)
-}
-
 // storedLoad appends to buf the stored points with start <= ts < end, in key
 // order.
-func storedLoad(ctx context.Context, st *sql.Stmt, start, end int64, buf []loadRow) ([]loadRow, error) {
+func storedLoad(ctx context.Context, st *sql.Stmt, start, end int64, buf []store.LoadRow) ([]store.LoadRow, error) {
 	rows, err := st.QueryContext(ctx, start, end)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
+	// The scan targets live outside the loop: Scan's arguments escape, so
+	// targets declared per row would cost allocations per row.
+	var r store.LoadRow
+	var zone int64 // scanning into int64 needs no reflection
+	var f sql.NullFloat64
+	dest := []any{&r.TS, &zone, &r.TotalMW, &f}
 	for rows.Next() {
-		var r loadRow
-		var f sql.NullFloat64
-		if err := rows.Scan(&r.ts, &r.zone, &r.total, &f); err != nil {
+		if err := rows.Scan(dest...); err != nil {
 			return nil, err
 		}
-		r.forecast = math.NaN()
+		r.Zone = int16(zone) // the foreign key to zones keeps it small
+		r.ForecastMW = math.NaN()
 		if f.Valid {
-			r.forecast = f.Float64
+			r.ForecastMW = f.Float64
 		}
 		buf = append(buf, r)
 	}
@@ -267,14 +134,14 @@ func newDerivedWriter(ctx context.Context, tx *sql.Tx) (*derivedWriter, error) {
 	return &derivedWriter{upsert: upsert, remove: remove}, nil
 }
 
-// write stores the derived extremes of day d from pts, all of d's stored
-// points, or removes them when no instant of d qualifies.
-func (w *derivedWriter) write(ctx context.Context, d energy.Date, pts []energy.LoadPoint) error {
+// write stores ext as the derived extremes of day d, or removes d's derived
+// row when ok is false (no instant of d qualifies).
+func (w *derivedWriter) write(ctx context.Context, d energy.Date, ext energy.DayExtremes, ok bool) error {
 	var res sql.Result
 	var err error
-	if ext, ok := energy.DeriveDay(d, pts); ok {
-		res, err = w.upsert.ExecContext(ctx, d.String(),
-			ext.Peak.At.Unix(), ext.Peak.GW, ext.Valley.At.Unix(), ext.Valley.GW)
+	if ok {
+		v := store.PVRowOf(ext)
+		res, err = w.upsert.ExecContext(ctx, d.String(), v.PeakTS, v.PeakGW, v.ValleyTS, v.ValleyGW)
 	} else {
 		res, err = w.remove.ExecContext(ctx, d.String())
 	}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/energyapi/energyapi/internal/energy"
+	"github.com/energyapi/energyapi/internal/store"
 )
 
 // DataVersion returns a number that changes whenever an import commits a
@@ -72,13 +73,12 @@ func readPeakValley(ctx context.Context, tx *sql.Tx) ([]energy.DayExtremes, erro
 		return nil, err
 	}
 	defer rows.Close()
-	rome := energy.Rome()
 	var days []energy.DayExtremes
 	var last string
 	for rows.Next() {
 		var day string
-		var v pvRow
-		if err := rows.Scan(&day, &v.peakTS, &v.peakGW, &v.valleyTS, &v.valleyGW); err != nil {
+		var v store.PVRow
+		if err := rows.Scan(&day, &v.PeakTS, &v.PeakGW, &v.ValleyTS, &v.ValleyGW); err != nil {
 			return nil, err
 		}
 		if day == last {
@@ -89,11 +89,7 @@ func readPeakValley(ctx context.Context, tx *sql.Tx) ([]energy.DayExtremes, erro
 		if err != nil {
 			return nil, err
 		}
-		days = append(days, energy.DayExtremes{
-			Day:    d,
-			Peak:   energy.Extreme{At: time.Unix(v.peakTS, 0).In(rome), GW: v.peakGW},
-			Valley: energy.Extreme{At: time.Unix(v.valleyTS, 0).In(rome), GW: v.valleyGW},
-		})
+		days = append(days, v.Extremes(d))
 	}
 	return days, rows.Err()
 }

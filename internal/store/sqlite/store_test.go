@@ -3,18 +3,16 @@ package sqlite
 import (
 	"context"
 	"fmt"
-	"maps"
-	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
-	"testing/fstest"
 	"time"
 
 	"github.com/energyapi/energyapi/internal/auth"
 	"github.com/energyapi/energyapi/internal/energy"
+	"github.com/energyapi/energyapi/internal/store"
 	"github.com/energyapi/energyapi/internal/store/storetest"
 )
 
@@ -42,6 +40,46 @@ func TestContract(t *testing.T) {
 	storetest.Run(t, func(t *testing.T) storetest.Store {
 		return openStore(t, filepath.Join(t.TempDir(), "energy.db"))
 	})
+}
+
+// TestProcessesShareFile opens one file twice, as a server and a
+// command-line import would.
+func TestProcessesShareFile(t *testing.T) {
+	storetest.RunShared(t, func(t *testing.T) (storetest.Store, storetest.Store) {
+		path := filepath.Join(t.TempDir(), "energy.db")
+		return openStore(t, path), openStore(t, path)
+	})
+}
+
+// TestImportFailingMidwayLeavesNothing has SQLite itself refuse a row half-way
+// through an import. A TEMP trigger lives on the one writer connection only,
+// which every import uses.
+func TestImportFailingMidwayLeavesNothing(t *testing.T) {
+	s := openStore(t, filepath.Join(t.TempDir(), "energy.db"))
+	ctx := t.Context()
+	refuse := func(t testing.TB, table string, after int) func() {
+		t.Helper()
+		trigger := fmt.Sprintf(`CREATE TEMP TRIGGER fail BEFORE INSERT ON main.%[1]s
+			WHEN (SELECT count(*) FROM main.%[1]s) >= %[2]d
+			BEGIN SELECT RAISE(ABORT, '%[3]s'); END`, table, after, storetest.Refusal)
+		if _, err := s.w.ExecContext(ctx, trigger); err != nil {
+			t.Fatal(err)
+		}
+		return func() {
+			if _, err := s.w.ExecContext(ctx, `DROP TRIGGER temp.fail`); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	count := func(t testing.TB, table string) int {
+		t.Helper()
+		var n int
+		if err := s.r.QueryRowContext(ctx, "SELECT count(*) FROM "+table).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	storetest.FailingMidway(t, s, refuse, count)
 }
 
 func TestPragmas(t *testing.T) {
@@ -210,74 +248,6 @@ func TestConcurrentOpenOfNewFile(t *testing.T) {
 	}
 }
 
-func TestProcessesShareFile(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "energy.db")
-	a, b := openStore(t, path), openStore(t, path)
-
-	t.Run("ImportsWaitForEachOther", func(t *testing.T) {
-		const batches = 5
-		var wg sync.WaitGroup
-		for i, s := range []*Store{a, b} {
-			wg.Go(func() {
-				for j := range batches {
-					recs := []energy.ThermoRecord{{Year: 2000 + 10*i + j, CapacityType: "Lorda", Region: "R",
-						Province: "P", Category: "C", Subcategory: "S", ProductionGWh: 1}}
-					if _, err := s.ImportThermoelectric(t.Context(), recs); err != nil {
-						t.Errorf("store %d batch %d: %v", i, j, err)
-					}
-				}
-			})
-		}
-		wg.Wait()
-		for i, s := range []*Store{a, b} {
-			d, err := s.ReadData(t.Context())
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(d.Thermo) != 2*batches || d.Version != 2*batches {
-				t.Fatalf("store %d: got %d records at version %d, want %d at version %d", i, len(d.Thermo), d.Version, 2*batches, 2*batches)
-			}
-		}
-	})
-
-	t.Run("ServerSecretAgrees", func(t *testing.T) {
-		var got [2][]byte
-		var errs [2]error
-		var wg sync.WaitGroup
-		for i, s := range []*Store{a, b} {
-			wg.Go(func() {
-				got[i], errs[i] = s.ServerSecret(t.Context(), "hash-key", func() ([]byte, error) {
-					return []byte(fmt.Sprint("from store ", i)), nil
-				})
-			})
-		}
-		wg.Wait()
-		if errs[0] != nil || errs[1] != nil {
-			t.Fatalf("ServerSecret: got errors %v, %v", errs[0], errs[1])
-		}
-		if string(got[0]) != string(got[1]) {
-			t.Fatalf("ServerSecret: store 0 got %q, store 1 got %q, want one value", got[0], got[1])
-		}
-	})
-
-	t.Run("VersionsSeenAcrossProcesses", func(t *testing.T) {
-		before, err := b.ClientsVersion(t.Context())
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := a.CreateClient(t.Context(), newTestClient("shared")); err != nil {
-			t.Fatal(err)
-		}
-		after, err := b.ClientsVersion(t.Context())
-		if err != nil {
-			t.Fatal(err)
-		}
-		if after == before {
-			t.Fatalf("ClientsVersion in the other store: got %d before and after, want a change", after)
-		}
-	})
-}
-
 func TestNewerSchemaRefused(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "energy.db")
 	s, err := Open(t.Context(), path)
@@ -300,51 +270,13 @@ func TestNewerSchemaRefused(t *testing.T) {
 	}
 }
 
-func TestParseMigrations(t *testing.T) {
-	file := func(body string) *fstest.MapFile { return &fstest.MapFile{Data: []byte(body)} }
-	cases := []struct {
-		name    string
-		files   fstest.MapFS
-		want    string // versions and names, or the error's start
-		wantErr bool
-	}{
-		{"in order", fstest.MapFS{
-			"m/0002_more.sql": file("B"), "m/0001_init.sql": file("A"), "m/README": file("x"),
-		}, "[{1 init A} {2 more B}]", false},
-		{"gap", fstest.MapFS{"m/0001_init.sql": file("A"), "m/0003_more.sql": file("B")},
-			"migration 0003_more.sql: want version 2 next", true},
-		{"no number", fstest.MapFS{"m/init.sql": file("A")},
-			"migration init.sql: name is not NNNN_name.sql", true},
-		{"short number", fstest.MapFS{"m/1_init.sql": file("A")},
-			"migration 1_init.sql: name is not NNNN_name.sql", true},
-		{"none", fstest.MapFS{"m/README": file("x")}, "no migrations", true},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			ms, err := parseMigrations(c.files, "m")
-			if c.wantErr {
-				if err == nil || err.Error() != c.want {
-					t.Fatalf("got error %v, want %q", err, c.want)
-				}
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got := fmt.Sprint(ms); got != c.want {
-				t.Fatalf("got %s, want %s", got, c.want)
-			}
-		})
-	}
-}
-
 func TestEmbeddedMigrationsParse(t *testing.T) {
 	ms, err := migrations()
 	if err != nil {
 		t.Fatalf("embedded migrations: %v", err)
 	}
-	if ms[0].version != 1 || ms[0].name != "init" {
-		t.Fatalf("first migration: got %04d_%s, want 0001_init", ms[0].version, ms[0].name)
+	if got := ms[0].String(); got != "0001_init" {
+		t.Fatalf("first migration: got %s, want 0001_init", got)
 	}
 }
 
@@ -357,17 +289,17 @@ func TestZoneCodesMatchSchema(t *testing.T) {
 	defer rows.Close()
 	n := 0
 	for rows.Next() {
-		var id int64
+		var id int16
 		var name string
 		if err := rows.Scan(&id, &name); err != nil {
 			t.Fatal(err)
 		}
 		n++
-		if got, ok := zoneCode(energy.Zone(name)); !ok || got != id {
-			t.Errorf("zoneCode(%q): got %d, %t, want %d, true", name, got, ok, id)
+		if got, ok := store.ZoneCode(energy.Zone(name)); !ok || got != id {
+			t.Errorf("store.ZoneCode(%q): got %d, %t, want %d, true", name, got, ok, id)
 		}
-		if got, ok := zoneOf(id); !ok || got != energy.Zone(name) {
-			t.Errorf("zoneOf(%d): got %q, %t, want %q, true", id, got, ok, name)
+		if got, ok := store.ZoneOf(id); !ok || got != energy.Zone(name) {
+			t.Errorf("store.ZoneOf(%d): got %q, %t, want %q, true", id, got, ok, name)
 		}
 	}
 	if err := rows.Err(); err != nil {
@@ -376,104 +308,6 @@ func TestZoneCodesMatchSchema(t *testing.T) {
 	if want := len(energy.Zones()); n != want {
 		t.Fatalf("zones table: got %d rows, want %d", n, want)
 	}
-}
-
-// TestImportFailingMidwayLeavesNothing makes SQLite itself refuse a row once
-// an import has already written part of its batch inside the transaction,
-// and checks that none of it is visible or kept.
-func TestImportFailingMidwayLeavesNothing(t *testing.T) {
-	s := openStore(t, filepath.Join(t.TempDir(), "energy.db"))
-	ctx := t.Context()
-	var seed []energy.LoadPoint
-	start := time.Date(2024, 3, 1, 0, 0, 0, 0, energy.Rome())
-	for i := range 96 {
-		seed = append(seed, energy.LoadPoint{At: start.Add(time.Duration(i) * 15 * time.Minute),
-			Zone: energy.Italy, TotalMW: 30000, ForecastMW: math.NaN()})
-	}
-	if _, err := s.ImportTotalLoad(ctx, seed); err != nil {
-		t.Fatal(err)
-	}
-	thermo := make([]energy.ThermoRecord, 1000)
-	for i := range thermo {
-		thermo[i] = energy.ThermoRecord{Year: 2023, CapacityType: "Lorda", Region: "R",
-			Province: fmt.Sprintf("P%04d", i), Category: "C", Subcategory: "S", ProductionGWh: 1}
-	}
-	load := make([]energy.LoadPoint, 2000)
-	for i := range load {
-		load[i] = energy.LoadPoint{At: start.AddDate(0, 1, 0).Add(time.Duration(i) * 15 * time.Minute),
-			Zone: energy.Italy, TotalMW: 31000, ForecastMW: math.NaN()}
-	}
-
-	// A TEMP trigger lives on the one writer connection only. It fires once
-	// the table, inside the import's transaction, already holds the rows
-	// the condition names, which proves the failure is half-way.
-	cases := []struct {
-		name    string
-		trigger string
-		do      func() error
-	}{
-		{"thermoelectric", `CREATE TEMP TRIGGER fail BEFORE INSERT ON main.thermoelectric
-			WHEN (SELECT count(*) FROM main.thermoelectric) >= 500
-			BEGIN SELECT RAISE(ABORT, 'refused by test trigger'); END`,
-			func() error { _, err := s.ImportThermoelectric(ctx, thermo); return err }},
-		{"total load rows", `CREATE TEMP TRIGGER fail BEFORE INSERT ON main.total_load
-			WHEN (SELECT count(*) FROM main.total_load) >= 96 + 1000
-			BEGIN SELECT RAISE(ABORT, 'refused by test trigger'); END`,
-			func() error { _, err := s.ImportTotalLoad(ctx, load); return err }},
-		{"total load derived day", `CREATE TEMP TRIGGER fail BEFORE INSERT ON main.peak_valley
-			WHEN (SELECT count(*) FROM main.peak_valley) >= 1 + 10
-			BEGIN SELECT RAISE(ABORT, 'refused by test trigger'); END`,
-			func() error { _, err := s.ImportTotalLoad(ctx, load); return err }},
-		{"import run", `CREATE TEMP TRIGGER fail BEFORE INSERT ON main.import_runs
-			BEGIN SELECT RAISE(ABORT, 'refused by test trigger'); END`,
-			func() error { _, err := s.ImportTotalLoad(ctx, load); return err }},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			before, err := s.ReadData(ctx)
-			if err != nil {
-				t.Fatal(err)
-			}
-			beforeRows := countRows(t, s)
-			if _, err := s.w.ExecContext(ctx, c.trigger); err != nil {
-				t.Fatal(err)
-			}
-			defer func() {
-				if _, err := s.w.ExecContext(ctx, `DROP TRIGGER temp.fail`); err != nil {
-					t.Fatal(err)
-				}
-			}()
-			err = c.do()
-			if err == nil || !strings.Contains(err.Error(), "refused by test trigger") {
-				t.Fatalf("import: got error %v, want the trigger's", err)
-			}
-			after, err := s.ReadData(ctx)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if after.Version != before.Version || len(after.Thermo) != len(before.Thermo) || len(after.PeakValley) != len(before.PeakValley) {
-				t.Fatalf("ReadData: got version %d, %d records, %d days; want %d, %d, %d as before",
-					after.Version, len(after.Thermo), len(after.PeakValley), before.Version, len(before.Thermo), len(before.PeakValley))
-			}
-			if got := countRows(t, s); !maps.Equal(got, beforeRows) {
-				t.Fatalf("rows: got %v, want %v as before", got, beforeRows)
-			}
-		})
-	}
-}
-
-// countRows returns the number of rows of every table an import writes.
-func countRows(t testing.TB, s *Store) map[string]int {
-	t.Helper()
-	counts := map[string]int{}
-	for _, table := range []string{"thermoelectric", "total_load", "peak_valley", "import_runs"} {
-		var n int
-		if err := s.r.QueryRowContext(t.Context(), "SELECT count(*) FROM "+table).Scan(&n); err != nil {
-			t.Fatal(err)
-		}
-		counts[table] = n
-	}
-	return counts
 }
 
 // TestClockStampsImports checks that the data version's time and the import

@@ -3,6 +3,7 @@ package storetest
 import (
 	"context"
 	"fmt"
+	"math"
 	"slices"
 	"sync/atomic"
 	"testing"
@@ -110,15 +111,22 @@ func testRefused(t *testing.T, open func(t *testing.T) Store) {
 		return ds
 	}
 	lastDay := day(t, 2024, 7, 30)
-	cases := []struct {
+	type refusal struct {
 		name string
 		do   func(ctx context.Context) (energy.ImportStats, error)
-	}{
+	}
+	cases := []refusal{
 		{"thermoelectric NaN", func(ctx context.Context) (energy.ImportStats, error) {
 			return s.ImportThermoelectric(ctx, thermoRecs(func(r *energy.ThermoRecord) { r.ProductionGWh = nan() }))
 		}},
 		{"thermoelectric infinite", func(ctx context.Context) (energy.ImportStats, error) {
 			return s.ImportThermoelectric(ctx, thermoRecs(func(r *energy.ThermoRecord) { r.ProductionGWh = -inf() }))
+		}},
+		{"thermoelectric text not UTF-8", func(ctx context.Context) (energy.ImportStats, error) {
+			return s.ImportThermoelectric(ctx, thermoRecs(func(r *energy.ThermoRecord) { r.Province = "Province \xff" }))
+		}},
+		{"thermoelectric text with NUL", func(ctx context.Context) (energy.ImportStats, error) {
+			return s.ImportThermoelectric(ctx, thermoRecs(func(r *energy.ThermoRecord) { r.Subcategory += "\x00" }))
 		}},
 		{"thermoelectric duplicate key", func(ctx context.Context) (energy.ImportStats, error) {
 			recs := manyThermo(2024, 1000, 50)
@@ -156,6 +164,11 @@ func testRefused(t *testing.T, open func(t *testing.T) Store) {
 		{"peak valley duplicate day", func(ctx context.Context) (energy.ImportStats, error) {
 			return s.ImportPeakValley(ctx, days(func(d *energy.DayExtremes) { d.Day = lastDay.AddDays(-1) }))
 		}},
+	}
+	if math.MaxInt > math.MaxInt32 { // where int has 32 bits, every year fits
+		cases = append(cases, refusal{"thermoelectric year beyond 32 bits", func(ctx context.Context) (energy.ImportStats, error) {
+			return s.ImportThermoelectric(ctx, thermoRecs(func(r *energy.ThermoRecord) { r.Year = int(int64(math.MaxInt32) + 1) }))
+		}})
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

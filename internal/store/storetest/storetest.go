@@ -6,16 +6,23 @@
 // these rules:
 //   - Times round-trip to the microsecond (tests use whole seconds); instants
 //     of load data and of peaks and valleys to the second.
-//   - ReadData orders thermoelectric records by key with strings compared
-//     byte by byte (PostgreSQL: COLLATE "C").
+//   - ReadData orders thermoelectric records by key (energy.CompareThermoKey)
+//     and Clients by creation time and ID, strings compared byte by byte
+//     whatever the database's collation (PostgreSQL: COLLATE "C").
 //   - Every Writer method rejects, with code Invalid and without storing
 //     anything, a value that is NaN or infinite (except a NaN forecast, which
-//     means "none"), an unknown zone, an invalid day, or two records with the
-//     same natural key in one call.
+//     means "none"), an unknown zone, an invalid day, a year that does not
+//     fit in 32 bits, or two records with the same natural key in one call.
+//   - Text is kept only if it is UTF-8 without NUL bytes (what PostgreSQL's
+//     text holds): every write refuses other text with code Invalid, and a
+//     lookup by such a key reports NotFound.
 //   - Every committed import counts as a run in ImportTotals, even one that
 //     changed nothing or had no records; failed imports do not count.
 //     ImportTotals lists only datasets with runs, by dataset name.
 //   - A failed write of any kind leaves the versions as they were.
+//
+// RunShared and FailingMidway hold stores to more, where a test needs two
+// processes on one database or SQL of the store's own.
 package storetest
 
 import (
@@ -49,6 +56,8 @@ func Run(t *testing.T, open func(t *testing.T) Store) {
 	t.Run("Clients", func(t *testing.T) { testClients(t, open) })
 	t.Run("SigningKeys", func(t *testing.T) { testSigningKeys(t, open) })
 	t.Run("ServerSecret", func(t *testing.T) { testServerSecret(t, open) })
+	t.Run("Text", func(t *testing.T) { testText(t, open) })
+	t.Run("TextOrder", func(t *testing.T) { testTextOrder(t, open) })
 	t.Run("Thermoelectric", func(t *testing.T) { testThermoelectric(t, open) })
 	t.Run("TotalLoad", func(t *testing.T) { testTotalLoad(t, open) })
 	t.Run("PeakValley", func(t *testing.T) { testPeakValley(t, open) })
