@@ -52,12 +52,13 @@ func NewServer(o Options) http.Handler {
 }
 
 // dataEndpoint wraps a data handler in what every data endpoint shares:
-// content negotiation, then bearer authentication.
+// content negotiation, bearer authentication, then the client's rate limit.
 func dataEndpoint(o Options, h http.Handler) http.Handler {
 	fail := func(w http.ResponseWriter, r *http.Request, err error) { writeError(w, r, o.Log, err) }
+	limited := limitClient(o, h)
 	withClient := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		setLogClient(r, auth.ClientID(r.Context()))
-		limitClient(o, h).ServeHTTP(w, r)
+		limited.ServeHTTP(w, r)
 	})
 	return requireJSON(o.Log)(auth.RequireBearer(o.Tokens, fail)(withClient))
 }
