@@ -64,23 +64,6 @@ func limitClient(o Options, next http.Handler) http.Handler {
 	})
 }
 
-// observeRoutes returns the request log's metrics hook: it labels each
-// request with the route pattern that serves it (asking mux again, since the
-// pattern is set only on the request the mux passes down), never with the raw
-// path, which callers choose freely.
-func observeRoutes(m Recorder, mux *http.ServeMux) func(*http.Request, int, time.Duration) {
-	if m == nil {
-		return nil
-	}
-	return func(r *http.Request, status int, d time.Duration) {
-		_, route := mux.Handler(r)
-		if route == "" {
-			route = "unmatched"
-		}
-		m.ObserveRequest(route, status, d)
-	}
-}
-
 // guardRequests bounds what one request and all requests together can take:
 // the number in flight, the time each may run and the body each may send.
 func guardRequests(o Options) func(http.Handler) http.Handler {

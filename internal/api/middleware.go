@@ -18,6 +18,7 @@ import (
 type entry struct {
 	id       string
 	clientID string
+	route    string // the pattern the mux matched; "" when none did
 }
 
 type entryKey struct{}
@@ -32,6 +33,19 @@ func setLogClient(r *http.Request, clientID string) {
 	if e := entryFrom(r.Context()); e != nil {
 		e.clientID = clientID
 	}
+}
+
+// routed records the pattern that the mux matched for the request, which the
+// mux sets only on the request it passes down, so that the log line and the
+// metrics outside it can label requests by route (never by the raw path,
+// which callers choose freely) without matching the request a second time.
+func routed(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if e := entryFrom(r.Context()); e != nil {
+			e.route = r.Pattern
+		}
+		next.ServeHTTP(w, r)
+	})
 }
 
 // statusWriter remembers the status a handler wrote, for the log and metrics.
@@ -94,7 +108,11 @@ func businessID(r *http.Request) string {
 
 // logRequests writes one structured line per request and sets the headers that
 // every response carries.
-func logRequests(log *slog.Logger, now func() time.Time, ids *requestIDs, observe func(r *http.Request, status int, d time.Duration)) func(http.Handler) http.Handler {
+//
+// Requests that the mux served carry their route (see routed); for the others
+// (refused before the mux by a limit, or answered 404 or 405 by the mux
+// itself) routeOf finds the pattern that would have served them.
+func logRequests(log *slog.Logger, now func() time.Time, ids *requestIDs, m Recorder, routeOf func(*http.Request) string) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			start := now()
@@ -112,13 +130,21 @@ func logRequests(log *slog.Logger, now func() time.Time, ids *requestIDs, observ
 				sw.status = http.StatusOK
 			}
 			d := now().Sub(start)
-			if observe != nil {
-				observe(r, sw.status, d)
+			route := e.route
+			if route == "" {
+				route = routeOf(r)
+			}
+			if route == "" {
+				route = "unmatched"
+			}
+			if m != nil {
+				m.ObserveRequest(route, sw.status, d)
 			}
 			attrs := []slog.Attr{
 				slog.String("req_id", e.id),
 				slog.String("method", r.Method),
 				slog.String("path", r.URL.Path),
+				slog.String("route", route),
 				slog.Int("status", sw.status),
 				slog.Float64("duration_ms", float64(d.Microseconds())/1000),
 				slog.Int("bytes", sw.bytes),

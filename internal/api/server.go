@@ -47,7 +47,8 @@ func NewServer(o Options) http.Handler {
 	var h http.Handler = mux
 	h = guardRequests(o)(h)
 	h = recoverPanics(o.Log)(h)
-	h = logRequests(o.Log, o.Now, newRequestIDs(), observeRoutes(o.Metrics, mux))(h)
+	routeOf := func(r *http.Request) string { _, pattern := mux.Handler(r); return pattern }
+	h = logRequests(o.Log, o.Now, newRequestIDs(), o.Metrics, routeOf)(h)
 	return h
 }
 

@@ -67,6 +67,9 @@ func TestCommonHeadersAndLog(t *testing.T) {
 			if m["client_id"] != testClientID || m["req_id"] != r.header.Get("X-Request-Id") || m["status"] != float64(200) || m["method"] != "GET" {
 				t.Errorf("log line: got %v, want client_id, req_id, status 200 and method", m)
 			}
+			if m["route"] != "GET "+thermoPath {
+				t.Errorf("log line route: got %v, want %q", m["route"], "GET "+thermoPath)
+			}
 			if _, ok := m["duration_ms"].(float64); !ok {
 				t.Errorf("log line: got %v, want a duration", m)
 			}
