@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"os"
 	"testing"
 
@@ -14,10 +13,5 @@ var cluster *pgtest.Cluster
 
 func TestMain(m *testing.M) {
 	cluster = pgtest.New()
-	code := m.Run()
-	if err := cluster.Close(); err != nil {
-		fmt.Fprintln(os.Stderr, "pgtest: stopping the server:", err)
-		code = 1
-	}
-	os.Exit(code)
+	os.Exit(cluster.Run(m))
 }

@@ -22,12 +22,7 @@ var cluster *pgtest.Cluster
 
 func TestMain(m *testing.M) {
 	cluster = pgtest.New()
-	code := m.Run()
-	if err := cluster.Close(); err != nil {
-		fmt.Fprintln(os.Stderr, "pgtest: stopping the server:", err)
-		code = 1
-	}
-	os.Exit(code)
+	os.Exit(cluster.Run(m))
 }
 
 // openStore opens dsn and closes the store when the test ends.

@@ -111,6 +111,20 @@ func (c *Cluster) exec(ctx context.Context, sql string) error {
 	return nil
 }
 
+// Run runs a test binary's tests, then stops the server if they started one,
+// and returns the exit code for os.Exit: a server that fails to stop fails
+// the run. It is all a TestMain needs:
+//
+//	func TestMain(m *testing.M) { cluster = pgtest.New(); os.Exit(cluster.Run(m)) }
+func (c *Cluster) Run(m *testing.M) int {
+	code := m.Run()
+	if err := c.Close(); err != nil {
+		fmt.Fprintln(os.Stderr, "pgtest: stopping the server:", err)
+		code = 1
+	}
+	return code
+}
+
 // Close stops the server if this process started it, and removes its files.
 func (c *Cluster) Close() error {
 	if c.srv == nil {
