@@ -1,0 +1,30 @@
+// Package catalog declares the datasets of the API family, one file per
+// endpoint: what makes each of them itself, and nothing the machinery in
+// internal/dataset does for all of them.
+package catalog
+
+import "github.com/energyapi/energyapi/internal/dataset"
+
+// All returns every served dataset, in the order the catalogue lists them.
+func All() []*dataset.Dataset {
+	return []*dataset.Dataset{
+		TotalLoad(),
+		PeakValleyLoad(),
+		ThermoelectricProduction(),
+	}
+}
+
+// New returns the checked catalogue of All.
+func New() (*dataset.Catalog, error) { return dataset.NewCatalog(All()...) }
+
+// dates is the date-range pair every time-series endpoint takes.
+func dates() dataset.Param {
+	return dataset.Param{Name: "dateFrom", To: "dateTo", Kind: dataset.DateRange, Required: true,
+		Doc: "First and last Europe/Rome day, dd/mm/yyyy (zero padding optional); both ends included."}
+}
+
+// romeTime is the date, date_tz, date_offset triple of v2.0 time series.
+func romeTime() dataset.Field {
+	return dataset.Field{Name: "date", Kind: dataset.Instant, TZ: "date_tz", Offset: "date_offset",
+		Doc: "Europe/Rome wall time yyyy-mm-dd hh:mm:ss, followed by the zone name and the UTC offset (+01:00 or +02:00)."}
+}

@@ -1,0 +1,74 @@
+package catalog
+
+import (
+	"math"
+	"time"
+
+	"github.com/energyapi/energyapi/internal/dataset"
+	"github.com/energyapi/energyapi/internal/energy"
+)
+
+// Kinds of a peak-valley record: the hidden key field that tells a day's
+// two records apart.
+const (
+	peakKind   = "peak"
+	valleyKind = "valley"
+)
+
+// PeakValleyLoad is each day's peak and valley of Italy's total load (spec
+// 4.3), derived from total-load; published values imported for a day win.
+func PeakValleyLoad() *dataset.Dataset {
+	return &dataset.Dataset{
+		Name: "peak-valley", Title: "Peak and valley load",
+		Doc:  "The daily maximum (peak) and minimum (valley) of Italy's total demand, in GW; each record carries one of the two.",
+		Area: "load", Version: "v2.0", Resource: "peak-valley-load",
+		Array: "peak_valley_load", Message: dataset.MessageDates, Grain: dataset.Day,
+		Params: []dataset.Param{dates()},
+		Fields: []dataset.Field{
+			romeTime(),
+			{Name: "peak_load_GW", Kind: dataset.Number, Format: dataset.Point3, Doc: "The day's peak, GW; empty on a valley record."},
+			{Name: "valley_load_GW", Kind: dataset.Number, Format: dataset.Point3, Doc: "The day's valley, GW; empty on a peak record."},
+			{Name: "kind", Kind: dataset.Text, Hidden: true, Ref: energy.Plain(peakKind, valleyKind)},
+		},
+		Derive: &dataset.Derivation{From: "total-load", Rows: derivePeakValley},
+		Import: &dataset.ImportSpec{},
+	}
+}
+
+// PeakValleyRows returns the two records of a day's extremes.
+func PeakValleyRows(d energy.DayExtremes) []dataset.Row {
+	nan := math.NaN()
+	return []dataset.Row{
+		{Time: d.Peak.At.Unix(), Text: []string{peakKind}, Num: []float64{d.Peak.GW, nan}},
+		{Time: d.Valley.At.Unix(), Text: []string{valleyKind}, Num: []float64{nan, d.Valley.GW}},
+	}
+}
+
+// derivePeakValley computes the extremes of every day of a total-load part
+// (energy.DeriveDay).
+func derivePeakValley(src *dataset.Part) []dataset.Row {
+	if src.Len() == 0 {
+		return nil
+	}
+	var out []dataset.Row
+	day := energy.DateOf(time64(src.Times[0]))
+	var pts []energy.LoadPoint
+	flush := func() {
+		if ext, ok := energy.DeriveDay(day, pts); ok {
+			out = append(out, PeakValleyRows(ext)...)
+		}
+		pts = pts[:0]
+	}
+	for i := range src.Len() {
+		t := time64(src.Times[i])
+		if d := energy.DateOf(t); d != day {
+			flush()
+			day = d
+		}
+		pts = append(pts, energy.LoadPoint{At: t, Zone: energy.Zone(src.Text(0, i)), TotalMW: src.Nums[0][i], ForecastMW: src.Nums[1][i]})
+	}
+	flush()
+	return out
+}
+
+func time64(u int64) time.Time { return time.Unix(u, 0) }

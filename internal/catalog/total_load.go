@@ -1,0 +1,28 @@
+package catalog
+
+import (
+	"github.com/energyapi/energyapi/internal/dataset"
+	"github.com/energyapi/energyapi/internal/energy"
+)
+
+// TotalLoad is the quarter-hourly total load of each bidding zone and Italy.
+func TotalLoad() *dataset.Dataset {
+	zones := energy.ZoneNames()
+	return &dataset.Dataset{
+		Name: "total-load", Title: "Total load",
+		Doc:  "Actual and day-ahead forecast total load per bidding zone and for Italy, every quarter hour, in MW.",
+		Area: "load", Version: "v2.0", Resource: "total-load",
+		Array: "total_load", Message: dataset.MessageDates, Grain: dataset.QuarterHour,
+		Params: []dataset.Param{
+			dates(),
+			{Name: "biddingZone", Kind: dataset.Enum, Many: true, Field: "bidding_zone", Doc: "Bidding zones to extract (repeat the key for several)."},
+		},
+		Fields: []dataset.Field{
+			romeTime(),
+			{Name: "total_load_MW", Kind: dataset.Number, Format: dataset.PointFull, Column: "Total Load [MW]", Doc: "Actual total load, MW.", Min: 0, Max: 80000},
+			{Name: "forecast_total_load_MW", Kind: dataset.Number, Format: dataset.PointFull, Column: "Forecast Total load [MW]", Doc: "Day-ahead forecast of the total load, MW; empty when not published.", Min: 0, Max: 80000},
+			{Name: "bidding_zone", Kind: dataset.Text, Ref: zones, Column: "Bidding zone", Doc: "Bidding zone, or Italy."},
+		},
+		Import: &dataset.ImportSpec{},
+	}
+}

@@ -1,0 +1,470 @@
+// Package dataset is the machinery that serves, stores and imports any
+// dataset of the API family from a declaration. A Dataset describes one
+// endpoint: its path, its query parameters, its record fields and their
+// formats, its granularity and its natural key. Everything else (parameter
+// validation, the empty-body rule, partitioned storage, merging imports,
+// in-memory serving, encoding, documentation) reads descriptors and knows
+// nothing of any particular dataset. The package knows neither HTTP nor SQL.
+package dataset
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Grain is the spacing of a dataset's records in time.
+type Grain int
+
+// Granularities, finest first.
+const (
+	QuarterHour Grain = iota + 1
+	Hour
+	Day
+	Month
+	Year
+)
+
+func (g Grain) String() string {
+	switch g {
+	case QuarterHour:
+		return "quarter-hour"
+	case Hour:
+		return "hour"
+	case Day:
+		return "day"
+	case Month:
+		return "month"
+	case Year:
+		return "year"
+	}
+	return fmt.Sprintf("Grain(%d)", int(g))
+}
+
+// Ref is a reference list: the values a text field holds and a filter
+// accepts. Canonical maps what a caller or a file writes (aliases, other
+// letter case, surrounding space) to the stored value.
+type Ref interface {
+	// Values returns the canonical values in their documented order.
+	Values() []string
+	// Canonical returns the canonical value s names; ok is false if s names none.
+	Canonical(s string) (v string, ok bool)
+}
+
+// NestedRef is a reference list whose values each belong to a value of
+// another list (a subcategory to its category, a province to its region).
+type NestedRef interface {
+	Ref
+	// Parent returns the canonical value of the other list that v belongs to.
+	Parent(v string) string
+}
+
+// FieldKind says where a record field's value comes from.
+type FieldKind int
+
+// Field kinds.
+const (
+	// Instant is the record's moment as Europe/Rome wall time
+	// "yyyy-mm-dd hh:mm:ss", optionally followed by sibling fields with the
+	// zone name and the UTC offset (Field.TZ, Field.Offset).
+	Instant FieldKind = iota + 1
+	// YearOf is the Europe/Rome year of the record's moment, as "2024".
+	YearOf
+	// DateOf is the Europe/Rome day of the record's moment in Field.Layout
+	// ("2006-01-02" or "2006/01/02").
+	DateOf
+	// Text is a text value; a key field unless the dataset's Key says otherwise.
+	Text
+	// Number is a number formatted as Field.Format says; NaN is written as "".
+	Number
+)
+
+// NumberFormat is how a Number field is written.
+type NumberFormat struct {
+	Italian  bool // decimal comma and thousands points ("27.389,400"); else a decimal point
+	Decimals int  // digits after the separator; -1 for the shortest exact form
+}
+
+// Number formats used across the family.
+var (
+	// Italian3 is the yearly statistics' format: "27.389,400".
+	Italian3 = NumberFormat{Italian: true, Decimals: 3}
+	// Point3 is a decimal point with three decimals: "34.218".
+	Point3 = NumberFormat{Decimals: 3}
+	// PointFull is a decimal point with as many digits as the value needs: "-488.3051289102222".
+	PointFull = NumberFormat{Decimals: -1}
+)
+
+// Field is one field of a record, in response order.
+type Field struct {
+	Name   string
+	Kind   FieldKind
+	Doc    string
+	Format NumberFormat // Number
+	Layout string       // DateOf
+	// TZ and Offset name the fields that follow an Instant with the zone name
+	// ("Europe/Rome") and the UTC offset ("+01:00"); empty to omit either.
+	TZ, Offset string
+	// Ref lists the values of a Text field; imports refuse other values and
+	// store canonical ones. Nil for free text.
+	Ref Ref
+	// Within names the Text field whose value must be this value's parent
+	// (Ref is then a NestedRef): a province's region.
+	Within string
+	// Hidden fields are stored and take part in the key but are not part of
+	// responses (the kind of a peak-valley record).
+	Hidden bool
+	// Column is the field's column header in import files; the field's name
+	// when empty. Aliases are further headers accepted for it.
+	Column  string
+	Aliases []string
+	// Min and Max bound a Number's plausible values for imports; both zero for no bound.
+	Min, Max float64
+}
+
+// ParamKind is the kind of a query parameter.
+type ParamKind int
+
+// Parameter kinds.
+const (
+	// DateRange is a pair of dd/mm/yyyy parameters (Param.Name, Param.To)
+	// selecting records whose moment lies within those Europe/Rome days.
+	DateRange ParamKind = iota + 1
+	// YearParam selects the records of one year ("2024").
+	YearParam
+	// MonthParam selects one month (1..12, "2" or "02") within YearParam's year.
+	MonthParam
+	// Enum filters a Text field by values of its reference list.
+	Enum
+)
+
+// Param is a query parameter.
+type Param struct {
+	Name     string
+	Kind     ParamKind
+	Doc      string
+	Required bool
+	Many     bool // 0..n, as repeated keys
+	// To is the name of a DateRange's end parameter.
+	To string
+	// MaxDays bounds a DateRange's span, both ends counted; 0 for the
+	// server's default (--max-range-days), -1 for none.
+	MaxDays int
+	// SameDay requires a DateRange's two days to be equal.
+	SameDay bool
+	// Field is the Text field an Enum filters; Ref its accepted values
+	// (the field's Ref when nil).
+	Field string
+	Ref   Ref
+	// Within names another Enum parameter whose value must be this value's
+	// parent (Ref must be a NestedRef): a subcategory of another category
+	// than the one asked for is an unknown filter value.
+	Within string
+	// YearWindow bounds a YearParam to the current year and this many before
+	// it; 0 for no window. Years outside it are unknown filter values.
+	YearWindow int
+}
+
+// Message is the text of result.message on success.
+type Message int
+
+// Success messages.
+const (
+	// MessageOK is "OK", the yearly statistics' message.
+	MessageOK Message = iota + 1
+	// MessageDates repeats the date range: "Operation completed for the
+	// following input. Date from: 01/02/2024, date to: 29/02/2024".
+	MessageDates
+	// MessageYear repeats the year: "Operation completed for the following input. Year: 2018".
+	MessageYear
+)
+
+// Derivation computes a dataset's records from another dataset's: the
+// daily peak and valley from the quarter-hourly load. Records imported for
+// the dataset itself win over derived ones with the same key.
+type Derivation struct {
+	From string // the source dataset's name
+	// Rows returns the records derived from one partition of the source.
+	Rows func(src *Part) []Row
+}
+
+// Dataset declares one endpoint of the family.
+type Dataset struct {
+	// Name identifies the dataset in the CLI, imports and the catalogue
+	// ("total-load"); it never changes once data are stored under it.
+	Name    string
+	Title   string
+	Doc     string
+	Area    string // "load", "generation", ...
+	Version string // "v2.0"
+	// Resource is the last path segment; Path joins the three.
+	Resource string
+	// Aliases are further paths that serve the same data.
+	Aliases []string
+	Array   string // the response's array name
+	Message Message
+	Grain   Grain
+	Params  []Param
+	Fields  []Field
+	// Key names the Text fields that, with the record's moment at the
+	// dataset's Grain, identify a record; every Text field when empty.
+	Key []string
+	// Order names the Text fields by which records of the same moment are
+	// sorted (byte-wise); Key order when empty.
+	Order []string
+	// Derive, when set, computes records from another dataset.
+	Derive *Derivation
+	// Import says how files for the dataset are read; nil when it takes
+	// no files of its own.
+	Import *ImportSpec
+}
+
+// ImportSpec says how rows of an import file become records.
+type ImportSpec struct {
+	// Parse reads one file's rows into records; nil for the generic reader
+	// that maps the declared columns of each field.
+	Parse func(name string, t TableReader) ([]Row, error)
+}
+
+// TableReader is what a parser gets: the rows of a CSV or XLSX file.
+type TableReader interface {
+	Rows() [][]string
+	Line(i int) int
+}
+
+// Path returns the dataset's path: "/load/v2.0/total-load".
+func (d *Dataset) Path() string { return "/" + d.Area + "/" + d.Version + "/" + d.Resource }
+
+// Layout is the position of each field's value within a Row.
+type Layout struct {
+	text    []int // field index -> index in Row.Text, -1 otherwise
+	num     []int // field index -> index in Row.Num, -1 otherwise
+	NText   int
+	NNum    int
+	key     []int // Row.Text indexes of the key, in key order
+	order   []int // Row.Text indexes in sort order
+	byName  map[string]int
+	hasTime bool
+}
+
+// Check validates d and returns its layout, or an error naming what is wrong.
+func (d *Dataset) Check() (*Layout, error) {
+	l := &Layout{byName: map[string]int{}}
+	fail := func(format string, args ...any) (*Layout, error) {
+		return nil, fmt.Errorf("dataset %s: %s", d.Name, fmt.Sprintf(format, args...))
+	}
+	if d.Name == "" || d.Area == "" || d.Version == "" || d.Resource == "" || d.Array == "" {
+		return fail("name, area, version, resource and array are required")
+	}
+	if d.Grain < QuarterHour || d.Grain > Year {
+		return fail("no grain")
+	}
+	for i, f := range d.Fields {
+		if _, dup := l.byName[f.Name]; dup || f.Name == "" {
+			return fail("field %q is empty or repeated", f.Name)
+		}
+		l.byName[f.Name] = i
+		t, n := -1, -1
+		switch f.Kind {
+		case Instant, YearOf, DateOf:
+			l.hasTime = true
+		case Text:
+			t = l.NText
+			l.NText++
+		case Number:
+			n = l.NNum
+			l.NNum++
+		default:
+			return fail("field %q has no kind", f.Name)
+		}
+		l.text = append(l.text, t)
+		l.num = append(l.num, n)
+	}
+	if !l.hasTime {
+		return fail("no time field")
+	}
+	for _, f := range d.Fields {
+		if f.Within == "" {
+			continue
+		}
+		if p, ok := l.byName[f.Within]; !ok || l.text[p] < 0 {
+			return fail("field %q is within %q, which is not a text field", f.Name, f.Within)
+		}
+		if _, ok := f.Ref.(NestedRef); !ok {
+			return fail("field %q is within %q but its list is not nested", f.Name, f.Within)
+		}
+	}
+	textIndex := func(name string) (int, error) {
+		i, ok := l.byName[name]
+		if !ok || l.text[i] < 0 {
+			return 0, fmt.Errorf("dataset %s: %q is not a text field", d.Name, name)
+		}
+		return l.text[i], nil
+	}
+	key := d.Key
+	if len(key) == 0 {
+		for _, f := range d.Fields {
+			if f.Kind == Text {
+				key = append(key, f.Name)
+			}
+		}
+	}
+	for _, k := range key {
+		i, err := textIndex(k)
+		if err != nil {
+			return nil, err
+		}
+		l.key = append(l.key, i)
+	}
+	order := d.Order
+	if len(order) == 0 {
+		order = key
+	}
+	for _, k := range order {
+		i, err := textIndex(k)
+		if err != nil {
+			return nil, err
+		}
+		l.order = append(l.order, i)
+	}
+	seen := map[string]bool{}
+	for _, p := range d.Params {
+		if seen[p.Name] || (p.To != "" && seen[p.To]) {
+			return fail("parameter %q repeated", p.Name)
+		}
+		seen[p.Name], seen[p.To] = true, p.To != ""
+		switch p.Kind {
+		case DateRange:
+			if p.To == "" {
+				return fail("date range %q has no end parameter", p.Name)
+			}
+		case Enum:
+			if _, err := textIndex(p.Field); err != nil {
+				return nil, err
+			}
+			if p.Ref == nil && d.Fields[l.byName[p.Field]].Ref == nil {
+				return fail("enum %q has no reference list", p.Name)
+			}
+			if p.Within != "" {
+				if _, ok := d.paramRef(p).(NestedRef); !ok {
+					return fail("enum %q is within %q but its list is not nested", p.Name, p.Within)
+				}
+			}
+		case YearParam, MonthParam:
+		default:
+			return fail("parameter %q has no kind", p.Name)
+		}
+	}
+	return l, nil
+}
+
+// paramRef returns the reference list an Enum parameter accepts.
+func (d *Dataset) paramRef(p Param) Ref {
+	if p.Ref != nil {
+		return p.Ref
+	}
+	for _, f := range d.Fields {
+		if f.Name == p.Field {
+			return f.Ref
+		}
+	}
+	return nil
+}
+
+// Param returns the parameter named name.
+func (d *Dataset) Param(name string) (Param, bool) {
+	for _, p := range d.Params {
+		if p.Name == name {
+			return p, true
+		}
+	}
+	return Param{}, false
+}
+
+// TextFields returns the names of the Text fields in Row.Text order.
+func (d *Dataset) TextFields() []string {
+	var out []string
+	for _, f := range d.Fields {
+		if f.Kind == Text {
+			out = append(out, f.Name)
+		}
+	}
+	return out
+}
+
+// NumberFields returns the names of the Number fields in Row.Num order.
+func (d *Dataset) NumberFields() []string {
+	var out []string
+	for _, f := range d.Fields {
+		if f.Kind == Number {
+			out = append(out, f.Name)
+		}
+	}
+	return out
+}
+
+// Catalog is the set of served datasets, checked once.
+type Catalog struct {
+	list   []*Dataset
+	layout map[*Dataset]*Layout
+	byName map[string]*Dataset
+}
+
+// NewCatalog checks every dataset and returns the catalogue, or an error
+// naming the first that is malformed, a repeated name or path, or a
+// derivation from a dataset not in the list.
+func NewCatalog(ds ...*Dataset) (*Catalog, error) {
+	c := &Catalog{layout: map[*Dataset]*Layout{}, byName: map[string]*Dataset{}}
+	paths := map[string]bool{}
+	for _, d := range ds {
+		l, err := d.Check()
+		if err != nil {
+			return nil, err
+		}
+		if c.byName[d.Name] != nil {
+			return nil, fmt.Errorf("dataset %s declared twice", d.Name)
+		}
+		for _, p := range append([]string{d.Path()}, d.Aliases...) {
+			if paths[p] {
+				return nil, fmt.Errorf("dataset %s: path %s is served twice", d.Name, p)
+			}
+			paths[p] = true
+		}
+		c.list = append(c.list, d)
+		c.layout[d] = l
+		c.byName[d.Name] = d
+	}
+	for _, d := range ds {
+		if d.Derive != nil && c.byName[d.Derive.From] == nil {
+			return nil, fmt.Errorf("dataset %s derives from unknown dataset %q", d.Name, d.Derive.From)
+		}
+	}
+	return c, nil
+}
+
+// All returns the datasets in declaration order.
+func (c *Catalog) All() []*Dataset { return slices.Clone(c.list) }
+
+// Lookup returns the dataset named name, accepting any letter case.
+func (c *Catalog) Lookup(name string) (*Dataset, bool) {
+	if d, ok := c.byName[name]; ok {
+		return d, true
+	}
+	for n, d := range c.byName {
+		if strings.EqualFold(n, name) {
+			return d, true
+		}
+	}
+	return nil, false
+}
+
+// Names returns every dataset's name in declaration order.
+func (c *Catalog) Names() []string {
+	out := make([]string, len(c.list))
+	for i, d := range c.list {
+		out[i] = d.Name
+	}
+	return out
+}
+
+func (c *Catalog) layoutOf(d *Dataset) *Layout { return c.layout[d] }

@@ -1,0 +1,271 @@
+package dataset
+
+import (
+	"bytes"
+	"cmp"
+	"encoding/gob"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/energyapi/energyapi/internal/energy"
+)
+
+// Row is one record as the machinery handles it: its moment, its Text
+// fields and its Number fields, each in declaration order (Layout).
+type Row struct {
+	Time int64 // Unix seconds; a yearly record's moment is its year's first instant in Europe/Rome
+	Text []string
+	Num  []float64 // NaN for no value
+}
+
+// Part is one partition of a dataset's records, held column by column: a
+// Europe/Rome month for datasets finer than a month, a year otherwise. A
+// stored Part is immutable; an import replaces it whole.
+type Part struct {
+	ID      string // "2024-03" or "2024"
+	Version int64  // the data version that last changed it
+	Times   []int64
+	Dicts   [][]string // per Text field: its distinct values
+	Codes   [][]uint16 // per Text field, per record: the index of its value in Dicts
+	Nums    [][]float64
+}
+
+// Len returns the number of records.
+func (p *Part) Len() int {
+	if p == nil {
+		return 0
+	}
+	return len(p.Times)
+}
+
+// Text returns Text field t of record i.
+func (p *Part) Text(t, i int) string { return p.Dicts[t][p.Codes[t][i]] }
+
+// Row returns record i as a Row.
+func (p *Part) Row(i int) Row {
+	r := Row{Time: p.Times[i], Text: make([]string, len(p.Codes)), Num: make([]float64, len(p.Nums))}
+	for t := range p.Codes {
+		r.Text[t] = p.Text(t, i)
+	}
+	for n := range p.Nums {
+		r.Num[n] = p.Nums[n][i]
+	}
+	return r
+}
+
+// Rows returns every record as Rows.
+func (p *Part) Rows() []Row {
+	out := make([]Row, p.Len())
+	for i := range out {
+		out[i] = p.Row(i)
+	}
+	return out
+}
+
+// PartID returns the partition of a record of grain g at Unix time t.
+func PartID(g Grain, t int64) string {
+	lt := time.Unix(t, 0).In(energy.Rome())
+	if g >= Month {
+		return fmt.Sprintf("%04d", lt.Year())
+	}
+	return fmt.Sprintf("%04d-%02d", lt.Year(), int(lt.Month()))
+}
+
+// Bucket returns the start of the grain period holding Unix time t: the
+// part of a record's moment that belongs to its key. Quarter-hourly and
+// hourly records are keyed by their exact moment.
+func Bucket(g Grain, t int64) int64 {
+	switch g {
+	case Day, Month, Year:
+		lt := time.Unix(t, 0).In(energy.Rome())
+		y, m, d := lt.Date()
+		switch g {
+		case Month:
+			d = 1
+		case Year:
+			m, d = time.January, 1
+		}
+		return time.Date(y, m, d, 0, 0, 0, 0, energy.Rome()).Unix()
+	}
+	return t
+}
+
+// BuildPart returns a part holding rows, sorted as l orders records.
+func BuildPart(l *Layout, id string, rows []Row) *Part {
+	rows = slices.Clone(rows)
+	slices.SortStableFunc(rows, l.compare)
+	p := &Part{ID: id, Times: make([]int64, len(rows)), Dicts: make([][]string, l.NText), Codes: make([][]uint16, l.NText), Nums: make([][]float64, l.NNum)}
+	index := make([]map[string]uint16, l.NText)
+	for t := range index {
+		index[t] = map[string]uint16{}
+		p.Codes[t] = make([]uint16, len(rows))
+	}
+	for n := range p.Nums {
+		p.Nums[n] = make([]float64, len(rows))
+	}
+	for i, r := range rows {
+		p.Times[i] = r.Time
+		for t, s := range r.Text {
+			c, ok := index[t][s]
+			if !ok {
+				c = uint16(len(p.Dicts[t]))
+				index[t][s] = c
+				p.Dicts[t] = append(p.Dicts[t], s)
+			}
+			p.Codes[t][i] = c
+		}
+		for n, v := range r.Num {
+			p.Nums[n][i] = v
+		}
+	}
+	return p
+}
+
+// maxDistinct is how many distinct values a Text field may take within one
+// part (codes are 16-bit).
+const maxDistinct = math.MaxUint16
+
+// compare orders records by moment, then by the Text fields of the
+// dataset's Order, byte-wise.
+func (l *Layout) compare(a, b Row) int {
+	if c := cmp.Compare(a.Time, b.Time); c != 0 {
+		return c
+	}
+	for _, t := range l.order {
+		if c := strings.Compare(a.Text[t], b.Text[t]); c != 0 {
+			return c
+		}
+	}
+	return 0
+}
+
+// key returns a record's natural key as one string.
+func (l *Layout) keyOf(g Grain, r Row) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d", Bucket(g, r.Time))
+	for _, t := range l.key {
+		b.WriteByte(0)
+		b.WriteString(r.Text[t])
+	}
+	return b.String()
+}
+
+// sameRow reports whether a and b hold the same values (NaN equals NaN).
+func sameRow(a, b Row) bool {
+	if a.Time != b.Time || !slices.Equal(a.Text, b.Text) || len(a.Num) != len(b.Num) {
+		return false
+	}
+	for i := range a.Num {
+		if math.Float64bits(a.Num[i]) != math.Float64bits(b.Num[i]) && !(math.IsNaN(a.Num[i]) && math.IsNaN(b.Num[i])) {
+			return false
+		}
+	}
+	return true
+}
+
+// Merge returns old with rows upserted on their natural key, and counts
+// what changed; changed is false (and the part nil) when every row was
+// already stored as it is. rows must belong to part id and have distinct keys.
+func Merge(l *Layout, g Grain, id string, old *Part, rows []Row) (p *Part, st energy.ImportStats, changed bool, err error) {
+	stored := map[string]int{}
+	all := make([]Row, 0, old.Len()+len(rows))
+	for i := range old.Len() {
+		r := old.Row(i)
+		stored[l.keyOf(g, r)] = len(all)
+		all = append(all, r)
+	}
+	st.Read = len(rows)
+	for _, r := range rows {
+		k := l.keyOf(g, r)
+		i, ok := stored[k]
+		switch {
+		case !ok:
+			st.Inserted++
+			stored[k] = len(all)
+			all = append(all, r)
+		case sameRow(all[i], r):
+			st.Unchanged++
+		default:
+			st.Updated++
+			all[i] = r
+		}
+	}
+	if st.Inserted == 0 && st.Updated == 0 {
+		return nil, st, false, nil
+	}
+	p = BuildPart(l, id, all)
+	for t := range p.Dicts {
+		if len(p.Dicts[t]) > maxDistinct {
+			return nil, st, false, energy.Errorf(energy.Invalid, "part %s holds more than %d distinct values of one field", id, maxDistinct)
+		}
+	}
+	return p, st, true, nil
+}
+
+// partFormat is the first byte of every encoded part; a later encoding
+// takes another value, and Decode keeps reading this one.
+const partFormat byte = 1
+
+type wirePart struct {
+	ID    string
+	Times []int64
+	Dicts [][]string
+	Codes [][]uint16
+	Nums  [][]float64
+}
+
+// Encode returns p as stored bytes. Its version is not part of them: the
+// store keeps it beside.
+func (p *Part) Encode() ([]byte, error) {
+	var buf bytes.Buffer
+	buf.WriteByte(partFormat)
+	if err := gob.NewEncoder(&buf).Encode(wirePart{p.ID, p.Times, p.Dicts, p.Codes, p.Nums}); err != nil {
+		return nil, fmt.Errorf("encode part %s: %w", p.ID, err)
+	}
+	return buf.Bytes(), nil
+}
+
+// DecodePart reads a part that Encode wrote, checking that it fits l.
+func DecodePart(l *Layout, b []byte, version int64) (*Part, error) {
+	if len(b) == 0 || b[0] != partFormat {
+		return nil, errors.New("decode part: unknown format")
+	}
+	var w wirePart
+	if err := gob.NewDecoder(bytes.NewReader(b[1:])).Decode(&w); err != nil {
+		return nil, fmt.Errorf("decode part: %w", err)
+	}
+	p := &Part{ID: w.ID, Version: version, Times: w.Times, Dicts: w.Dicts, Codes: w.Codes, Nums: w.Nums}
+	n := len(p.Times)
+	if len(p.Dicts) != l.NText || len(p.Codes) != l.NText || len(p.Nums) != l.NNum {
+		return nil, fmt.Errorf("decode part %s: %d text and %d number fields, want %d and %d", p.ID, len(p.Codes), len(p.Nums), l.NText, l.NNum)
+	}
+	// gob decodes an empty slice as nil; a part with no records is valid.
+	for t := range p.Codes {
+		if len(p.Codes[t]) != n {
+			if n == 0 {
+				p.Codes[t] = []uint16{}
+				continue
+			}
+			return nil, fmt.Errorf("decode part %s: text field %d has %d values for %d records", p.ID, t, len(p.Codes[t]), n)
+		}
+		for _, c := range p.Codes[t] {
+			if int(c) >= len(p.Dicts[t]) {
+				return nil, fmt.Errorf("decode part %s: code %d outside the dictionary", p.ID, c)
+			}
+		}
+	}
+	for i := range p.Nums {
+		if len(p.Nums[i]) != n {
+			if n == 0 {
+				p.Nums[i] = []float64{}
+				continue
+			}
+			return nil, fmt.Errorf("decode part %s: number field %d has %d values for %d records", p.ID, i, len(p.Nums[i]), n)
+		}
+	}
+	return p, nil
+}

@@ -1,0 +1,159 @@
+package dataset
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/energyapi/energyapi/internal/energy"
+)
+
+// PartRef names a stored part.
+type PartRef struct {
+	Dataset string
+	ID      string
+}
+
+// StoredPart is a part as a store keeps it: encoded, with the data version
+// of the import that last wrote it.
+type StoredPart struct {
+	PartRef
+	Version int64
+	Data    []byte
+}
+
+// Changes is what changed in a store since a reader's last look, read in
+// one consistent snapshot of the store.
+type Changes struct {
+	Version int64     // the store's data version
+	Updated time.Time // when it last changed; zero before the first import
+	Parts   []StoredPart
+}
+
+// PartSource is what a server loads its data from.
+type PartSource interface {
+	// DataVersion returns a number that changes whenever an import commits a change.
+	DataVersion(ctx context.Context) (int64, error)
+	// ChangedParts returns every stored part whose version differs from
+	// have[ref] (all parts for an empty have), with the data version, read in
+	// one snapshot: an import that commits meanwhile is wholly in the result
+	// or not at all.
+	ChangedParts(ctx context.Context, have map[PartRef]int64) (Changes, error)
+}
+
+// MergeFunc computes an import's new parts from the stored ones. It gets
+// the stored parts it asked for (absent ones are missing from the slice) and
+// returns the parts to write, whose Version the store sets, and the import's
+// counts.
+type MergeFunc func(stored []StoredPart) (write []StoredPart, st energy.ImportStats, err error)
+
+// PartWriter is what an import writes through.
+type PartWriter interface {
+	// UpdateParts runs one import in one write transaction, serialised with
+	// every other import from any process: it reads the parts refs names,
+	// calls merge, writes the parts merge returns with the next data version
+	// (advancing it only if merge returned any), records the import run of
+	// dataset with started and merge's counts, and commits. On any error,
+	// merge's included, nothing changes.
+	UpdateParts(ctx context.Context, dataset string, started time.Time, refs []PartRef, merge MergeFunc) (energy.ImportStats, error)
+}
+
+// Import upserts rows into dataset d of c through w, all or nothing: rows
+// are grouped into parts, merged with the stored parts on their natural
+// key, and the changed parts are written in one transaction. rows must be
+// canonical (as a parser returns them) and have distinct keys; Import
+// returns an error with code Invalid naming the first repeated key.
+func Import(ctx context.Context, w PartWriter, c *Catalog, d *Dataset, rows []Row, started time.Time) (energy.ImportStats, error) {
+	l := c.layoutOf(d)
+	if l == nil {
+		return energy.ImportStats{}, fmt.Errorf("import: dataset %s is not in the catalogue", d.Name)
+	}
+	byPart := map[string][]Row{}
+	seen := make(map[string]bool, len(rows))
+	for _, r := range rows {
+		if len(r.Text) != l.NText || len(r.Num) != l.NNum {
+			return energy.ImportStats{}, fmt.Errorf("import %s: a row has %d text and %d number values, want %d and %d", d.Name, len(r.Text), len(r.Num), l.NText, l.NNum)
+		}
+		k := l.keyOf(d.Grain, r)
+		if seen[k] {
+			return energy.ImportStats{}, energy.Errorf(energy.Invalid, "%s: the record %s appears twice", d.Name, d.DescribeKey(r))
+		}
+		seen[k] = true
+		id := PartID(d.Grain, r.Time)
+		byPart[id] = append(byPart[id], r)
+	}
+	refs := make([]PartRef, 0, len(byPart))
+	for id := range byPart {
+		refs = append(refs, PartRef{d.Name, id})
+	}
+	slices.SortFunc(refs, func(a, b PartRef) int { return compareString(a.ID, b.ID) })
+	merge := func(stored []StoredPart) ([]StoredPart, energy.ImportStats, error) {
+		old := map[string]*Part{}
+		for _, sp := range stored {
+			p, err := DecodePart(l, sp.Data, sp.Version)
+			if err != nil {
+				return nil, energy.ImportStats{}, fmt.Errorf("%s part %s: %w", d.Name, sp.ID, err)
+			}
+			old[sp.ID] = p
+		}
+		var total energy.ImportStats
+		var write []StoredPart
+		for _, ref := range refs {
+			p, st, changed, err := Merge(l, d.Grain, ref.ID, old[ref.ID], byPart[ref.ID])
+			if err != nil {
+				return nil, total, err
+			}
+			total.Read += st.Read
+			total.Inserted += st.Inserted
+			total.Updated += st.Updated
+			total.Unchanged += st.Unchanged
+			if !changed {
+				continue
+			}
+			b, err := p.Encode()
+			if err != nil {
+				return nil, total, err
+			}
+			write = append(write, StoredPart{PartRef: ref, Data: b})
+		}
+		return write, total, nil
+	}
+	return w.UpdateParts(ctx, d.Name, started, refs, merge)
+}
+
+func compareString(a, b string) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// DescribeKey returns a record's key for messages: its moment and key fields.
+func (d *Dataset) DescribeKey(r Row) string {
+	s := time.Unix(r.Time, 0).In(energy.Rome()).Format("2006-01-02 15:04:05 -07:00")
+	if d.Grain == Year {
+		s = s[:4]
+	}
+	i := 0
+	for _, f := range d.Fields {
+		if f.Kind != Text {
+			continue
+		}
+		if slices.Contains(d.keyNames(), f.Name) {
+			s += fmt.Sprintf(" %s=%q", f.Name, r.Text[i])
+		}
+		i++
+	}
+	return s
+}
+
+func (d *Dataset) keyNames() []string {
+	if len(d.Key) > 0 {
+		return d.Key
+	}
+	return d.TextFields()
+}
