@@ -14,6 +14,8 @@ import (
 
 	"github.com/energyapi/energyapi/internal/api"
 	"github.com/energyapi/energyapi/internal/auth"
+	"github.com/energyapi/energyapi/internal/catalog"
+	"github.com/energyapi/energyapi/internal/dataset"
 	"github.com/energyapi/energyapi/internal/energy"
 )
 
@@ -33,6 +35,8 @@ type serveConfig struct {
 	write           time.Duration
 	idle            time.Duration
 	shutdownTimeout time.Duration
+	answerCacheMB   int
+	unmatchedFilter api.UnmatchedFilter
 	hard            hardenConfig
 }
 
@@ -54,9 +58,19 @@ func parseServeFlags(args []string, getenv func(string) string, stderr io.Writer
 	fs.DurationVar(&c.write, "write-timeout", 30*time.Second, "time allowed to write a response")
 	fs.DurationVar(&c.idle, "idle-timeout", 120*time.Second, "how long an idle keep-alive connection stays open")
 	fs.DurationVar(&c.shutdownTimeout, "shutdown-timeout", 20*time.Second, "how long in-flight requests may take to finish on SIGTERM")
+	fs.IntVar(&c.answerCacheMB, "answer-cache-mb", 64, "memory for encoded answers kept for reuse until the data change, in MiB (0: encode every answer)")
+	unmatched := fs.String("unmatched-filter", string(api.EmptyBody), "answer to a filter value outside its list: empty-body (the specification's 200 with no body) or empty-array (the envelope with an empty array, for clients that cannot parse an empty body)")
 	c.hard.register(fs)
 	if err := parseFlags(fs, args, getenv); err != nil {
 		return c, err
+	}
+	switch c.unmatchedFilter = api.UnmatchedFilter(*unmatched); c.unmatchedFilter {
+	case api.EmptyBody, api.EmptyArray:
+	default:
+		return c, fmt.Errorf("%w: --unmatched-filter %q: want empty-body or empty-array", errUsage, *unmatched)
+	}
+	if c.answerCacheMB < 0 {
+		return c, fmt.Errorf("%w: --answer-cache-mb must be 0 or more", errUsage)
 	}
 	if fs.NArg() != 0 {
 		return c, fmt.Errorf("%w: serve takes no arguments", errUsage)
@@ -123,7 +137,11 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 			return err
 		}
 	}
-	live, err := energy.NewLive(ctx, st)
+	cat, err := catalog.New()
+	if err != nil {
+		return err
+	}
+	live, err := dataset.NewLive(ctx, cat, catalog.LegacySource{Source: st, Catalog: cat})
 	if err != nil {
 		return err
 	}
@@ -133,13 +151,17 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	}
 
 	handler := api.NewServer(hard.options(api.Options{
-		Log:           log,
-		Data:          live.Snapshot,
-		Tokens:        tokens,
-		TokenEndpoint: hard.tokenEndpoint(&auth.TokenEndpoint{Registry: reg, Tokens: tokens, Log: log}),
-		Keys:          keys,
-		Ready:         st.Ping,
-		MaxRangeDays:  cfg.maxRangeDays,
+		Log:     log,
+		Catalog: cat,
+		Data:    live.Snapshot,
+		// Answers are encoded once per data version; this bounds the ones kept.
+		AnswerCacheBytes: cfg.answerCacheMB << 20,
+		UnmatchedFilter:  cfg.unmatchedFilter,
+		Tokens:           tokens,
+		TokenEndpoint:    hard.tokenEndpoint(&auth.TokenEndpoint{Registry: reg, Tokens: tokens, Log: log}),
+		Keys:             keys,
+		Ready:            st.Ping,
+		MaxRangeDays:     cfg.maxRangeDays,
 	}))
 	srv := hard.server(&http.Server{
 		Handler:           handler,
@@ -172,7 +194,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	var wg sync.WaitGroup
 	wg.Go(func() {
 		live.Watch(bg, cfg.pollInterval,
-			func(s *energy.Snapshot) { log.Info("data reloaded", "data_version", s.Version) },
+			func(s *dataset.Snapshot) { log.Info("data reloaded", "data_version", s.Version) },
 			func(err error) { log.Error("data reload failed", "err", err) })
 	})
 	wg.Go(func() {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/energyapi/energyapi/internal/api"
 	"github.com/energyapi/energyapi/internal/auth"
+	"github.com/energyapi/energyapi/internal/dataset"
 	"github.com/energyapi/energyapi/internal/energy"
 	"github.com/energyapi/energyapi/internal/limit"
 	"github.com/energyapi/energyapi/internal/metrics"
@@ -86,7 +87,7 @@ type hardening struct {
 	tls     *tls.Config         // nil: plain HTTP
 }
 
-func newHardening(cfg hardenConfig, log *slog.Logger, history energy.ImportHistory, data func() *energy.Snapshot) (*hardening, error) {
+func newHardening(cfg hardenConfig, log *slog.Logger, history energy.ImportHistory, data func() *dataset.Snapshot) (*hardening, error) {
 	h := &hardening{cfg: cfg, log: log}
 	var err error
 	h.metrics, err = metrics.New(prometheus.NewRegistry(), metrics.Options{History: history, Data: data, Log: log})

@@ -6,27 +6,47 @@ import (
 	"strings"
 )
 
-// acceptsJSON reports whether an Accept header admits application/json. No
-// header, */*, application/* and application/json in any letter case (clients
-// of this API send "Application/Json") are accepted, unless given q=0.
-func acceptsJSON(header string) bool {
+// format is a representation a data endpoint can answer in.
+type format int
+
+const (
+	formatJSON format = iota
+	formatCSV
+)
+
+var contentTypes = [...]string{formatJSON: "application/json", formatCSV: "text/csv; charset=utf-8"}
+
+// negotiate picks the representation an Accept header asks for: JSON unless
+// text/csv is accepted and JSON is not preferred to it. ok is false when the
+// header admits neither.
+func negotiate(header string) (f format, ok bool) {
 	if strings.TrimSpace(header) == "" {
-		return true
+		return formatJSON, true
 	}
+	bestQ, best := -1.0, formatJSON
 	for _, part := range strings.Split(header, ",") {
 		mt, params, err := mime.ParseMediaType(strings.TrimSpace(part))
 		if err != nil {
 			continue
 		}
-		if q, ok := params["q"]; ok {
-			if v, err := strconv.ParseFloat(q, 64); err != nil || v <= 0 {
+		q := 1.0
+		if s, ok := params["q"]; ok {
+			if q, err = strconv.ParseFloat(s, 64); err != nil || q <= 0 {
 				continue
 			}
 		}
+		var cand format
 		switch mt { // ParseMediaType lowercases the type
 		case "*/*", "application/*", "application/json":
-			return true
+			cand = formatJSON
+		case "text/csv", "text/*":
+			cand = formatCSV
+		default:
+			continue
+		}
+		if q > bestQ {
+			bestQ, best = q, cand
 		}
 	}
-	return false
+	return best, bestQ > 0
 }

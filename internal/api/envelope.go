@@ -12,11 +12,15 @@ import (
 
 // Codes that only the HTTP edge produces; domain codes come from energy.
 const (
-	notAcceptable energy.Code = "not_acceptable"
-	tooMany       energy.Code = "too_many_requests"
-	unavailable   energy.Code = "unavailable"
-	tooLarge      energy.Code = "too_large"
+	notAcceptable    energy.Code = "not_acceptable"
+	tooMany          energy.Code = "too_many_requests"
+	unavailable      energy.Code = "unavailable"
+	tooLarge         energy.Code = "too_large"
+	methodNotAllowed energy.Code = "method_not_allowed"
 )
+
+// errNotAcceptable answers an Accept header that admits neither representation.
+var errNotAcceptable = energy.Errorf(notAcceptable, "Not Acceptable: this endpoint answers application/json or text/csv")
 
 // Status values of the result envelope.
 const (
@@ -53,6 +57,8 @@ func statusOf(c energy.Code) int {
 		return http.StatusServiceUnavailable
 	case tooLarge:
 		return http.StatusRequestEntityTooLarge
+	case methodNotAllowed:
+		return http.StatusMethodNotAllowed
 	}
 	return http.StatusInternalServerError
 }
@@ -85,8 +91,12 @@ func encode(w http.ResponseWriter, status int, v any) {
 }
 
 func writeBody(w http.ResponseWriter, status int, b []byte) {
+	writeBodyAs(w, "application/json", status, b)
+}
+
+func writeBodyAs(w http.ResponseWriter, contentType string, status int, b []byte) {
 	h := w.Header()
-	h.Set("Content-Type", "application/json")
+	h.Set("Content-Type", contentType)
 	h.Set("Content-Length", strconv.Itoa(len(b)))
 	w.WriteHeader(status)
 	_, _ = w.Write(b)

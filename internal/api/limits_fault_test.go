@@ -14,7 +14,8 @@ import (
 	"time"
 
 	"github.com/energyapi/energyapi/internal/auth"
-	"github.com/energyapi/energyapi/internal/energy"
+	"github.com/energyapi/energyapi/internal/catalog"
+	"github.com/energyapi/energyapi/internal/dataset"
 )
 
 // recorder is a fake Recorder.
@@ -72,9 +73,19 @@ func (b *blockingReady) ready(ctx context.Context) error {
 // newGuardedServer returns a server whose /readyz blocks on b.
 func newGuardedServer(tb testing.TB, b *blockingReady, rec Recorder, maxInFlight int, timeout time.Duration) *httptest.Server {
 	tb.Helper()
+	cat, err := catalog.New()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	live, err := dataset.NewLive(context.Background(), cat, dataset.NewMemory())
+	if err != nil {
+		tb.Fatal(err)
+	}
+	snap := live.Snapshot()
 	srv := httptest.NewServer(NewServer(Options{
 		Log:            slog.New(slog.NewTextHandler(io.Discard, nil)),
-		Data:           func() *energy.Snapshot { return energy.NewSnapshot(energy.Data{}) },
+		Catalog:        cat,
+		Data:           func() *dataset.Snapshot { return snap },
 		TokenEndpoint:  &auth.TokenEndpoint{},
 		Ready:          b.ready,
 		Metrics:        rec,

@@ -10,8 +10,6 @@ import (
 	"strconv"
 	"sync/atomic"
 	"time"
-
-	"github.com/energyapi/energyapi/internal/energy"
 )
 
 // entry is what the request log learns while a request is served.
@@ -173,19 +171,6 @@ func recoverPanics(log *slog.Logger) func(http.Handler) http.Handler {
 					writeError(w, r, log, fmt.Errorf("panic: %v", v))
 				}
 			}()
-			next.ServeHTTP(w, r)
-		})
-	}
-}
-
-// requireJSON answers 406 when the Accept header excludes JSON.
-func requireJSON(log *slog.Logger) func(http.Handler) http.Handler {
-	return func(next http.Handler) http.Handler {
-		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			if !acceptsJSON(r.Header.Get("Accept")) {
-				writeError(w, r, log, energy.Errorf(notAcceptable, "Not Acceptable: this endpoint answers only application/json"))
-				return
-			}
 			next.ServeHTTP(w, r)
 		})
 	}

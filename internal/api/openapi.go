@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/energyapi/energyapi/internal/dataset"
 )
 
 // openapiYAML is the OpenAPI 3.1 description of the public surface. A string,
@@ -21,9 +23,10 @@ import (
 //go:embed openapi.yaml
 var openapiYAML string
 
-// OpenAPIDocument returns the OpenAPI 3.1 description of the API, in YAML, as
-// served at /openapi.yaml. Tests validate traffic against it.
-func OpenAPIDocument() []byte { return []byte(openapiYAML) }
+// OpenAPIDocument returns the OpenAPI 3.1 description of the API serving
+// the datasets of c, in YAML, as served at /openapi.yaml. Tests validate
+// traffic against it.
+func OpenAPIDocument(c *dataset.Catalog) ([]byte, error) { return buildOpenAPI(openapiYAML, c) }
 
 // openapiDoc is the document in both encodings, with their entity tags.
 type openapiDoc struct {
@@ -32,14 +35,18 @@ type openapiDoc struct {
 	err                error // the conversion failed; tests rule that out
 }
 
-// newOpenAPIDoc converts the document to JSON once, when the server is built,
-// rather than per request.
-func newOpenAPIDoc() *openapiDoc {
-	j, err := yamlToJSON([]byte(openapiYAML))
+// newOpenAPIDoc builds the document and converts it to JSON once, when the
+// server is built, rather than per request.
+func newOpenAPIDoc(c *dataset.Catalog) *openapiDoc {
+	y, err := OpenAPIDocument(c)
+	if err != nil {
+		return &openapiDoc{err: err}
+	}
+	j, err := yamlToJSON(y)
 	if err != nil {
 		return &openapiDoc{err: fmt.Errorf("openapi.yaml: %w", err)}
 	}
-	d := &openapiDoc{yaml: []byte(openapiYAML), json: j}
+	d := &openapiDoc{yaml: y, json: j}
 	d.yamlETag, d.jsonETag = etag(d.yaml), etag(d.json)
 	return d
 }

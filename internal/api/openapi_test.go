@@ -12,6 +12,7 @@ import (
 
 	"github.com/energyapi/energyapi/internal/api"
 	"github.com/energyapi/energyapi/internal/api/apitest"
+	"github.com/energyapi/energyapi/internal/catalog"
 	"github.com/getkin/kin-openapi/openapi3"
 )
 
@@ -26,9 +27,11 @@ func TestOpenAPIDocumentDescribesTheSurface(t *testing.T) {
 	// Every route of routes.go, and nothing else.
 	want := []string{
 		"GET /.well-known/jwks.json",
+		"GET /catalog",
 		"GET /generation/v2.0/thermoelectric-production",
 		"GET /healthz",
 		"GET /load/v2.0/peak-valley-load",
+		"GET /load/v2.0/total-load",
 		"GET /openapi.json",
 		"GET /openapi.yaml",
 		"GET /readyz",
@@ -85,7 +88,15 @@ func TestOpenAPIServedWithoutAuthentication(t *testing.T) {
 	if y.status != http.StatusOK || y.header.Get("Content-Type") != "application/yaml" {
 		t.Fatalf("/openapi.yaml: got %d %q, want 200 application/yaml", y.status, y.header.Get("Content-Type"))
 	}
-	if !bytes.Equal(y.body, api.OpenAPIDocument()) {
+	cat, err := catalog.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := api.OpenAPIDocument(cat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(y.body, doc) {
 		t.Error("/openapi.yaml: the body differs from the embedded document")
 	}
 	j := h.get(t, "/openapi.json", "Authorization", "")

@@ -1,25 +1,55 @@
 package api
 
-import "net/http"
+import (
+	"net/http"
+
+	"github.com/energyapi/energyapi/internal/energy"
+)
 
 // addRoutes is the API surface: every endpoint and its authentication.
 func addRoutes(mux *http.ServeMux, o Options) {
 	handle := func(pattern string, h http.Handler) { mux.Handle(pattern, routed(h)) }
+	// get serves h at path for GET and HEAD, and answers other methods 405
+	// in the result envelope (the mux alone would answer plain text).
+	get := func(path string, h http.Handler) {
+		handle("GET "+path, h)
+		handle(path, methodNotAllowedAt(o, "GET, HEAD"))
+	}
 	token := *o.TokenEndpoint
 	token.SetLogID = setLogClient
 	// No method in these patterns: the endpoint itself answers other methods
 	// with 405 in the OAuth error shape.
 	handle("/public-api/access-token", &token)
 	handle("/transparency/oauth/accessToken", &token) // legacy path, same handler
-	handle("GET /generation/v2.0/thermoelectric-production", dataEndpoint(o, handleThermoelectric(o.Log, o.Data)))
-	handle("GET /load/v2.0/peak-valley-load", dataEndpoint(o, handlePeakValley(o.Log, o.Data, o.MaxRangeDays)))
-	openapi := newOpenAPIDoc()
-	handle("GET /openapi.yaml", handleOpenAPI(o.Log, openapi, false)) // public: no token
-	handle("GET /openapi.json", handleOpenAPI(o.Log, openapi, true))
-	handle("GET /.well-known/jwks.json", handleJWKS(o.Keys))
-	handle("GET /healthz", handleHealth())
-	handle("GET /readyz", handleReady(o.Log, o.Ready))
-	if o.MetricsHandler != nil {
-		handle("GET /metrics", o.MetricsHandler)
+	// Every dataset of the catalogue, at its path and its aliases.
+	cache := newAnswerCache(o.AnswerCacheBytes)
+	for _, d := range o.Catalog.All() {
+		h := dataEndpoint(o, handleDataset(o, o.Catalog, d, cache))
+		get(d.Path(), h)
+		for _, p := range d.Aliases {
+			get(p, h)
+		}
 	}
+	get("/catalog", handleCatalog(o)) // public, like the OpenAPI document
+	openapi := newOpenAPIDoc(o.Catalog)
+	get("/openapi.yaml", handleOpenAPI(o.Log, openapi, false)) // public: no token
+	get("/openapi.json", handleOpenAPI(o.Log, openapi, true))
+	get("/.well-known/jwks.json", handleJWKS(o.Keys))
+	get("/healthz", handleHealth())
+	get("/readyz", handleReady(o.Log, o.Ready))
+	if o.MetricsHandler != nil {
+		get("/metrics", o.MetricsHandler)
+	}
+	// Whatever matches no route gets the result envelope, never plain text.
+	handle("/", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		writeError(w, r, o.Log, energy.Errorf(energy.NotFound, "Not Found: no endpoint at %s", r.URL.Path))
+	}))
+}
+
+// methodNotAllowedAt answers 405 with an Allow header listing allow.
+func methodNotAllowedAt(o Options, allow string) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Allow", allow)
+		writeError(w, r, o.Log, energy.Errorf(methodNotAllowed, "Method Not Allowed: %s answers %s only", r.URL.Path, allow))
+	})
 }

@@ -10,20 +10,27 @@ import (
 	"time"
 
 	"github.com/energyapi/energyapi/internal/auth"
-	"github.com/energyapi/energyapi/internal/energy"
+	"github.com/energyapi/energyapi/internal/dataset"
 )
 
 // Options are the server's dependencies and settings.
 type Options struct {
-	Log           *slog.Logger
-	Now           func() time.Time // defaults to time.Now
-	Data          func() *energy.Snapshot
+	Log *slog.Logger
+	Now func() time.Time // defaults to time.Now
+	// Catalog lists the datasets served; Data returns the current snapshot of their records.
+	Catalog       *dataset.Catalog
+	Data          func() *dataset.Snapshot
 	Tokens        *auth.Tokens
 	TokenEndpoint *auth.TokenEndpoint
 	Keys          *auth.Keyring
 	Ready         func(context.Context) error
 	// MaxRangeDays bounds a date-range request, both ends counted; 0 for no limit.
 	MaxRangeDays int
+	// UnmatchedFilter is the answer to a filter value outside its list;
+	// the zero value is EmptyBody.
+	UnmatchedFilter UnmatchedFilter
+	// AnswerCacheBytes bounds the encoded answers kept for reuse; 0 keeps none.
+	AnswerCacheBytes int
 
 	// Metrics records every request; optional.
 	Metrics Recorder
@@ -61,5 +68,16 @@ func dataEndpoint(o Options, h http.Handler) http.Handler {
 		setLogClient(r, auth.ClientID(r.Context()))
 		limited.ServeHTTP(w, r)
 	})
-	return requireJSON(o.Log)(auth.RequireBearer(o.Tokens, fail)(withClient))
+	// An Accept header that admits no representation is refused before the
+	// token is checked, as a content-negotiation failure.
+	acceptable := func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if _, ok := negotiate(r.Header.Get("Accept")); !ok {
+				writeError(w, r, o.Log, errNotAcceptable)
+				return
+			}
+			next.ServeHTTP(w, r)
+		})
+	}
+	return acceptable(auth.RequireBearer(o.Tokens, fail)(withClient))
 }

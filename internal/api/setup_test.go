@@ -37,8 +37,15 @@ const (
 
 func newHarness(tb testing.TB, data energy.Data) *harness {
 	tb.Helper()
+	return newHarnessWith(tb, apitest.Options{Data: data})
+}
+
+// newHarnessWith starts the harness on o, whose clock and log it sets.
+func newHarnessWith(tb testing.TB, o apitest.Options) *harness {
+	tb.Helper()
 	h := &harness{clock: apitest.NewClock(time.Now()), logBuf: &apitest.Buffer{}, contract: apitest.NewValidator(tb)}
-	h.srv = apitest.NewServer(tb, apitest.Options{Data: data, Now: h.clock.Now, Log: h.logBuf})
+	o.Now, o.Log = h.clock.Now, h.logBuf
+	h.srv = apitest.NewServer(tb, o)
 	h.token = h.obtainToken(tb)
 	return h
 }

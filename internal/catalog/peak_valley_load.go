@@ -30,8 +30,9 @@ func PeakValleyLoad() *dataset.Dataset {
 			{Name: "valley_load_GW", Kind: dataset.Number, Format: dataset.Point3, Doc: "The day's valley, GW; empty on a peak record."},
 			{Name: "kind", Kind: dataset.Text, Hidden: true, Ref: energy.Plain(peakKind, valleyKind)},
 		},
-		Derive: &dataset.Derivation{From: "total-load", Rows: derivePeakValley},
-		Import: &dataset.ImportSpec{},
+		ExactlyOne: []string{"peak_load_GW", "valley_load_GW"},
+		Derive:     &dataset.Derivation{From: "total-load", Rows: derivePeakValley},
+		Import:     &dataset.ImportSpec{},
 	}
 }
 

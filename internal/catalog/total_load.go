@@ -26,3 +26,8 @@ func TotalLoad() *dataset.Dataset {
 		Import: &dataset.ImportSpec{},
 	}
 }
+
+// TotalLoadRow returns a quarter hour of one zone's load as the dataset's row.
+func TotalLoadRow(p energy.LoadPoint) dataset.Row {
+	return dataset.Row{Time: p.At.Unix(), Text: []string{string(p.Zone)}, Num: []float64{p.TotalMW, p.ForecastMW}}
+}

@@ -212,6 +212,9 @@ type Dataset struct {
 	// Order names the Text fields by which records of the same moment are
 	// sorted (byte-wise); Key order when empty.
 	Order []string
+	// ExactlyOne names Number fields of which each record fills exactly one
+	// (a peak-valley record is a peak or a valley), for documentation.
+	ExactlyOne []string
 	// Derive, when set, computes records from another dataset.
 	Derive *Derivation
 	// Import says how files for the dataset are read; nil when it takes
@@ -468,3 +471,12 @@ func (c *Catalog) Names() []string {
 }
 
 func (c *Catalog) layoutOf(d *Dataset) *Layout { return c.layout[d] }
+
+// EnumValues returns the canonical values an Enum parameter accepts, in
+// their documented order.
+func (d *Dataset) EnumValues(p Param) []string {
+	if r := d.paramRef(p); r != nil {
+		return r.Values()
+	}
+	return nil
+}

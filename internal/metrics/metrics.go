@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/energyapi/energyapi/internal/auth"
+	"github.com/energyapi/energyapi/internal/dataset"
 	"github.com/energyapi/energyapi/internal/energy"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
@@ -30,7 +31,7 @@ type Options struct {
 	// rather than counted here. Optional.
 	History energy.ImportHistory
 	// Data returns the snapshot being served. Optional.
-	Data func() *energy.Snapshot
+	Data func() *dataset.Snapshot
 	// Now defaults to time.Now.
 	Now func() time.Time
 	// Log receives errors from scrapes. Optional.
@@ -229,12 +230,12 @@ func (c *importCollector) Collect(ch chan<- prometheus.Metric) {
 
 // dataCollector reports the served snapshot's version and age.
 type dataCollector struct {
-	data                  func() *energy.Snapshot
+	data                  func() *dataset.Snapshot
 	now                   func() time.Time
 	version, updated, age *prometheus.Desc
 }
 
-func newDataCollector(data func() *energy.Snapshot, now func() time.Time) *dataCollector {
+func newDataCollector(data func() *dataset.Snapshot, now func() time.Time) *dataCollector {
 	return &dataCollector{
 		data: data,
 		now:  now,

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/energyapi/energyapi/internal/auth"
+	"github.com/energyapi/energyapi/internal/dataset"
 	"github.com/energyapi/energyapi/internal/energy"
 	"github.com/energyapi/energyapi/internal/metrics"
 	"github.com/prometheus/client_golang/prometheus"
@@ -65,12 +66,12 @@ func wantSample(tb testing.TB, got map[string]float64, key string, want float64)
 func TestMetricsRecordAndExpose(t *testing.T) {
 	now := time.Date(2024, 11, 1, 12, 0, 0, 0, time.UTC)
 	last := now.Add(-time.Hour)
-	snap := &energy.Snapshot{Version: 7, Updated: now.Add(-90 * time.Second)}
+	snap := &dataset.Snapshot{Version: 7, Updated: now.Add(-90 * time.Second)}
 	m, err := metrics.New(prometheus.NewRegistry(), metrics.Options{
 		History: history{func() ([]energy.ImportTotal, error) {
 			return []energy.ImportTotal{{Dataset: "total-load", Runs: 3, Rows: 35040, Last: last}}, nil
 		}},
-		Data: func() *energy.Snapshot { return snap },
+		Data: func() *dataset.Snapshot { return snap },
 		Now:  func() time.Time { return now },
 	})
 	if err != nil {
@@ -122,7 +123,7 @@ func TestMetricsStoreDown(t *testing.T) {
 			}
 			return nil, nil
 		}},
-		Data: func() *energy.Snapshot { return &energy.Snapshot{} },
+		Data: func() *dataset.Snapshot { return &dataset.Snapshot{} },
 	})
 	if err != nil {
 		t.Fatal(err)

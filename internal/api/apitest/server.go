@@ -19,6 +19,7 @@ import (
 
 	"github.com/energyapi/energyapi/internal/api"
 	"github.com/energyapi/energyapi/internal/auth"
+	"github.com/energyapi/energyapi/internal/dataset"
 	"github.com/energyapi/energyapi/internal/energy"
 	"github.com/energyapi/energyapi/internal/store/sqlite"
 )
@@ -33,6 +34,9 @@ const (
 // defaults: 300 s tokens, the real clock and a 60-day range limit.
 type Options struct {
 	Data energy.Data
+	// Load is served as total-load (and the peak-valley days it derives,
+	// where Data has none).
+	Load []energy.LoadPoint
 	// Now is the server's clock, for tokens and the request log.
 	Now func() time.Time
 	// TokenTTL is the lifetime of issued tokens; 0 means 300 s.
@@ -124,16 +128,27 @@ func Start(o Options) (*Server, error) {
 	}
 	tokens := auth.NewTokens(keys, o.TokenTTL, o.Now, rand.Reader)
 	log := slog.New(slog.NewJSONHandler(o.Log, &slog.HandlerOptions{Level: o.LogLevel}))
-	snap := energy.NewSnapshot(o.Data)
+	var cat *dataset.Catalog
+	var snap *dataset.Snapshot
+	if err == nil {
+		cat, snap, err = Snapshot(o.Data, o.Load...)
+	}
+	if err != nil {
+		s.Close()
+		return nil, err
+	}
 	ao := api.Options{
 		Log:           log,
 		Now:           o.Now,
-		Data:          func() *energy.Snapshot { return snap },
+		Catalog:       cat,
+		Data:          func() *dataset.Snapshot { return snap },
 		Tokens:        tokens,
 		TokenEndpoint: &auth.TokenEndpoint{Registry: reg, Tokens: tokens, Log: log},
 		Keys:          keys,
 		Ready:         s.st.Ping,
 		MaxRangeDays:  o.MaxRangeDays,
+		// Large enough that tests exercise cached answers.
+		AnswerCacheBytes: 8 << 20,
 	}
 	if o.Adjust != nil {
 		o.Adjust(&ao)

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/energyapi/energyapi/internal/api"
+	"github.com/energyapi/energyapi/internal/catalog"
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/getkin/kin-openapi/openapi3filter"
 	"github.com/getkin/kin-openapi/routers"
@@ -27,7 +28,15 @@ type Validator struct {
 // LoadDocument loads and validates the embedded OpenAPI document, examples
 // and patterns included.
 func LoadDocument() (*openapi3.T, error) {
-	doc, err := openapi3.NewLoader().LoadFromData(api.OpenAPIDocument())
+	c, err := catalog.New()
+	if err != nil {
+		return nil, err
+	}
+	y, err := api.OpenAPIDocument(c)
+	if err != nil {
+		return nil, err
+	}
+	doc, err := openapi3.NewLoader().LoadFromData(y)
 	if err != nil {
 		return nil, fmt.Errorf("load openapi.yaml: %w", err)
 	}

@@ -1,0 +1,129 @@
+package api
+
+import (
+	"net/http"
+	"time"
+
+	"github.com/energyapi/energyapi/internal/dataset"
+	"github.com/energyapi/energyapi/internal/energy"
+)
+
+// catalogBody is GET /catalog: every dataset with what a caller needs to
+// query it and what data it holds.
+type catalogBody struct {
+	Datasets []catalogDataset `json:"datasets"`
+}
+
+type catalogDataset struct {
+	Name        string           `json:"name"`
+	Title       string           `json:"title"`
+	Description string           `json:"description"`
+	Method      string           `json:"method"`
+	Path        string           `json:"path"`
+	Aliases     []string         `json:"aliases,omitempty"`
+	Array       string           `json:"array"`
+	Granularity string           `json:"granularity"`
+	Parameters  []catalogParam   `json:"parameters"`
+	Fields      []catalogField   `json:"fields"`
+	Coverage    *catalogCoverage `json:"coverage"`
+	Derived     string           `json:"derived_from,omitempty"`
+	Importable  bool             `json:"importable"`
+}
+
+type catalogParam struct {
+	Name        string   `json:"name"`
+	Kind        string   `json:"kind"`
+	Required    bool     `json:"required"`
+	Repeatable  bool     `json:"repeatable"`
+	Description string   `json:"description,omitempty"`
+	Values      []string `json:"values,omitempty"`
+	MaxDays     int      `json:"max_days,omitempty"`
+}
+
+type catalogField struct {
+	Name        string `json:"name"`
+	Format      string `json:"format"`
+	Description string `json:"description,omitempty"`
+}
+
+// catalogCoverage is the span of the stored records, null when there are none.
+type catalogCoverage struct {
+	First   string `json:"first"` // yyyy-mm-dd
+	Last    string `json:"last"`
+	Records int    `json:"records"`
+}
+
+func handleCatalog(o Options) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		snap := o.Data()
+		out := catalogBody{Datasets: []catalogDataset{}}
+		for _, d := range o.Catalog.All() {
+			out.Datasets = append(out.Datasets, describeDataset(o, d, snap.Table(d)))
+		}
+		w.Header().Set("Access-Control-Allow-Origin", "*")
+		encode(w, http.StatusOK, out)
+	})
+}
+
+func describeDataset(o Options, d *dataset.Dataset, t *dataset.Table) catalogDataset {
+	cd := catalogDataset{
+		Name: d.Name, Title: d.Title, Description: d.Doc, Method: http.MethodGet, Path: d.Path(), Aliases: d.Aliases,
+		Array: d.Array, Granularity: d.Grain.String(), Importable: d.Import != nil,
+	}
+	if d.Derive != nil {
+		cd.Derived = d.Derive.From
+	}
+	for _, p := range d.Params {
+		switch p.Kind {
+		case dataset.DateRange:
+			maxDays := p.MaxDays
+			if maxDays == 0 {
+				maxDays = o.MaxRangeDays
+			}
+			if p.SameDay {
+				maxDays = 1
+			}
+			cd.Parameters = append(cd.Parameters,
+				catalogParam{Name: p.Name, Kind: "date", Required: true, Description: "First day, dd/mm/yyyy.", MaxDays: max(maxDays, 0)},
+				catalogParam{Name: p.To, Kind: "date", Required: true, Description: "Last day, included, dd/mm/yyyy.", MaxDays: max(maxDays, 0)})
+		case dataset.YearParam:
+			cd.Parameters = append(cd.Parameters, catalogParam{Name: p.Name, Kind: "year", Required: p.Required, Description: p.Doc})
+		case dataset.MonthParam:
+			cd.Parameters = append(cd.Parameters, catalogParam{Name: p.Name, Kind: "month", Required: p.Required, Description: p.Doc})
+		case dataset.Enum:
+			cd.Parameters = append(cd.Parameters, catalogParam{Name: p.Name, Kind: "enum", Required: p.Required, Repeatable: p.Many, Description: p.Doc, Values: d.EnumValues(p)})
+		}
+	}
+	for _, f := range d.Fields {
+		if f.Hidden {
+			continue
+		}
+		switch f.Kind {
+		case dataset.Instant:
+			cd.Fields = append(cd.Fields, catalogField{f.Name, "datetime", f.Doc})
+			if f.TZ != "" {
+				cd.Fields = append(cd.Fields, catalogField{f.TZ, "timezone", "IANA time zone of " + f.Name + "."})
+			}
+			if f.Offset != "" {
+				cd.Fields = append(cd.Fields, catalogField{f.Offset, "offset", "UTC offset of " + f.Name + "."})
+			}
+		case dataset.YearOf:
+			cd.Fields = append(cd.Fields, catalogField{f.Name, "year", f.Doc})
+		case dataset.DateOf:
+			cd.Fields = append(cd.Fields, catalogField{f.Name, "date", f.Doc})
+		case dataset.Text:
+			cd.Fields = append(cd.Fields, catalogField{f.Name, "text", f.Doc})
+		case dataset.Number:
+			format := "decimal-point"
+			if f.Format.Italian {
+				format = "decimal-comma"
+			}
+			cd.Fields = append(cd.Fields, catalogField{f.Name, format, f.Doc})
+		}
+	}
+	if first, last, ok := t.Coverage(); ok {
+		day := func(u int64) string { return time.Unix(u, 0).In(energy.Rome()).Format("2006-01-02") }
+		cd.Coverage = &catalogCoverage{First: day(first), Last: day(last), Records: t.Records()}
+	}
+	return cd
+}

@@ -1,0 +1,133 @@
+package api_test
+
+import (
+	"encoding/json"
+	"math"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/energyapi/energyapi/internal/api"
+	"github.com/energyapi/energyapi/internal/api/apitest"
+	"github.com/energyapi/energyapi/internal/energy"
+)
+
+const totalLoadPath = "/load/v2.0/total-load"
+
+// someLoad is one quarter hour of three zones around the spring 2024 clock
+// change, the Italy value without a forecast.
+func someLoad(tb testing.TB) []energy.LoadPoint {
+	at := rome(tb, "2024-03-31 01:45:00 +01:00")
+	next := rome(tb, "2024-03-31 03:00:00 +02:00")
+	return []energy.LoadPoint{
+		{At: at, Zone: energy.North, TotalMW: 12000.25, ForecastMW: 11900},
+		{At: at, Zone: energy.Sicily, TotalMW: 1500, ForecastMW: 1490.5},
+		{At: at, Zone: energy.Italy, TotalMW: 24000.125, ForecastMW: math.NaN()},
+		{At: next, Zone: energy.North, TotalMW: 11800, ForecastMW: 11850},
+	}
+}
+
+func TestTotalLoadFromTheDescriptor(t *testing.T) {
+	h := newHarnessWith(t, apitest.Options{Load: someLoad(t)})
+	r := h.get(t, totalLoadPath+"?dateFrom=31/3/2024&dateTo=31/03/2024&biddingZone=north&biddingZone=Italy")
+	want := `{"result":{"message":"Operation completed for the following input. Date from: 31/03/2024, date to: 31/03/2024","status":"Completed"},"total_load":[` +
+		`{"date":"2024-03-31 01:45:00","date_tz":"Europe/Rome","date_offset":"+01:00","total_load_MW":"24000.125","forecast_total_load_MW":"","bidding_zone":"Italy"},` +
+		`{"date":"2024-03-31 01:45:00","date_tz":"Europe/Rome","date_offset":"+01:00","total_load_MW":"12000.25","forecast_total_load_MW":"11900","bidding_zone":"North"},` +
+		`{"date":"2024-03-31 03:00:00","date_tz":"Europe/Rome","date_offset":"+02:00","total_load_MW":"11800","forecast_total_load_MW":"11850","bidding_zone":"North"}]}`
+	if r.status != http.StatusOK || string(r.body) != want {
+		t.Fatalf("got %d\n%s\nwant\n%s", r.status, r.body, want)
+	}
+	// Asked again, the answer comes from the cache, byte for byte.
+	if again := h.get(t, totalLoadPath+"?dateFrom=31/03/2024&dateTo=31/3/2024&biddingZone=Italy&biddingZone=North"); string(again.body) != want {
+		t.Errorf("repeated query: got %s", again.body)
+	}
+	// A comma-joined value is one value, which no zone has: the empty body.
+	wantEmpty(t, h.get(t, totalLoadPath+"?dateFrom=31/3/2024&dateTo=31/3/2024&biddingZone=North,Italy"))
+	wantError(t, h.get(t, totalLoadPath+"?dateFrom=31/2/2024&dateTo=31/3/2024"), http.StatusBadRequest, "Input Validation Error:", "dateFrom", "31/2/2024")
+	wantError(t, h.get(t, totalLoadPath+"?dateFrom=1/1/2024&dateTo=31/3/2024"), http.StatusBadRequest, "spans 91 days")
+}
+
+func TestDataAsCSV(t *testing.T) {
+	h := newHarnessWith(t, apitest.Options{Load: someLoad(t)})
+	r := h.get(t, totalLoadPath+"?dateFrom=31/3/2024&dateTo=31/3/2024&biddingZone=Sicily", "Accept", "text/csv")
+	want := "date,date_tz,date_offset,total_load_MW,forecast_total_load_MW,bidding_zone\r\n2024-03-31 01:45:00,Europe/Rome,+01:00,1500,1490.5,Sicily\r\n"
+	if r.status != http.StatusOK || r.header.Get("Content-Type") != "text/csv; charset=utf-8" || string(r.body) != want {
+		t.Fatalf("got %d %q\n%q\nwant %q", r.status, r.header.Get("Content-Type"), r.body, want)
+	}
+}
+
+func TestUnknownPathsAndMethodsAnswerTheEnvelope(t *testing.T) {
+	h := newHarness(t, energy.Data{})
+	for _, tc := range []struct {
+		method, path string
+		status       int
+		allow        string
+	}{
+		{"GET", "/nope/v2.0/x", http.StatusNotFound, ""},
+		{"GET", "/load/v2.0/no-such-dataset", http.StatusNotFound, ""},
+		{"POST", totalLoadPath, http.StatusMethodNotAllowed, "GET, HEAD"},
+		{"DELETE", "/catalog", http.StatusMethodNotAllowed, "GET, HEAD"},
+	} {
+		req, _ := http.NewRequest(tc.method, h.srv.URL+tc.path, nil)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var env envelope
+		err = json.NewDecoder(resp.Body).Decode(&env)
+		resp.Body.Close()
+		if resp.StatusCode != tc.status || err != nil || env.Result.Status != "ERROR" || resp.Header.Get("Allow") != tc.allow {
+			t.Errorf("%s %s: got %d %+v (%v) Allow %q, want %d in the envelope, Allow %q", tc.method, tc.path, resp.StatusCode, env, err, resp.Header.Get("Allow"), tc.status, tc.allow)
+		}
+	}
+}
+
+func TestUnmatchedFilterEmptyArray(t *testing.T) {
+	h := newHarnessWith(t, apitest.Options{Data: thermoData(), Adjust: func(o *api.Options) { o.UnmatchedFilter = api.EmptyArray }})
+	r := h.get(t, thermoPath+"?year=2023&category=Idroelettrica")
+	if want := `{"result":{"message":"OK","status":"Completed"},"thermoelectric":[]}`; r.status != http.StatusOK || string(r.body) != want {
+		t.Errorf("got %d %s, want %s", r.status, r.body, want)
+	}
+}
+
+func TestCatalogListsEveryDataset(t *testing.T) {
+	h := newHarnessWith(t, apitest.Options{Data: thermoData(), Load: someLoad(t)})
+	r := h.get(t, "/catalog", "Authorization", "")
+	var cat struct {
+		Datasets []struct {
+			Name, Path string
+			Parameters []struct {
+				Name   string
+				Values []string
+			}
+			Coverage *struct {
+				First, Last string
+				Records     int
+			}
+		}
+	}
+	if err := json.Unmarshal(r.body, &cat); err != nil || r.status != http.StatusOK {
+		t.Fatalf("got %d %v", r.status, err)
+	}
+	got := map[string]string{}
+	for _, d := range cat.Datasets {
+		cov := "none"
+		if d.Coverage != nil {
+			cov = d.Coverage.First + ".." + d.Coverage.Last
+		}
+		got[d.Path] = cov
+		if d.Name == "total-load" && (len(d.Parameters) != 3 || !strings.Contains(strings.Join(d.Parameters[2].Values, ","), "Centre-North")) {
+			t.Errorf("total-load parameters: got %+v", d.Parameters)
+		}
+	}
+	want := map[string]string{
+		totalLoadPath:  "2024-03-31..2024-03-31",
+		peakValleyPath: "2024-03-31..2024-03-31", // derived from Italy's one quarter hour
+		thermoPath:     "2022-01-01..2023-01-01",
+	}
+	for path, cov := range want {
+		if got[path] != cov {
+			t.Errorf("%s: coverage %s, want %s", path, got[path], cov)
+		}
+	}
+}

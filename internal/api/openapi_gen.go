@@ -1,0 +1,256 @@
+package api
+
+import (
+	"fmt"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/energyapi/energyapi/internal/dataset"
+)
+
+// The dataset part of the OpenAPI document is generated from the
+// catalogue, so that a dataset is documented by its declaration alone;
+// openapi.yaml holds what no descriptor says (tokens, metadata, errors).
+
+// ynode builders keep mapping keys in the order written.
+func ymap(kv ...any) *yaml.Node {
+	n := &yaml.Node{Kind: yaml.MappingNode}
+	for i := 0; i+1 < len(kv); i += 2 {
+		n.Content = append(n.Content, ystr(kv[i].(string)), yval(kv[i+1]))
+	}
+	return n
+}
+
+func yval(v any) *yaml.Node {
+	switch v := v.(type) {
+	case *yaml.Node:
+		return v
+	case string:
+		return ystr(v)
+	case bool:
+		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!bool", Value: fmt.Sprint(v)}
+	case int:
+		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: fmt.Sprint(v)}
+	case []string:
+		n := &yaml.Node{Kind: yaml.SequenceNode}
+		for _, s := range v {
+			n.Content = append(n.Content, ystr(s))
+		}
+		return n
+	case []*yaml.Node:
+		return &yaml.Node{Kind: yaml.SequenceNode, Content: v}
+	}
+	panic(fmt.Sprintf("openapi: no YAML form for %T", v)) // a mistake in this file
+}
+
+func ystr(s string) *yaml.Node { return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s} }
+
+func yref(to string) *yaml.Node { return ymap("$ref", to) }
+
+// mapValue returns the value under key in mapping n, adding an empty
+// mapping there if it is missing.
+func mapValue(n *yaml.Node, key string) *yaml.Node {
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == key {
+			return n.Content[i+1]
+		}
+	}
+	v := &yaml.Node{Kind: yaml.MappingNode}
+	n.Content = append(n.Content, ystr(key), v)
+	return v
+}
+
+// insertAt inserts key: v into mapping n before the entry named before
+// (at the end if there is none).
+func insertAt(n *yaml.Node, before, key string, v *yaml.Node) {
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == before {
+			n.Content = append(n.Content[:i], append([]*yaml.Node{ystr(key), v}, n.Content[i:]...)...)
+			return
+		}
+	}
+	n.Content = append(n.Content, ystr(key), v)
+}
+
+// buildOpenAPI returns the whole document: openapi.yaml with a path and two
+// schemas per dataset of c.
+func buildOpenAPI(static string, c *dataset.Catalog) ([]byte, error) {
+	var root yaml.Node
+	if err := yaml.Unmarshal([]byte(static), &root); err != nil {
+		return nil, fmt.Errorf("openapi.yaml: %w", err)
+	}
+	doc := root.Content[0]
+	paths, schemas := mapValue(doc, "paths"), mapValue(mapValue(doc, "components"), "schemas")
+	for _, d := range c.All() {
+		name := schemaName(d)
+		insertAt(paths, "/catalog", d.Path(), pathItem(d, name, 0))
+		for i, alias := range d.Aliases {
+			insertAt(paths, "/catalog", alias, pathItem(d, name, i+1))
+		}
+		schemas.Content = append(schemas.Content, ystr(name+"Response"), responseSchema(d, name), ystr(name+"Record"), recordSchema(d))
+	}
+	out, err := yaml.Marshal(&root)
+	if err != nil {
+		return nil, fmt.Errorf("openapi: %w", err)
+	}
+	return out, nil
+}
+
+// schemaName turns a resource into a schema name: total-load, TotalLoad.
+func schemaName(d *dataset.Dataset) string {
+	var b strings.Builder
+	for _, w := range strings.FieldsFunc(d.Resource, func(r rune) bool { return r == '-' || r == '/' || r == '_' }) {
+		b.WriteString(strings.ToUpper(w[:1]) + w[1:])
+	}
+	if d.Area == "market" || d.Area == "fees" {
+		return strings.ToUpper(d.Area[:1]) + d.Area[1:] + b.String()
+	}
+	return b.String()
+}
+
+// pathItem documents d's path, or with alias > 0 its alias-th further path.
+func pathItem(d *dataset.Dataset, name string, alias int) *yaml.Node {
+	desc := d.Doc + "\n\n"
+	var params []*yaml.Node
+	empty := false
+	for _, p := range d.Params {
+		switch p.Kind {
+		case dataset.DateRange:
+			days := "the server's limit (60 days by default)"
+			switch {
+			case p.SameDay:
+				days = "one day: the two dates must be equal"
+			case p.MaxDays > 0:
+				days = fmt.Sprintf("%d days", p.MaxDays)
+			case p.MaxDays < 0:
+				days = "any number of days"
+			}
+			desc += fmt.Sprintf("`%s` and `%s` are Europe/Rome days, both included; a range may span %s. The success message repeats them zero-padded.\n\n", p.Name, p.To, days)
+			params = append(params,
+				ymap("name", p.Name, "in", "query", "required", true, "description", "First day, `d/m/yyyy`.", "schema", yref("#/components/schemas/QueryDate")),
+				ymap("name", p.To, "in", "query", "required", true, "description", "Last day, included, `d/m/yyyy`; not before `"+p.Name+"`.", "schema", yref("#/components/schemas/QueryDate")))
+		case dataset.YearParam:
+			params = append(params, ymap("name", p.Name, "in", "query", "required", p.Required, "description", p.Doc, "schema", ymap("type", "integer")))
+			if d.Grain >= dataset.Month {
+				empty = true
+				desc += "A year for which no data is stored gives the empty body.\n\n"
+			}
+		case dataset.MonthParam:
+			params = append(params, ymap("name", p.Name, "in", "query", "required", p.Required, "description", p.Doc+" 1 to 12, zero-padded or not.", "schema", ymap("type", "string", "pattern", "^(0?[1-9]|1[0-2])$")))
+		case dataset.Enum:
+			empty = true
+			values := d.EnumValues(p)
+			pd := p.Doc + " Values: " + strings.Join(values, "; ") + ". Matched without regard to letter case, spacing and hyphens; any other value gives the empty body."
+			schema := ymap("type", "string")
+			if p.Many {
+				pd = p.Doc + " Values: " + strings.Join(values, "; ") + ". Repeat the key for several (a comma inside a value is part of it); any other value gives the empty body."
+				params = append(params, ymap("name", p.Name, "in", "query", "required", p.Required, "description", pd, "style", "form", "explode", true, "schema", ymap("type", "array", "items", schema)))
+				continue
+			}
+			params = append(params, ymap("name", p.Name, "in", "query", "required", p.Required, "description", pd, "schema", schema))
+		}
+	}
+	params = append(params, yref("#/components/parameters/businessID"))
+	if empty {
+		desc += "**Empty body.** A filter value outside its list is answered 200 with an empty body (`Content-Length: 0`), not an error; read it as zero records. Known values that match nothing give the JSON answer with an empty array.\n"
+	}
+	content := ymap(
+		"application/json", ymap("schema", yref("#/components/schemas/"+name+"Response")),
+		"text/csv", ymap("schema", ymap("type", "string", "description", "A header row with the field names, then one row per record.")))
+	if empty {
+		content.Content = append(content.Content, ystr("*/*"), ymap("schema", yref("#/components/schemas/EmptyBody")))
+	}
+	opID := "get" + name
+	op := ymap(
+		"tags", []string{d.Area},
+		"operationId", opID,
+		"summary", d.Title,
+		"description", desc,
+	)
+	if alias > 0 {
+		op.Content[3] = ystr(fmt.Sprintf("%sAlias%d", opID, alias))
+		op.Content = append(op.Content, ystr("deprecated"), yval(true))
+	}
+	op.Content = append(op.Content,
+		ystr("security"), yval([]*yaml.Node{ymap("clientCredentials", []string{})}),
+		ystr("parameters"), yval(params),
+		ystr("responses"), ymap(
+			"200", ymap("description", "The records, in the dataset's order.", "headers", ymap(
+				"X-Request-Id", yref("#/components/headers/X-Request-Id"),
+				"businessID", yref("#/components/headers/businessID")), "content", content),
+			"400", yref("#/components/responses/InvalidInput"),
+			"401", yref("#/components/responses/Unauthorized"),
+			"406", yref("#/components/responses/NotAcceptable"),
+			"429", yref("#/components/responses/TooManyRequests"),
+			"503", yref("#/components/responses/Unavailable"),
+			"default", yref("#/components/responses/Error")))
+	return ymap("get", op)
+}
+
+func responseSchema(d *dataset.Dataset, name string) *yaml.Node {
+	return ymap("type", "object", "required", []string{"result", d.Array}, "additionalProperties", false,
+		"properties", ymap(
+			"result", yref("#/components/schemas/SuccessResult"),
+			d.Array, ymap("type", "array", "items", yref("#/components/schemas/"+name+"Record"))))
+}
+
+// Patterns of the values a record field holds.
+const (
+	patternInstant = `^[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}:[0-9]{2}$`
+	patternOffset  = `^[+-][0-9]{2}:[0-9]{2}$`
+	patternItalian = `^(-?[0-9]{1,3}(\.[0-9]{3})*,[0-9]+)?$`
+	patternPoint   = `^(-?[0-9]+(\.[0-9]+)?)?$`
+)
+
+func recordSchema(d *dataset.Dataset) *yaml.Node {
+	props := ymap()
+	add := func(name string, kv ...any) {
+		props.Content = append(props.Content, ystr(name), ymap(append([]any{"type", "string"}, kv...)...))
+	}
+	for _, f := range d.Fields {
+		if f.Hidden {
+			continue
+		}
+		switch f.Kind {
+		case dataset.Instant:
+			add(f.Name, "description", f.Doc, "pattern", patternInstant)
+			if f.TZ != "" {
+				add(f.TZ, "description", "IANA time zone of "+f.Name+".", "const", "Europe/Rome")
+			}
+			if f.Offset != "" {
+				add(f.Offset, "description", "UTC offset of "+f.Name+", +01:00 or +02:00.", "pattern", patternOffset)
+			}
+		case dataset.YearOf:
+			add(f.Name, "description", f.Doc, "pattern", `^[0-9]{4}$`)
+		case dataset.DateOf:
+			add(f.Name, "description", f.Doc)
+		case dataset.Text:
+			add(f.Name, "description", f.Doc)
+		case dataset.Number:
+			pattern := patternPoint
+			if f.Format.Italian {
+				pattern = patternItalian
+			}
+			add(f.Name, "description", f.Doc, "pattern", pattern)
+		}
+	}
+	schema := ymap("type", "object", "required", d.Columns(), "additionalProperties", false, "properties", props)
+	if len(d.ExactlyOne) > 0 {
+		schema.Content = append(schema.Content, ystr("description"), ystr("Exactly one of "+strings.Join(d.ExactlyOne, ", ")+" holds a value; the others are the empty string."))
+		var alts []*yaml.Node
+		for _, filled := range d.ExactlyOne {
+			p := ymap()
+			for _, f := range d.ExactlyOne {
+				if f == filled {
+					p.Content = append(p.Content, ystr(f), ymap("minLength", 1))
+				} else {
+					p.Content = append(p.Content, ystr(f), ymap("type", "string", "const", ""))
+				}
+			}
+			alts = append(alts, ymap("title", filled, "properties", p))
+		}
+		schema.Content = append(schema.Content, ystr("oneOf"), yval(alts))
+	}
+	return schema
+}

@@ -1,0 +1,231 @@
+package dataset
+
+import (
+	"context"
+	"encoding/json"
+	"math"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/energyapi/energyapi/internal/energy"
+)
+
+// zones is a reference list for the throwaway datasets of these tests.
+func zones() *energy.Names { return energy.Plain("North", "South", "Italy") }
+
+// testSeries is a throwaway hourly dataset: a moment, two numbers, a zone.
+func testSeries() *Dataset {
+	return &Dataset{
+		Name: "test-series", Area: "test", Version: "v2.0", Resource: "series", Array: "series",
+		Message: MessageDates, Grain: Hour,
+		Params: []Param{
+			{Name: "dateFrom", To: "dateTo", Kind: DateRange, Required: true},
+			{Name: "zone", Kind: Enum, Many: true, Field: "zone"},
+		},
+		Fields: []Field{
+			{Name: "date", Kind: Instant, TZ: "date_tz", Offset: "date_offset"},
+			{Name: "value_MW", Kind: Number, Format: PointFull},
+			{Name: "share", Kind: Number, Format: Italian3},
+			{Name: "zone", Kind: Text, Ref: zones()},
+		},
+	}
+}
+
+func rome(s string) int64 {
+	t, err := time.ParseInLocation("2006-01-02 15:04", s, energy.Rome())
+	if err != nil {
+		panic(err)
+	}
+	return t.Unix()
+}
+
+func newTestCatalog(t *testing.T, ds ...*Dataset) *Catalog {
+	t.Helper()
+	c, err := NewCatalog(ds...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func TestJSONStringMatchesEncodingJSON(t *testing.T) {
+	for _, s := range []string{"", "plain", "Forlì-Cesena", `q"uo\te`, "<a&b>", "tab\tnl\nret\r", "\b\f\x01\x1f", "\u2028\u2029", "bad\xffutf8", "€ and 😀"} {
+		want, _ := json.Marshal(s)
+		if got := appendJSONString(nil, s); string(got) != string(want) {
+			t.Errorf("appendJSONString(%q): got %s, want %s", s, got, want)
+		}
+		if got := appendJSONBytes(nil, []byte(s)); string(got) != string(want) {
+			t.Errorf("appendJSONBytes(%q): got %s, want %s", s, got, want)
+		}
+	}
+}
+
+func TestMergeCountsAndEncodeRoundTrip(t *testing.T) {
+	d := testSeries()
+	c := newTestCatalog(t, d)
+	l := c.layoutOf(d)
+	nan := math.NaN()
+	first := []Row{
+		{Time: rome("2024-03-01 10:00"), Text: []string{"North"}, Num: []float64{100.5, nan}},
+		{Time: rome("2024-03-01 10:00"), Text: []string{"South"}, Num: []float64{50, 1}},
+	}
+	p, st, changed, err := Merge(l, d.Grain, "2024-03", nil, first)
+	if err != nil || !changed || st != (energy.ImportStats{Read: 2, Inserted: 2}) {
+		t.Fatalf("first merge: got %+v changed %v err %v, want 2 inserted", st, changed, err)
+	}
+	b, err := p.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := DecodePart(l, b, 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if back.Version != 7 || back.Len() != 2 || back.Text(0, 0) != "North" || back.Nums[0][0] != 100.5 || !math.IsNaN(back.Nums[1][0]) {
+		t.Fatalf("round trip: got %+v", back)
+	}
+	second := []Row{
+		{Time: rome("2024-03-01 10:00"), Text: []string{"North"}, Num: []float64{100.5, nan}}, // same, NaN included
+		{Time: rome("2024-03-01 10:00"), Text: []string{"South"}, Num: []float64{51, 1}},      // corrected
+		{Time: rome("2024-03-01 11:00"), Text: []string{"South"}, Num: []float64{52, 1}},      // new
+	}
+	p2, st, changed, err := Merge(l, d.Grain, "2024-03", back, second)
+	if err != nil || !changed || st != (energy.ImportStats{Read: 3, Inserted: 1, Updated: 1, Unchanged: 1}) {
+		t.Fatalf("second merge: got %+v changed %v err %v, want 1 inserted, 1 updated, 1 unchanged", st, changed, err)
+	}
+	if p2.Len() != 3 || p2.Nums[0][1] != 51 {
+		t.Errorf("second merge: got %d records, South at 10:00 %v; want 3 and 51", p2.Len(), p2.Nums[0][1])
+	}
+	if _, st, changed, _ := Merge(l, d.Grain, "2024-03", p2, second); changed || st.Unchanged != 3 {
+		t.Errorf("same rows again: got %+v changed %v, want 3 unchanged and no change", st, changed)
+	}
+	if _, err := DecodePart(l, []byte{9, 1, 2}, 1); err == nil {
+		t.Error("DecodePart of an unknown format: got no error")
+	}
+}
+
+func TestServeFiltersAndEncodes(t *testing.T) {
+	d := testSeries()
+	c := newTestCatalog(t, d)
+	m := NewMemory()
+	ctx := context.Background()
+	nan := math.NaN()
+	rows := []Row{
+		// The autumn 2024 clock change: 02:00 happens twice.
+		{Time: time.Date(2024, 10, 27, 0, 0, 0, 0, time.UTC).Unix(), Text: []string{"North"}, Num: []float64{1234.5, 1234.5}},
+		{Time: time.Date(2024, 10, 27, 1, 0, 0, 0, time.UTC).Unix(), Text: []string{"North"}, Num: []float64{-488.3051289102222, nan}},
+		{Time: time.Date(2024, 10, 27, 1, 0, 0, 0, time.UTC).Unix(), Text: []string{"South"}, Num: []float64{7, 0}},
+		{Time: time.Date(2024, 10, 28, 0, 0, 0, 0, time.UTC).Unix(), Text: []string{"North"}, Num: []float64{9, 9}},
+	}
+	st, err := Import(ctx, m, c, d, rows, time.Unix(1, 0))
+	if err != nil || st.Inserted != 4 {
+		t.Fatalf("Import: got %+v, %v", st, err)
+	}
+	if _, err := Import(ctx, m, c, d, append(rows[:1:1], rows[0]), time.Unix(1, 0)); energy.ErrorCode(err) != energy.Invalid {
+		t.Errorf("Import of a repeated key: got %v, want an Invalid error", err)
+	}
+	live, err := NewLive(ctx, c, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q, err := c.ParseQuery(d, map[string][]string{"dateFrom": {"27/10/2024"}, "dateTo": {"27/10/2024"}, "zone": {"north", "North", " "}}, Limits{MaxRangeDays: 60})
+	if err != nil {
+		t.Fatal(err)
+	}
+	snap := live.Snapshot()
+	if snap.Unknown(q) {
+		t.Fatal("a known zone in another letter case is unknown")
+	}
+	want := `{"result":{"message":"Operation completed for the following input. Date from: 27/10/2024, date to: 27/10/2024","status":"Completed"},"series":[` +
+		`{"date":"2024-10-27 02:00:00","date_tz":"Europe/Rome","date_offset":"+02:00","value_MW":"1234.5","share":"1.234,500","zone":"North"},` +
+		`{"date":"2024-10-27 02:00:00","date_tz":"Europe/Rome","date_offset":"+01:00","value_MW":"-488.3051289102222","share":"","zone":"North"}]}`
+	if got := string(snap.AppendJSON(nil, q)); got != want {
+		t.Errorf("JSON:\ngot  %s\nwant %s", got, want)
+	}
+	wantCSV := "date,date_tz,date_offset,value_MW,share,zone\r\n" +
+		"2024-10-27 02:00:00,Europe/Rome,+02:00,1234.5,\"1.234,500\",North\r\n" +
+		"2024-10-27 02:00:00,Europe/Rome,+01:00,-488.3051289102222,,North\r\n"
+	if got := string(snap.AppendCSV(nil, q)); got != wantCSV {
+		t.Errorf("CSV:\ngot  %q\nwant %q", got, wantCSV)
+	}
+	unknown, err := c.ParseQuery(d, map[string][]string{"dateFrom": {"27/10/2024"}, "dateTo": {"27/10/2024"}, "zone": {"North", "Atlantis"}}, Limits{})
+	if err != nil || !snap.Unknown(unknown) {
+		t.Errorf("an unknown zone among known ones: got unknown %v, err %v; want the empty-body answer", snap.Unknown(unknown), err)
+	}
+}
+
+func TestParseQueryErrors(t *testing.T) {
+	d := testSeries()
+	c := newTestCatalog(t, d)
+	for _, tc := range []struct {
+		name   string
+		params map[string][]string
+		want   string
+	}{
+		{"missing", map[string][]string{"dateFrom": {"1/1/2024"}}, "parameter dateTo is required"},
+		{"repeated", map[string][]string{"dateFrom": {"1/1/2024", "2/1/2024"}, "dateTo": {"1/1/2024"}}, "parameter dateFrom is repeated; it takes one value"},
+		{"malformed", map[string][]string{"dateFrom": {"2024-01-01"}, "dateTo": {"1/1/2024"}}, `parameter dateFrom value "2024-01-01" does not conform to a date in the format dd/mm/yyyy`},
+		{"reversed", map[string][]string{"dateFrom": {"2/1/2024"}, "dateTo": {"1/1/2024"}}, `parameter dateFrom value "02/01/2024" is after dateTo value "01/01/2024"`},
+		{"too long", map[string][]string{"dateFrom": {"1/1/2024"}, "dateTo": {"1/3/2024"}}, `the range from dateFrom "01/01/2024" to dateTo "01/03/2024" spans 61 days; at most 60 are allowed per request`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := c.ParseQuery(d, tc.params, Limits{MaxRangeDays: 60})
+			if energy.ErrorCode(err) != energy.Invalid || energy.ErrorMessage(err) != tc.want {
+				t.Errorf("got %v, want Invalid %q", err, tc.want)
+			}
+		})
+	}
+}
+
+func TestDerivedRecordsYieldToImportedOnes(t *testing.T) {
+	src := testSeries()
+	derived := &Dataset{
+		Name: "test-max", Area: "test", Version: "v2.0", Resource: "max", Array: "max", Message: MessageDates, Grain: Day,
+		Params: []Param{{Name: "dateFrom", To: "dateTo", Kind: DateRange}},
+		Fields: []Field{{Name: "date", Kind: Instant}, {Name: "max_MW", Kind: Number, Format: Point3}},
+		Derive: &Derivation{From: "test-series", Rows: func(p *Part) []Row {
+			// The largest value of the part's first day, at its moment.
+			best := 0
+			for i := range p.Len() {
+				if p.Nums[0][i] > p.Nums[0][best] {
+					best = i
+				}
+			}
+			return []Row{{Time: p.Times[best], Num: []float64{p.Nums[0][best]}}}
+		}},
+	}
+	c := newTestCatalog(t, src, derived)
+	m := NewMemory()
+	ctx := context.Background()
+	series := []Row{
+		{Time: rome("2024-03-01 10:00"), Text: []string{"North"}, Num: []float64{5, 0}},
+		{Time: rome("2024-03-01 18:00"), Text: []string{"North"}, Num: []float64{8, 0}},
+	}
+	if _, err := Import(ctx, m, c, src, series, time.Unix(1, 0)); err != nil {
+		t.Fatal(err)
+	}
+	live, err := NewLive(ctx, c, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q, err := c.ParseQuery(derived, map[string][]string{"dateFrom": {"1/3/2024"}, "dateTo": {"1/3/2024"}}, Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := string(live.Snapshot().AppendJSON(nil, q))
+	if !strings.Contains(body, `{"date":"2024-03-01 18:00:00","max_MW":"8.000"}`) {
+		t.Fatalf("derived: got %s, want the 18:00 maximum", body)
+	}
+	// A published value for the same day wins over the derived one.
+	if _, err := Import(ctx, m, c, derived, []Row{{Time: rome("2024-03-01 19:00"), Num: []float64{8.5}}}, time.Unix(2, 0)); err != nil {
+		t.Fatal(err)
+	}
+	if changed, err := live.Refresh(ctx); !changed || err != nil {
+		t.Fatalf("Refresh: got %v, %v; want a change", changed, err)
+	}
+	body = string(live.Snapshot().AppendJSON(nil, q))
+	if !strings.Contains(body, `[{"date":"2024-03-01 19:00:00","max_MW":"8.500"}]`) {
+		t.Fatalf("imported: got %s, want only the imported 19:00 value", body)
+	}
+}

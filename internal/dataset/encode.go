@@ -1,0 +1,257 @@
+package dataset
+
+import (
+	"math"
+	"strconv"
+	"time"
+	"unicode/utf8"
+
+	"github.com/energyapi/energyapi/internal/energy"
+)
+
+// Columns returns the names of the fields a record shows, in order: the
+// visible fields, each Instant followed by its zone and offset fields.
+func (d *Dataset) Columns() []string {
+	var out []string
+	for _, f := range d.Fields {
+		if f.Hidden {
+			continue
+		}
+		out = append(out, f.Name)
+		if f.Kind == Instant {
+			if f.TZ != "" {
+				out = append(out, f.TZ)
+			}
+			if f.Offset != "" {
+				out = append(out, f.Offset)
+			}
+		}
+	}
+	return out
+}
+
+// AppendValues appends the shown values of record i of p, in Columns order,
+// as strings, calling emit once per value with the column index and the
+// value's bytes in buf. It returns buf for reuse.
+func (c *Catalog) appendValues(buf []byte, d *Dataset, p *Part, i int, emit func(col int, v []byte)) []byte {
+	l := c.layoutOf(d)
+	col := 0
+	var lt time.Time
+	haveTime := false
+	localTime := func() time.Time {
+		if !haveTime {
+			lt = time.Unix(p.Times[i], 0).In(energy.Rome())
+			haveTime = true
+		}
+		return lt
+	}
+	for fi, f := range d.Fields {
+		if f.Hidden {
+			continue
+		}
+		buf = buf[:0]
+		switch f.Kind {
+		case Instant:
+			t := localTime()
+			emit(col, t.AppendFormat(buf, "2006-01-02 15:04:05"))
+			col++
+			if f.TZ != "" {
+				emit(col, append(buf[:0], energy.TimeZone...))
+				col++
+			}
+			if f.Offset != "" {
+				emit(col, t.AppendFormat(buf[:0], "-07:00"))
+				col++
+			}
+			continue
+		case YearOf:
+			buf = strconv.AppendInt(buf, int64(localTime().Year()), 10)
+		case DateOf:
+			layout := f.Layout
+			if layout == "" {
+				layout = "2006-01-02"
+			}
+			buf = localTime().AppendFormat(buf, layout)
+		case Text:
+			buf = append(buf, p.Text(l.text[fi], i)...)
+		case Number:
+			buf = AppendNumber(buf, p.Nums[l.num[fi]][i], f.Format)
+		}
+		emit(col, buf)
+		col++
+	}
+	return buf
+}
+
+// AppendNumber appends v as format writes it; NaN appends nothing.
+func AppendNumber(dst []byte, v float64, format NumberFormat) []byte {
+	switch {
+	case math.IsNaN(v):
+		return dst
+	case format.Italian:
+		return energy.AppendItalian(dst, v)
+	}
+	return strconv.AppendFloat(dst, v, 'f', format.Decimals, 64)
+}
+
+// AppendJSON appends the whole success answer to q: the result envelope
+// and the dataset's array of records, every value a JSON string.
+func (s *Snapshot) AppendJSON(dst []byte, q *Query) []byte {
+	d := q.Dataset
+	cols := d.Columns()
+	keys := make([][]byte, len(cols))
+	for i, c := range cols {
+		sep := ","
+		if i == 0 {
+			sep = "{"
+		}
+		keys[i] = appendJSONString([]byte(sep), c)
+		keys[i] = append(keys[i], ':')
+	}
+	dst = append(dst, `{"result":{"message":`...)
+	dst = appendJSONString(dst, q.Message())
+	dst = append(dst, `,"status":"Completed"},`...)
+	dst = appendJSONString(dst, d.Array)
+	dst = append(dst, ":["...)
+	first := true
+	var buf []byte
+	s.Each(q, func(p *Part, i int) {
+		if !first {
+			dst = append(dst, ',')
+		}
+		first = false
+		buf = s.Catalog.appendValues(buf, d, p, i, func(col int, v []byte) {
+			dst = append(dst, keys[col]...)
+			dst = appendJSONBytes(dst, v)
+		})
+		dst = append(dst, '}')
+	})
+	return append(dst, "]}"...)
+}
+
+// AppendEmptyJSON appends a success answer with no records: the answer to
+// an unknown filter value for callers that cannot read an empty body.
+func AppendEmptyJSON(dst []byte, q *Query) []byte {
+	dst = append(dst, `{"result":{"message":`...)
+	dst = appendJSONString(dst, q.Message())
+	dst = append(dst, `,"status":"Completed"},`...)
+	dst = appendJSONString(dst, q.Dataset.Array)
+	return append(dst, ":[]}"...)
+}
+
+// AppendCSV appends the records q selects as CSV (RFC 4180): a header row
+// with the field names, then one row per record with the same strings the
+// JSON answer holds.
+func (s *Snapshot) AppendCSV(dst []byte, q *Query) []byte {
+	for i, c := range q.Dataset.Columns() {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = appendCSVField(dst, []byte(c))
+	}
+	dst = append(dst, "\r\n"...)
+	var buf []byte
+	s.Each(q, func(p *Part, i int) {
+		buf = s.Catalog.appendValues(buf, q.Dataset, p, i, func(col int, v []byte) {
+			if col > 0 {
+				dst = append(dst, ',')
+			}
+			dst = appendCSVField(dst, v)
+		})
+		dst = append(dst, "\r\n"...)
+	})
+	return dst
+}
+
+func appendCSVField(dst, v []byte) []byte {
+	quote := false
+	for _, b := range v {
+		if b == ',' || b == '"' || b == '\r' || b == '\n' {
+			quote = true
+			break
+		}
+	}
+	if len(v) > 0 && (v[0] == ' ' || v[0] == '\t') {
+		quote = true
+	}
+	if !quote {
+		return append(dst, v...)
+	}
+	dst = append(dst, '"')
+	for _, b := range v {
+		if b == '"' {
+			dst = append(dst, '"')
+		}
+		dst = append(dst, b)
+	}
+	return append(dst, '"')
+}
+
+const hexDigits = "0123456789abcdef"
+
+// appendJSONString appends s as encoding/json writes a string (HTML-safe,
+// invalid UTF-8 as U+FFFD), so that answers stay byte-identical to what
+// json.Marshal produced for the same values.
+func appendJSONString(dst []byte, s string) []byte {
+	dst = append(dst, '"')
+	for i := 0; i < len(s); {
+		b := s[i]
+		if b < utf8.RuneSelf {
+			dst = appendJSONByte(dst, b)
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			dst = append(dst, `\ufffd`...)
+		case r == '\u2028' || r == '\u2029':
+			dst = append(dst, `\u202`...)
+			dst = append(dst, hexDigits[r&0xF])
+		default:
+			dst = append(dst, s[i:i+size]...)
+		}
+		i += size
+	}
+	return append(dst, '"')
+}
+
+func appendJSONBytes(dst, b []byte) []byte {
+	// Values are mostly digits and plain letters: copy them straight.
+	plain := true
+	for _, c := range b {
+		if c < 0x20 || c >= utf8.RuneSelf || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			plain = false
+			break
+		}
+	}
+	if plain {
+		dst = append(dst, '"')
+		dst = append(dst, b...)
+		return append(dst, '"')
+	}
+	return appendJSONString(dst, string(b))
+}
+
+func appendJSONByte(dst []byte, b byte) []byte {
+	switch b {
+	case '\\', '"':
+		return append(dst, '\\', b)
+	case '\b':
+		return append(dst, '\\', 'b')
+	case '\f':
+		return append(dst, '\\', 'f')
+	case '\n':
+		return append(dst, '\\', 'n')
+	case '\r':
+		return append(dst, '\\', 'r')
+	case '\t':
+		return append(dst, '\\', 't')
+	case '<', '>', '&':
+		return append(dst, '\\', 'u', '0', '0', hexDigits[b>>4], hexDigits[b&0xF])
+	}
+	if b < 0x20 {
+		return append(dst, '\\', 'u', '0', '0', hexDigits[b>>4], hexDigits[b&0xF])
+	}
+	return append(dst, b)
+}

@@ -1,0 +1,237 @@
+package dataset
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/energyapi/energyapi/internal/energy"
+)
+
+// Query is a validated request for one dataset's records, with every
+// filter value in its canonical form.
+type Query struct {
+	Dataset *Dataset
+	// From and To are the days of a DateRange, both included.
+	From, To energy.Date
+	// Year and Month are a YearParam's and a MonthParam's values, 0 when absent.
+	Year, Month int
+	filters     []filter
+	// unknown is set when a filter value lies outside its reference list:
+	// the API answers that with an empty body, not an error.
+	unknown bool
+	key     string
+}
+
+// filter keeps the records whose Text field text holds one of values.
+type filter struct {
+	text   int
+	values []string // canonical, sorted, distinct
+}
+
+// Limits are the server's settings that bound queries.
+type Limits struct {
+	// MaxRangeDays bounds a DateRange that does not declare its own bound;
+	// 0 for none.
+	MaxRangeDays int
+	// Now is the current time, for year windows.
+	Now time.Time
+}
+
+// Key returns the query in a canonical form: two queries with equal keys
+// select the same records and get the same answer.
+func (q *Query) Key() string { return q.key }
+
+// Message returns result.message for a successful answer.
+func (q *Query) Message() string {
+	switch q.Dataset.Message {
+	case MessageDates:
+		return "Operation completed for the following input. Date from: " + q.From.DMY() + ", date to: " + q.To.DMY()
+	case MessageYear:
+		return "Operation completed for the following input. Year: " + strconv.Itoa(q.Year)
+	}
+	return "OK"
+}
+
+// ParseQuery validates the query parameters of a request for d. It returns
+// an error with code Invalid, whose message names the parameter and repeats
+// the value, for a missing required parameter, a repeated 0..1 parameter, a
+// malformed date, year or month, or a date range that is reversed or too
+// long. A filter value outside its reference list is not an error: the
+// query is then Unknown. Parameters d does not declare are ignored, and an
+// empty value counts as absent.
+func (c *Catalog) ParseQuery(d *Dataset, params map[string][]string, lim Limits) (*Query, error) {
+	l := c.layoutOf(d)
+	q := &Query{Dataset: d}
+	var key strings.Builder
+	key.WriteString(d.Name)
+	enums := map[string]string{} // single Enum values by parameter, for Within
+	for _, p := range d.Params {
+		switch p.Kind {
+		case DateRange:
+			from, to, err := parseRange(params, p, lim)
+			if err != nil {
+				return nil, err
+			}
+			q.From, q.To = from, to
+			key.WriteString("|" + from.String() + "|" + to.String())
+		case YearParam:
+			s, err := single(params, p.Name, p.Required)
+			if err != nil || s == "" {
+				if err != nil {
+					return nil, err
+				}
+				continue
+			}
+			y, err := strconv.Atoi(s)
+			if err != nil {
+				return nil, energy.Errorf(energy.Invalid, "parameter %s value %q does not conform to an integer year", p.Name, s)
+			}
+			q.Year = y
+			if p.YearWindow > 0 && (y > lim.Now.Year() || y < lim.Now.Year()-p.YearWindow) {
+				q.unknown = true
+			}
+			key.WriteString("|y" + strconv.Itoa(y))
+		case MonthParam:
+			s, err := single(params, p.Name, p.Required)
+			if err != nil || s == "" {
+				if err != nil {
+					return nil, err
+				}
+				continue
+			}
+			m, err := strconv.Atoi(s)
+			if err != nil || m < 1 || m > 12 || len(s) > 2 {
+				return nil, energy.Errorf(energy.Invalid, "parameter %s value %q does not conform to a month, 1 to 12 (01 to 12)", p.Name, s)
+			}
+			q.Month = m
+			key.WriteString("|m" + strconv.Itoa(m))
+		case Enum:
+			var raw []string
+			if p.Many {
+				raw = many(params, p.Name)
+			} else {
+				s, err := single(params, p.Name, p.Required)
+				if err != nil {
+					return nil, err
+				}
+				if s != "" {
+					raw = []string{s}
+				}
+			}
+			if len(raw) == 0 {
+				continue
+			}
+			ref := d.paramRef(p)
+			f := filter{text: l.text[l.byName[p.Field]]}
+			for _, s := range raw {
+				v, ok := ref.Canonical(s)
+				if !ok {
+					q.unknown = true
+					continue
+				}
+				f.values = append(f.values, v)
+			}
+			slices.Sort(f.values)
+			f.values = slices.Compact(f.values)
+			if !p.Many && len(f.values) == 1 {
+				enums[p.Name] = f.values[0]
+			}
+			q.filters = append(q.filters, f)
+			key.WriteString("|" + p.Name + "=" + strings.Join(f.values, "\x00"))
+		}
+	}
+	for _, p := range d.Params {
+		if p.Kind != Enum || p.Within == "" {
+			continue
+		}
+		v, parent := enums[p.Name], enums[p.Within]
+		if v != "" && parent != "" && d.paramRef(p).(NestedRef).Parent(v) != parent {
+			q.unknown = true
+		}
+	}
+	q.key = key.String()
+	return q, nil
+}
+
+func parseRange(params map[string][]string, p Param, lim Limits) (from, to energy.Date, err error) {
+	for _, e := range []struct {
+		name string
+		dst  *energy.Date
+	}{{p.Name, &from}, {p.To, &to}} {
+		s, err := single(params, e.name, true)
+		if err != nil {
+			return from, to, err
+		}
+		d, err := energy.ParseDate(s)
+		if err != nil {
+			return from, to, energy.Errorf(energy.Invalid, "parameter %s value %q does not conform to a date in the format dd/mm/yyyy", e.name, s)
+		}
+		*e.dst = d
+	}
+	if from.Compare(to) > 0 {
+		return from, to, energy.Errorf(energy.Invalid, "parameter %s value %q is after %s value %q", p.Name, from.DMY(), p.To, to.DMY())
+	}
+	if p.SameDay && from != to {
+		return from, to, energy.Errorf(energy.Invalid, "parameters %s %q and %s %q must name the same day", p.Name, from.DMY(), p.To, to.DMY())
+	}
+	maxDays := p.MaxDays
+	if maxDays == 0 {
+		maxDays = lim.MaxRangeDays
+	}
+	if days := from.DaysUntil(to) + 1; maxDays > 0 && days > maxDays {
+		return from, to, energy.Errorf(energy.Invalid, "the range from %s %q to %s %q spans %d days; at most %d are allowed per request", p.Name, from.DMY(), p.To, to.DMY(), days, maxDays)
+	}
+	return from, to, nil
+}
+
+// single returns a 0..1 (or, with required, 1..1) query parameter. An empty
+// value counts as absent: callers that build URLs from optional arguments
+// send "region=" for "no region".
+func single(q map[string][]string, name string, required bool) (string, error) {
+	vs := q[name]
+	if len(vs) > 1 {
+		return "", energy.Errorf(energy.Invalid, "parameter %s is repeated; it takes one value", name)
+	}
+	if len(vs) == 0 || vs[0] == "" {
+		if required {
+			return "", energy.Errorf(energy.Invalid, "parameter %s is required", name)
+		}
+		return "", nil
+	}
+	return vs[0], nil
+}
+
+// many returns a 0..n query parameter's values that are not blank.
+func many(q map[string][]string, name string) []string {
+	var out []string
+	for _, v := range q[name] {
+		if strings.TrimSpace(v) != "" {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// bounds returns the Unix interval [lo, hi) of the moments q selects, and
+// ok false when q selects by no time at all.
+func (q *Query) bounds() (lo, hi int64) {
+	rome := energy.Rome()
+	switch {
+	case q.From != (energy.Date{}):
+		return q.From.Start().Unix(), q.To.End().Unix()
+	case q.Year != 0 && q.Month != 0:
+		s := time.Date(q.Year, time.Month(q.Month), 1, 0, 0, 0, 0, rome)
+		return s.Unix(), s.AddDate(0, 1, 0).Unix()
+	case q.Year != 0:
+		s := time.Date(q.Year, time.January, 1, 0, 0, 0, 0, rome)
+		return s.Unix(), s.AddDate(1, 0, 0).Unix()
+	}
+	return minTime, maxTime
+}
+
+const (
+	minTime = -1 << 62
+	maxTime = 1 << 62
+)

@@ -1,0 +1,300 @@
+package dataset
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sort"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Table is what a snapshot serves of one dataset: its parts by ID, which
+// sort chronologically.
+type Table struct {
+	Parts []*Part
+	// Version is the highest data version among the parts it was built
+	// from: an answer computed from the table stays right while it is unchanged.
+	Version int64
+}
+
+// Records returns how many records the table holds.
+func (t *Table) Records() int {
+	n := 0
+	for _, p := range t.Parts {
+		n += p.Len()
+	}
+	return n
+}
+
+// Coverage returns the moments of the first and last record; ok is false
+// for an empty table.
+func (t *Table) Coverage() (first, last int64, ok bool) {
+	for _, p := range t.Parts {
+		if p.Len() > 0 {
+			first, ok = p.Times[0], true
+			break
+		}
+	}
+	for i := len(t.Parts) - 1; i >= 0; i-- {
+		if p := t.Parts[i]; p.Len() > 0 {
+			last = p.Times[p.Len()-1]
+			break
+		}
+	}
+	return first, last, ok
+}
+
+func (t *Table) part(id string) *Part {
+	i, ok := slices.BinarySearchFunc(t.Parts, id, func(p *Part, id string) int { return compareString(p.ID, id) })
+	if !ok {
+		return nil
+	}
+	return t.Parts[i]
+}
+
+// Snapshot is one immutable version of every dataset's served records.
+// Requests read a snapshot and never the store, so a query costs
+// microseconds and never sees half an import.
+type Snapshot struct {
+	Catalog *Catalog
+	Version int64     // the store's data version
+	Updated time.Time // when it last changed
+	tables  map[*Dataset]*Table
+}
+
+// Table returns d's table; it is never nil.
+func (s *Snapshot) Table(d *Dataset) *Table {
+	if t := s.tables[d]; t != nil {
+		return t
+	}
+	return &Table{}
+}
+
+// Unknown reports whether q is to be answered with the empty body: a filter
+// value lies outside its reference list, or q asks for a year of a yearly
+// dataset for which nothing is stored.
+func (s *Snapshot) Unknown(q *Query) bool {
+	if q.unknown {
+		return true
+	}
+	if q.Year != 0 && q.Dataset.Grain >= Month {
+		p := s.Table(q.Dataset).part(PartID(q.Dataset.Grain, q.lo()))
+		return p.Len() == 0
+	}
+	return false
+}
+
+func (q *Query) lo() int64 { lo, _ := q.bounds(); return lo }
+
+// Each calls fn with every record q selects, in the dataset's order.
+func (s *Snapshot) Each(q *Query, fn func(p *Part, i int)) {
+	lo, hi := q.bounds()
+	t := s.Table(q.Dataset)
+	var allowed [][]bool
+	for _, p := range t.Parts {
+		n := p.Len()
+		if n == 0 || p.Times[n-1] < lo || p.Times[0] >= hi {
+			continue
+		}
+		start := sort.Search(n, func(i int) bool { return p.Times[i] >= lo })
+		end := sort.Search(n, func(i int) bool { return p.Times[i] >= hi })
+		// Each filter becomes, for this part, a table of which of its
+		// dictionary codes pass.
+		allowed = allowed[:0]
+		for _, f := range q.filters {
+			ok := make([]bool, len(p.Dicts[f.text]))
+			for c, v := range p.Dicts[f.text] {
+				_, ok[c] = slices.BinarySearch(f.values, v)
+			}
+			allowed = append(allowed, ok)
+		}
+	rows:
+		for i := start; i < end; i++ {
+			for k, f := range q.filters {
+				if !allowed[k][p.Codes[f.text][i]] {
+					continue rows
+				}
+			}
+			fn(p, i)
+		}
+	}
+}
+
+// Live holds the current Snapshot and replaces it, atomically, when the
+// store's data version changes, whichever process imported. It reloads
+// only the parts that changed.
+type Live struct {
+	cat *Catalog
+	src PartSource
+	cur atomic.Pointer[Snapshot]
+
+	mu     sync.Mutex // serialises Refresh
+	stored map[PartRef]*Part
+}
+
+// NewLive loads the first snapshot of c's datasets from src.
+func NewLive(ctx context.Context, c *Catalog, src PartSource) (*Live, error) {
+	l := &Live{cat: c, src: src, stored: map[PartRef]*Part{}}
+	l.cur.Store(&Snapshot{Catalog: c, Version: -1, tables: map[*Dataset]*Table{}})
+	if _, err := l.Refresh(ctx); err != nil {
+		return nil, err
+	}
+	return l, nil
+}
+
+// Snapshot returns the current snapshot; it is never nil.
+func (l *Live) Snapshot() *Snapshot { return l.cur.Load() }
+
+// Refresh loads the parts that changed if the data version did, and
+// reports whether it did.
+func (l *Live) Refresh(ctx context.Context) (bool, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	cur := l.cur.Load()
+	if cur.Version >= 0 {
+		v, err := l.src.DataVersion(ctx)
+		if err != nil {
+			return false, fmt.Errorf("data version: %w", err)
+		}
+		if v == cur.Version {
+			return false, nil
+		}
+	}
+	have := make(map[PartRef]int64, len(l.stored))
+	for ref, p := range l.stored {
+		have[ref] = p.Version
+	}
+	ch, err := l.src.ChangedParts(ctx, have)
+	if err != nil {
+		return false, fmt.Errorf("read data: %w", err)
+	}
+	next, err := l.apply(cur, ch)
+	if err != nil {
+		return false, err
+	}
+	l.cur.Store(next)
+	return true, nil
+}
+
+// apply returns cur with the changed parts replaced and every derived part
+// that depends on them recomputed. l.stored is updated only on success.
+func (l *Live) apply(cur *Snapshot, ch Changes) (*Snapshot, error) {
+	decoded := map[PartRef]*Part{}
+	dirty := map[*Dataset]map[string]bool{}
+	mark := func(d *Dataset, id string) {
+		if dirty[d] == nil {
+			dirty[d] = map[string]bool{}
+		}
+		dirty[d][id] = true
+	}
+	for _, sp := range ch.Parts {
+		d, ok := l.cat.byName[sp.Dataset]
+		if !ok {
+			continue // a dataset this server does not serve
+		}
+		p, err := DecodePart(l.cat.layoutOf(d), sp.Data, sp.Version)
+		if err != nil {
+			return nil, fmt.Errorf("%s part %s: %w", sp.Dataset, sp.ID, err)
+		}
+		decoded[sp.PartRef] = p
+		mark(d, sp.ID)
+	}
+	stored := func(ref PartRef) *Part {
+		if p, ok := decoded[ref]; ok {
+			return p
+		}
+		return l.stored[ref]
+	}
+	for _, d := range l.cat.list {
+		if d.Derive == nil {
+			continue
+		}
+		src := l.cat.byName[d.Derive.From]
+		for id := range dirty[src] {
+			mark(d, id)
+		}
+	}
+	tables := make(map[*Dataset]*Table, len(l.cat.list))
+	for d, t := range cur.tables {
+		tables[d] = t
+	}
+	for d, ids := range dirty {
+		old := cur.Table(d)
+		parts := make(map[string]*Part, len(old.Parts)+len(ids))
+		for _, p := range old.Parts {
+			parts[p.ID] = p
+		}
+		for id := range ids {
+			p, err := l.served(d, id, stored)
+			if err != nil {
+				return nil, err
+			}
+			parts[id] = p
+		}
+		t := &Table{}
+		for _, p := range parts {
+			t.Parts = append(t.Parts, p)
+			t.Version = max(t.Version, p.Version)
+		}
+		slices.SortFunc(t.Parts, func(a, b *Part) int { return compareString(a.ID, b.ID) })
+		tables[d] = t
+	}
+	for ref, p := range decoded {
+		l.stored[ref] = p
+	}
+	return &Snapshot{Catalog: l.cat, Version: ch.Version, Updated: ch.Updated, tables: tables}, nil
+}
+
+// served returns the part d serves for id: the stored one, or for a
+// derived dataset the records derived from the source's part with the
+// stored (imported) ones winning on their key.
+func (l *Live) served(d *Dataset, id string, stored func(PartRef) *Part) (*Part, error) {
+	own := stored(PartRef{d.Name, id})
+	if d.Derive == nil {
+		return own, nil
+	}
+	lay := l.cat.layoutOf(d)
+	src := stored(PartRef{d.Derive.From, id})
+	var derived *Part
+	if src != nil {
+		derived = BuildPart(lay, id, d.Derive.Rows(src))
+		derived.Version = src.Version
+	} else {
+		derived = BuildPart(lay, id, nil)
+	}
+	if own == nil {
+		return derived, nil
+	}
+	merged, _, changed, err := Merge(lay, d.Grain, id, derived, own.Rows())
+	if err != nil {
+		return nil, err
+	}
+	if !changed {
+		merged = derived
+	}
+	merged.Version = max(derived.Version, own.Version)
+	return merged, nil
+}
+
+// Watch calls Refresh every interval until ctx ends, reporting errors and
+// swaps to the callbacks (either may be nil).
+func (l *Live) Watch(ctx context.Context, interval time.Duration, onSwap func(*Snapshot), onErr func(error)) {
+	tick := time.NewTicker(interval)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+			changed, err := l.Refresh(ctx)
+			switch {
+			case err != nil && ctx.Err() == nil && onErr != nil:
+				onErr(err)
+			case changed && onSwap != nil:
+				onSwap(l.Snapshot())
+			}
+		}
+	}
+}
