@@ -116,6 +116,12 @@ func (t *Tokens) Verify(ctx context.Context, token string) (string, error) {
 		if typ, _ := tok.Header["typ"].(string); typ != tokenType {
 			return nil, errors.New("not an access token")
 		}
+		// RFC 7515 section 4.1.11: crit lists header extensions that must be
+		// understood, and this verifier understands none (an empty list is
+		// invalid too), so any crit is refused.
+		if _, ok := tok.Header["crit"]; ok {
+			return nil, errors.New("unsupported critical header")
+		}
 		kid, _ := tok.Header["kid"].(string)
 		pk, ok := t.keys.public(ctx, kid)
 		if !ok {

@@ -106,7 +106,14 @@ func TestVerifyRefusesForgedTokens(t *testing.T) {
 		"sub differs":             e.sign(t, subMismatch, nil),
 		"typ JWT":                 e.sign(t, e.claims("c1"), func(tok *jwt.Token) { tok.Header["typ"] = "JWT" }),
 		"unknown kid":             e.sign(t, e.claims("c1"), func(tok *jwt.Token) { tok.Header["kid"] = "nope" }),
-		"oversized":               good + strings.Repeat("A", 5000),
+		// RFC 7515 section 4.1.11: a recipient must refuse a JWS whose crit
+		// names an extension it does not understand, and this one understands none.
+		"crit header": e.sign(t, e.claims("c1"), func(tok *jwt.Token) {
+			tok.Header["crit"] = []string{"x-must-understand"}
+			tok.Header["x-must-understand"] = true
+		}),
+		"empty crit header": e.sign(t, e.claims("c1"), func(tok *jwt.Token) { tok.Header["crit"] = []string{} }),
+		"oversized":         good + strings.Repeat("A", 5000),
 	}
 	for name, tok := range cases {
 		t.Run(name, func(t *testing.T) {
