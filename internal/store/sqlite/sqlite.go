@@ -8,6 +8,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"io/fs"
 	"net/url"
 	"path/filepath"
 	"time"
@@ -45,13 +46,30 @@ type Store struct {
 	r *sql.DB
 	// now stamps versions and import runs; tests in this package replace it.
 	now func() time.Time
+	// name is the path as the caller gave it, abs the absolute path, and file
+	// what the file was when opened: Ping compares it with what is there now.
+	name, abs string
+	file      fs.FileInfo
 }
 
-// Open opens the database file at path, creating it if it does not exist, and
-// brings its schema up to date. It returns an error if the file's schema is
+// Open opens the database file at path, creating it with mode 0600 if it
+// does not exist, and brings its schema up to date. It returns a *ModeError
+// if group or other users may access the file or its -wal and -shm files,
+// since it holds the token signing keys, and an error if the file's schema is
 // newer than this program knows. Several processes may open the same file,
 // even a new one, at the same time.
 func Open(ctx context.Context, path string) (*Store, error) {
+	return open(ctx, path, true)
+}
+
+// OpenExisting is Open for a file that must exist already: it creates
+// nothing, and returns an error wrapping fs.ErrNotExist if there is no file
+// at path.
+func OpenExisting(ctx context.Context, path string) (*Store, error) {
+	return open(ctx, path, false)
+}
+
+func open(ctx context.Context, path string, create bool) (*Store, error) {
 	if path == "" {
 		return nil, errors.New("sqlite: open: empty path")
 	}
@@ -60,6 +78,10 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: open %s: %w", path, err)
+	}
+	fi, err := prepareFile(path, abs, create)
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: open: %w", err)
 	}
 	w, err := sql.Open("sqlite", dsn(abs, writeParams))
 	if err != nil {
@@ -86,7 +108,7 @@ func Open(ctx context.Context, path string) (*Store, error) {
 		r.Close()
 		return nil, fmt.Errorf("sqlite: open %s: %w", path, err)
 	}
-	return &Store{w: w, r: r, now: time.Now}, nil
+	return &Store{w: w, r: r, now: time.Now, name: path, abs: abs, file: fi}, nil
 }
 
 // writeParams configure the writer connection.
@@ -102,7 +124,12 @@ func Open(ctx context.Context, path string) (*Store, error) {
 // Commits here are few and large, so the extra fsync costs little.
 // foreign_keys is off by default in SQLite and must be asked for per
 // connection.
-const writeParams = "_pragma=busy_timeout(10000)" +
+//
+// mode=rw (on both pools) stops SQLite from creating the file: Open creates
+// it, with the right mode, and a file removed while in use must not come back
+// as an empty database open to every user.
+const writeParams = "mode=rw" +
+	"&_pragma=busy_timeout(10000)" +
 	"&_pragma=synchronous(FULL)" +
 	"&_pragma=foreign_keys(1)" +
 	"&_pragma=cache_size(-65536)" + // 64 MiB: an import's pages stay in memory until commit
@@ -144,7 +171,8 @@ func setWAL(ctx context.Context, db *sql.DB) error {
 
 // readParams configure the reader connections. They must not set _txlock:
 // an immediate transaction would take the write lock.
-const readParams = "_pragma=busy_timeout(10000)" +
+const readParams = "mode=rw" +
+	"&_pragma=busy_timeout(10000)" +
 	"&_pragma=query_only(1)"
 
 // dsn returns a file: URI for the absolute path with the driver parameters
@@ -160,8 +188,14 @@ func (s *Store) Close() error {
 	return errors.Join(s.r.Close(), s.w.Close())
 }
 
-// Ping checks that the database file can be read and written.
+// Ping checks that the database file is still the one that was opened (not
+// removed or replaced: the store would go on using the old one, which nothing
+// else sees), that it can still be read as a database, and that it can be read
+// and written. serve uses it for /readyz.
 func (s *Store) Ping(ctx context.Context) error {
+	if err := checkFile(s.name, s.abs, s.file); err != nil {
+		return fmt.Errorf("sqlite: ping: %w", err)
+	}
 	if err := s.r.PingContext(ctx); err != nil {
 		return fmt.Errorf("sqlite: ping: %w", err)
 	}
