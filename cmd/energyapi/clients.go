@@ -4,8 +4,8 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/json"
-	"fmt"
 	"io"
+	"slices"
 	"time"
 
 	"github.com/energyapi/energyapi/internal/auth"
@@ -19,28 +19,41 @@ type clientJSON struct {
 	Revoked      string `json:"revoked,omitempty"`
 }
 
+// clientsSubcommands are what "clients" does.
+func clientsSubcommands() []string { return []string{"create", "list", "revoke", "rotate-secret"} }
+
 func runClients(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	// The subcommand and flags are checked before the store is opened, so
+	// that a typo or -h never touches (let alone creates) a store.
 	if len(args) == 0 {
-		return fmt.Errorf("%w: clients needs a subcommand: create, list, revoke or rotate-secret", errUsage)
+		return usagef("clients needs a subcommand: create, list, revoke or rotate-secret")
 	}
 	sub, args := args[0], args[1:]
-	fs := newFlagSet("clients "+sub, stderr)
-	db := dbFlag(fs)
+	if isHelpArg(sub) {
+		flags := newFlagSet("clients", stderr)
+		dbFlag(flags)
+		return &helpError{text: helpText(flags)}
+	}
+	if !slices.Contains(clientsSubcommands(), sub) {
+		return unknownWord("clients subcommand", sub, "energyapi clients -h", clientsSubcommands())
+	}
+	flags := newFlagSet("clients "+sub, stderr)
+	db := dbFlag(flags)
 	name := ""
 	if sub == "create" {
-		fs.StringVar(&name, "name", "", "the client's name (required)")
+		flags.StringVar(&name, "name", "", "the client's name (required)")
 	}
-	if err := parseFlags(fs, args, getenv); err != nil {
+	if err := parseFlags(flags, args, getenv); err != nil {
 		return err
 	}
 	needID := sub == "revoke" || sub == "rotate-secret"
 	switch {
 	case sub == "create" && name == "":
-		return fmt.Errorf("%w: clients create needs --name", errUsage)
-	case needID && fs.NArg() != 1:
-		return fmt.Errorf("%w: clients %s needs exactly one client ID", errUsage, sub)
-	case !needID && fs.NArg() != 0:
-		return fmt.Errorf("%w: clients %s takes no arguments", errUsage, sub)
+		return usagef("clients create needs --name")
+	case needID && flags.NArg() != 1:
+		return usagef("clients %s needs exactly one client ID", sub)
+	case !needID && flags.NArg() != 0:
+		return usagef("clients %s takes no arguments", sub)
 	}
 	st, err := openStore(ctx, *db)
 	if err != nil {
@@ -75,13 +88,13 @@ func runClients(ctx context.Context, args []string, getenv func(string) string, 
 		}
 		return nil
 	case "revoke":
-		return reg.Revoke(ctx, fs.Arg(0))
+		return reg.Revoke(ctx, flags.Arg(0))
 	case "rotate-secret":
-		c, secret, err := reg.Rotate(ctx, fs.Arg(0))
+		c, secret, err := reg.Rotate(ctx, flags.Arg(0))
 		if err != nil {
 			return err
 		}
 		return enc.Encode(clientJSON{ClientID: c.ID, ClientSecret: secret, Name: c.Name})
 	}
-	return fmt.Errorf("%w: unknown clients subcommand %q (want create, list, revoke or rotate-secret)", errUsage, sub)
+	return unknownWord("clients subcommand", sub, "energyapi clients -h", clientsSubcommands())
 }

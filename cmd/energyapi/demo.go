@@ -25,7 +25,7 @@ func runDemo(ctx context.Context, args []string, getenv func(string) string, std
 		return err
 	}
 	if fs.NArg() != 0 {
-		return fmt.Errorf("%w: demo takes no arguments", errUsage)
+		return usagef("demo takes no arguments")
 	}
 	st, err := openStore(ctx, *db)
 	if err != nil {

@@ -29,12 +29,15 @@ type getConfig struct {
 
 func parseGetFlags(args []string, getenv func(string) string, stdout, stderr io.Writer) (getConfig, error) {
 	var c getConfig
-	if len(args) == 0 || (args[0] != "thermoelectric" && args[0] != "peak-valley") {
-		return c, fmt.Errorf("%w: get needs a dataset: thermoelectric or peak-valley", errUsage)
+	if len(args) == 0 {
+		return c, usagef("get needs a dataset: thermoelectric or peak-valley")
+	}
+	if args[0] != "thermoelectric" && args[0] != "peak-valley" {
+		return c, unknownWord("dataset", args[0], "energyapi get -h", []string{"thermoelectric", "peak-valley"})
 	}
 	c.dataset, args = args[0], args[1:]
 	fs := newFlagSet("get "+c.dataset, stderr)
-	fs.StringVar(&c.baseURL, "base-url", "http://127.0.0.1:8080", "the API server's base URL")
+	fs.Var(newBaseURLValue(&c.baseURL, "http://127.0.0.1:8080"), "base-url", "the API server's base URL")
 	fs.StringVar(&c.clientID, "client-id", "", "client ID (prefer ENERGYAPI_CLIENT_ID)")
 	fs.StringVar(&c.clientSecret, "client-secret", "", "client secret (prefer ENERGYAPI_CLIENT_SECRET: a flag shows in the process list)")
 	fs.StringVar(&c.format, "format", "", "output: json, csv or table (default table on a terminal, json otherwise)")
@@ -58,7 +61,7 @@ func parseGetFlags(args []string, getenv func(string) string, stdout, stderr io.
 		return c, err
 	}
 	if fs.NArg() != 0 {
-		return c, fmt.Errorf("%w: get %s takes no arguments", errUsage, c.dataset)
+		return c, usagef("get %s takes no arguments", c.dataset)
 	}
 	switch c.format {
 	case "json", "csv", "table":
@@ -68,29 +71,29 @@ func parseGetFlags(args []string, getenv func(string) string, stdout, stderr io.
 			c.format = "table"
 		}
 	default:
-		return c, fmt.Errorf("%w: --format must be json, csv or table", errUsage)
+		return c, invalidValue("--format", c.format, "want json, csv or table")
 	}
 	if c.clientID == "" || c.clientSecret == "" {
-		return c, fmt.Errorf("%w: get needs credentials: --client-id and --client-secret, or ENERGYAPI_CLIENT_ID and ENERGYAPI_CLIENT_SECRET", errUsage)
+		return c, usagef("get needs credentials: --client-id and --client-secret, or ENERGYAPI_CLIENT_ID and ENERGYAPI_CLIENT_SECRET")
 	}
 	switch c.dataset {
 	case "thermoelectric":
 		if c.thermo.Year == 0 {
-			return c, fmt.Errorf("%w: get thermoelectric needs --year", errUsage)
+			return c, usagef("get thermoelectric needs --year")
 		}
 	case "peak-valley":
 		if from == "" || to == "" {
-			return c, fmt.Errorf("%w: get peak-valley needs --from and --to", errUsage)
+			return c, usagef("get peak-valley needs --from and --to")
 		}
 		var err error
 		if c.from, err = client.ParseDate(from); err != nil {
-			return c, fmt.Errorf("%w: --from: %v", errUsage, err)
+			return c, invalidValue("--from", from, "want a day as dd/mm/yyyy, such as 31/01/2024")
 		}
 		if c.to, err = client.ParseDate(to); err != nil {
-			return c, fmt.Errorf("%w: --to: %v", errUsage, err)
+			return c, invalidValue("--to", to, "want a day as dd/mm/yyyy, such as 31/01/2024")
 		}
 		if c.from.Compare(c.to) > 0 {
-			return c, fmt.Errorf("%w: --from %s is after --to %s", errUsage, c.from, c.to)
+			return c, usagef("--from %s is after --to %s", c.from, c.to)
 		}
 	}
 	return c, nil

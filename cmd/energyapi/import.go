@@ -38,8 +38,15 @@ func runImport(ctx context.Context, args []string, getenv func(string) string, s
 		return err
 	}
 	files := fs.Args()
+	switch *dataset {
+	case dsThermo, dsTotalLoad, dsPeakValley:
+	case "":
+		return usagef("import needs --dataset: %s, %s or %s", dsThermo, dsTotalLoad, dsPeakValley)
+	default:
+		return invalidValue("--dataset", *dataset, fmt.Sprintf("want %s, %s or %s", dsThermo, dsTotalLoad, dsPeakValley))
+	}
 	if len(files) == 0 {
-		return fmt.Errorf("%w: import needs at least one FILE", errUsage)
+		return usagef("import needs at least one FILE")
 	}
 	start := time.Now()
 	// Parse and validate every file before touching the store: a bad row in
@@ -64,8 +71,6 @@ func runImport(ctx context.Context, args []string, getenv func(string) string, s
 			return err
 		}
 		imp = func(w energy.Writer) (energy.ImportStats, error) { return w.ImportPeakValley(ctx, days) }
-	default:
-		return fmt.Errorf("%w: --dataset must be %s, %s or %s", errUsage, dsThermo, dsTotalLoad, dsPeakValley)
 	}
 	st, err := openStore(ctx, *db)
 	if err != nil {

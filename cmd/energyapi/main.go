@@ -4,13 +4,33 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io"
 	"os"
 )
 
 func main() {
-	if err := run(context.Background(), os.Args[1:], os.Getenv, os.Stdin, os.Stdout, os.Stderr); err != nil {
-		fmt.Fprintln(os.Stderr, "energyapi:", err)
-		os.Exit(1)
+	err := run(context.Background(), os.Args[1:], os.Getenv, os.Stdin, os.Stdout, os.Stderr)
+	os.Exit(exitCode(err, os.Stderr))
+}
+
+// Exit codes, as the README documents them.
+const (
+	exitOK      = 0
+	exitFailure = 1
+	exitUsage   = 2 // the command was called wrongly: nothing was done
+)
+
+// exitCode reports err, if any, on stderr and returns the process's exit
+// code for it.
+func exitCode(err error, stderr io.Writer) int {
+	if err == nil {
+		return exitOK
 	}
+	fmt.Fprintln(stderr, "energyapi:", err)
+	if errors.Is(err, errUsage) {
+		return exitUsage
+	}
+	return exitFailure
 }

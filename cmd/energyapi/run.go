@@ -3,12 +3,10 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
-	"strings"
 	"syscall"
 )
 
@@ -24,22 +22,36 @@ Usage:
   energyapi demo                            write the demo dataset into the store
   energyapi get thermoelectric --year Y     fetch from a server (--region, --province..., --category, --subcategory)
   energyapi get peak-valley --from D --to D fetch daily peaks and valleys (dates dd/mm/yyyy)
+  energyapi version                         print the version
 
 Every flag can also be set by an environment variable: ENERGYAPI_ and the flag
 name in capitals with - as _ (for example --db is ENERGYAPI_DB). Flags win.
 Run "energyapi COMMAND -h" for a command's flags.
+
+Exit status: 0 success, 1 failure, 2 usage error.
 `
 
-// errUsage marks errors whose message already says what to do.
-var errUsage = errors.New("usage")
+// commands are the names run dispatches on, for suggestions.
+func commands() []string {
+	return []string{"serve", "clients", "import", "demo", "get", "version", "help"}
+}
 
 // run dispatches to a subcommand. It never exits the process; main does.
 func run(ctx context.Context, args []string, getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer) error {
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	err := dispatch(ctx, args, getenv, stdout, stderr)
+	var h *helpError
+	if errors.As(err, &h) {
+		_, err = io.WriteString(stdout, h.text)
+	}
+	return err
+}
+
+func dispatch(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
 		fmt.Fprint(stderr, usage)
-		return fmt.Errorf("%w: no command given", errUsage)
+		return usagef("no command given")
 	}
 	cmd, rest := args[0], args[1:]
 	switch cmd {
@@ -52,46 +64,108 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 	case "demo":
 		return runDemo(ctx, rest, getenv, stdout, stderr)
 	case "get":
+		if len(rest) > 0 && isHelpArg(rest[0]) {
+			return &helpError{text: getHelp(getenv)}
+		}
 		return runGet(ctx, rest, getenv, stdout, stderr)
-	case "help", "-h", "-help", "--help":
-		fmt.Fprint(stdout, usage)
-		return nil
-	}
-	fmt.Fprint(stderr, usage)
-	return fmt.Errorf("%w: unknown command %q", errUsage, cmd)
-}
-
-// newFlagSet returns a flag set that reports errors to stderr and returns them
-// instead of exiting.
-func newFlagSet(name string, stderr io.Writer) *flag.FlagSet {
-	fs := flag.NewFlagSet("energyapi "+name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	return fs
-}
-
-// parseFlags parses args, then fills every flag not given on the command line
-// from its ENERGYAPI_* environment variable.
-func parseFlags(fs *flag.FlagSet, args []string, getenv func(string) string) error {
-	if err := fs.Parse(args); err != nil {
-		return err
-	}
-	set := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
-	var err error
-	fs.VisitAll(func(f *flag.Flag) {
-		if set[f.Name] || err != nil {
-			return
+	case "version", "--version", "-version":
+		return runVersion(rest, getenv, stdout)
+	case "help":
+		if len(rest) > 0 {
+			// "help serve" is "serve -h".
+			return dispatch(ctx, []string{rest[0], "-h"}, getenv, stdout, stderr)
 		}
-		env := envName(f.Name)
-		if v := getenv(env); v != "" {
-			if e := fs.Set(f.Name, v); e != nil {
-				err = fmt.Errorf("%s=%q: %w", env, v, e)
-			}
-		}
-	})
-	return err
+		return &helpError{text: usage}
+	case "-h", "-help", "--help":
+		return &helpError{text: usage}
+	}
+	return unknownWord("command", cmd, "energyapi help", commands())
 }
 
-func envName(flagName string) string {
-	return "ENERGYAPI_" + strings.ToUpper(strings.ReplaceAll(flagName, "-", "_"))
+// getHelp is "get -h": the synopsis and, for each dataset, its flags, taken
+// from get's own flag sets.
+func getHelp(getenv func(string) string) string {
+	text := commandHelp("get")
+	for _, ds := range []string{"thermoelectric", "peak-valley"} {
+		_, err := parseGetFlags([]string{ds, "-h"}, getenv, io.Discard, io.Discard)
+		var h *helpError
+		if errors.As(err, &h) {
+			text += "\n" + h.text
+		}
+	}
+	return text
+}
+
+// commandHelp is the synopsis and description that -h prints above a
+// command's flags.
+func commandHelp(name string) string {
+	switch name {
+	case "serve":
+		return `Usage: energyapi serve [flags]
+
+Run the HTTP server on the store named by --db. With --demo, create the store
+if needed, register the demo client (demo / demo-secret) and, on an empty
+store, write the demo dataset; --demo listens only on loopback addresses
+unless --allow-public is given.
+`
+	case "clients":
+		return `Usage:
+  energyapi clients create --name NAME      register a client; prints {"client_id","client_secret","name"} once
+  energyapi clients list                    one JSON object per client, never a secret
+  energyapi clients revoke ID               refuse the client's token requests at once and its tokens within 5 s
+  energyapi clients rotate-secret ID        print a new secret; the old one stops working
+`
+	case "clients create":
+		return `Usage: energyapi clients create --name NAME [--db D]
+
+Register a client and print {"client_id","client_secret","name"}; the secret
+is shown this once.
+`
+	case "clients list":
+		return `Usage: energyapi clients list [--db D]
+
+Print one JSON object per client, never a secret.
+`
+	case "clients revoke":
+		return `Usage: energyapi clients revoke [--db D] ID
+
+Refuse the client's token requests at once and its tokens within 5 s.
+`
+	case "clients rotate-secret":
+		return `Usage: energyapi clients rotate-secret [--db D] ID
+
+Give the client a new secret and print it; the old one stops working.
+`
+	case "import":
+		return `Usage: energyapi import --dataset D [--db D] FILE...
+
+Parse and check every row of every FILE (CSV, XLSX, or JSON for peak-valley),
+then write them all in one transaction; a bad row anywhere stores nothing.
+Prints a one-line JSON summary.
+Creates the store if it does not exist.
+`
+	case "demo":
+		return `Usage: energyapi demo [--db D]
+
+Write the deterministic demo dataset into the store (creating it if needed);
+writing it again changes nothing.
+`
+	case "get":
+		return `Usage:
+  energyapi get thermoelectric --year Y [flags]
+  energyapi get peak-valley --from dd/mm/yyyy --to dd/mm/yyyy [flags]
+
+Fetch records from a server and print them as json, csv or a table.
+`
+	case "get thermoelectric":
+		return "Usage: energyapi get thermoelectric --year Y [flags]\n"
+	case "get peak-valley":
+		return "Usage: energyapi get peak-valley --from dd/mm/yyyy --to dd/mm/yyyy [flags]\n"
+	case "version":
+		return `Usage: energyapi version
+
+Print the module version, the VCS revision it was built from and the Go version.
+`
+	}
+	return "Usage: energyapi " + name + " [flags]\n"
 }

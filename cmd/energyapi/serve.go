@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"strconv"
 	"sync"
 	"time"
 
@@ -67,30 +68,30 @@ func parseServeFlags(args []string, getenv func(string) string, stderr io.Writer
 	switch c.unmatchedFilter = api.UnmatchedFilter(*unmatched); c.unmatchedFilter {
 	case api.EmptyBody, api.EmptyArray:
 	default:
-		return c, fmt.Errorf("%w: --unmatched-filter %q: want empty-body or empty-array", errUsage, *unmatched)
+		return c, invalidValue("--unmatched-filter", *unmatched, "want empty-body or empty-array")
 	}
 	if c.answerCacheMB < 0 {
-		return c, fmt.Errorf("%w: --answer-cache-mb must be 0 or more", errUsage)
+		return c, invalidValue("--answer-cache-mb", strconv.Itoa(c.answerCacheMB), "want 0 or more")
 	}
 	if fs.NArg() != 0 {
-		return c, fmt.Errorf("%w: serve takes no arguments", errUsage)
+		return c, usagef("serve takes no arguments, got %q", fs.Arg(0))
 	}
 	if err := c.hard.check(c.write); err != nil {
 		return c, err
 	}
 	switch {
 	case c.tokenTTL < time.Second:
-		return c, fmt.Errorf("%w: --token-ttl must be at least 1s", errUsage)
+		return c, invalidValue("--token-ttl", c.tokenTTL.String(), "want at least 1s")
 	case c.keyRotation < time.Hour:
-		return c, fmt.Errorf("%w: --key-rotation must be at least 1h", errUsage)
+		return c, invalidValue("--key-rotation", c.keyRotation.String(), "want at least 1h")
 	case c.maxRangeDays < 0:
-		return c, fmt.Errorf("%w: --max-range-days must be 0 or more", errUsage)
+		return c, invalidValue("--max-range-days", strconv.Itoa(c.maxRangeDays), "want 0 or more")
 	case c.pollInterval < 10*time.Millisecond || c.pollInterval > 5*time.Second:
 		// Revocations must reach every replica within 5 s.
-		return c, fmt.Errorf("%w: --poll-interval must be between 10ms and 5s", errUsage)
+		return c, invalidValue("--poll-interval", c.pollInterval.String(), "want between 10ms and 5s")
 	}
 	if c.demo && !c.allowPublic && !isLoopback(c.addr) {
-		return c, fmt.Errorf("%w: --demo publishes a well-known secret; refusing to listen on %s without --allow-public", errUsage, c.addr)
+		return c, usagef("--demo publishes a well-known secret; refusing to listen on %s without --allow-public", c.addr)
 	}
 	return c, nil
 }

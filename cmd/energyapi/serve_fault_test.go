@@ -44,11 +44,7 @@ func TestFaultChild(t *testing.T) {
 		fmt.Fprintln(os.Stderr, "energyapi:", err)
 		os.Exit(2)
 	}
-	if err := run(context.Background(), args, os.Getenv, os.Stdin, os.Stdout, os.Stderr); err != nil {
-		fmt.Fprintln(os.Stderr, "energyapi:", err)
-		os.Exit(1)
-	}
-	os.Exit(0)
+	os.Exit(exitCode(run(context.Background(), args, os.Getenv, os.Stdin, os.Stdout, os.Stderr), os.Stderr))
 }
 
 // child is a running energyapi process.

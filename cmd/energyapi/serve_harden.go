@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"strconv"
 	"time"
 
 	"github.com/energyapi/energyapi/internal/api"
@@ -61,18 +62,18 @@ func (c *hardenConfig) register(fs *flag.FlagSet) {
 func (c *hardenConfig) check(writeTimeout time.Duration) error {
 	switch {
 	case !c.rateLimit.IsZero() && c.rateBurst < 1:
-		return fmt.Errorf("%w: --rate-burst must be at least 1", errUsage)
+		return invalidValue("--rate-burst", strconv.Itoa(c.rateBurst), "want at least 1 with --rate-limit")
 	case c.maxInFlight < 0:
-		return fmt.Errorf("%w: --max-in-flight must be 0 or more", errUsage)
+		return invalidValue("--max-in-flight", strconv.Itoa(c.maxInFlight), "want 0 or more")
 	case c.requestTimeout < 0:
-		return fmt.Errorf("%w: --request-timeout must be 0 or more", errUsage)
+		return invalidValue("--request-timeout", c.requestTimeout.String(), "want 0 or more")
 	case c.requestTimeout > 0 && writeTimeout > 0 && c.requestTimeout >= writeTimeout:
 		// The 503 for a request past its deadline must still be writable.
-		return fmt.Errorf("%w: --request-timeout (%s) must be shorter than --write-timeout (%s)", errUsage, c.requestTimeout, writeTimeout)
+		return invalidValue("--request-timeout", c.requestTimeout.String(), fmt.Sprintf("want less than --write-timeout (%s)", writeTimeout))
 	case c.maxHeaderBytes < 1<<10:
-		return fmt.Errorf("%w: --max-header-bytes must be at least 1024", errUsage)
+		return invalidValue("--max-header-bytes", strconv.Itoa(c.maxHeaderBytes), "want at least 1024")
 	case (c.tlsCert == "") != (c.tlsKey == ""):
-		return fmt.Errorf("%w: --tls-cert and --tls-key go together", errUsage)
+		return usagef("--tls-cert and --tls-key go together")
 	}
 	return nil
 }
