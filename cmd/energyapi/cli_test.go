@@ -38,6 +38,7 @@ func TestHelp(t *testing.T) {
 		{[]string{"serve", "--help"}, []string{"Usage: energyapi serve", "--demo"}},
 		{[]string{"import", "-h"}, []string{"Usage: energyapi import", "--dataset", "--db"}},
 		{[]string{"import", "--dataset", "total-load", "x.csv", "-help"}, []string{"Usage: energyapi import"}},
+		{[]string{"init", "-h"}, []string{"Usage: energyapi init", "--db"}},
 		{[]string{"demo", "-h"}, []string{"Usage: energyapi demo", "--db"}},
 		{[]string{"clients", "-h"}, []string{"energyapi clients create", "energyapi clients rotate-secret", "--db"}},
 		{[]string{"clients", "create", "-h"}, []string{"Usage: energyapi clients create", "--name", "--db"}},
@@ -105,6 +106,7 @@ func TestFlagsAnywhere(t *testing.T) {
 // the value, the form wanted, and exit status 2.
 func TestErrorsSayFlagValueAndForm(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "e.db")
+	fltRun(t, "init", "--db", db)
 	creds := map[string]string{"ENERGYAPI_CLIENT_ID": "a", "ENERGYAPI_CLIENT_SECRET": "b", "ENERGYAPI_DB": db}
 	for _, tt := range []struct {
 		name string

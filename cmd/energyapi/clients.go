@@ -55,7 +55,7 @@ func runClients(ctx context.Context, args []string, getenv func(string) string, 
 	case !needID && flags.NArg() != 0:
 		return usagef("clients %s takes no arguments", sub)
 	}
-	st, err := openStore(ctx, *db)
+	st, err := openStore(ctx, *db, false)
 	if err != nil {
 		return err
 	}

@@ -27,7 +27,7 @@ func runDemo(ctx context.Context, args []string, getenv func(string) string, std
 	if fs.NArg() != 0 {
 		return usagef("demo takes no arguments")
 	}
-	st, err := openStore(ctx, *db)
+	st, err := openStore(ctx, *db, true)
 	if err != nil {
 		return err
 	}

@@ -36,6 +36,7 @@ func TestSessionLogsHoldNoCredentials(t *testing.T) {
 		ClientID     string `json:"client_id"`
 		ClientSecret string `json:"client_secret"`
 	}
+	cmd("init", "--db", db)
 	if err := json.Unmarshal([]byte(cmd("clients", "create", "--db", db, "--name", "session")), &created); err != nil {
 		t.Fatal(err)
 	}

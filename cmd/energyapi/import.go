@@ -72,7 +72,7 @@ func runImport(ctx context.Context, args []string, getenv func(string) string, s
 		}
 		imp = func(w energy.Writer) (energy.ImportStats, error) { return w.ImportPeakValley(ctx, days) }
 	}
-	st, err := openStore(ctx, *db)
+	st, err := openStore(ctx, *db, true)
 	if err != nil {
 		return err
 	}

@@ -14,6 +14,7 @@ const usage = `energyapi serves the Energy Data Public API.
 
 Usage:
   energyapi serve   [flags]                 run the HTTP server
+  energyapi init    [--db D]                create an empty store
   energyapi clients create --name NAME      register a client (prints its secret once)
   energyapi clients list                    list clients, one JSON object per line
   energyapi clients revoke ID               revoke a client and its tokens
@@ -24,6 +25,9 @@ Usage:
   energyapi get peak-valley --from D --to D fetch daily peaks and valleys (dates dd/mm/yyyy)
   energyapi version                         print the version
 
+Only "init", "import", "demo" and "serve --demo" create a SQLite store; the
+other commands refuse a file that does not exist.
+
 Every flag can also be set by an environment variable: ENERGYAPI_ and the flag
 name in capitals with - as _ (for example --db is ENERGYAPI_DB). Flags win.
 Run "energyapi COMMAND -h" for a command's flags.
@@ -33,7 +37,7 @@ Exit status: 0 success, 1 failure, 2 usage error.
 
 // commands are the names run dispatches on, for suggestions.
 func commands() []string {
-	return []string{"serve", "clients", "import", "demo", "get", "version", "help"}
+	return []string{"serve", "init", "clients", "import", "demo", "get", "version", "help"}
 }
 
 // run dispatches to a subcommand. It never exits the process; main does.
@@ -57,6 +61,8 @@ func dispatch(ctx context.Context, args []string, getenv func(string) string, st
 	switch cmd {
 	case "serve":
 		return runServe(ctx, rest, getenv, stdout, stderr)
+	case "init":
+		return runInit(ctx, rest, getenv, stdout, stderr)
 	case "clients":
 		return runClients(ctx, rest, getenv, stdout, stderr)
 	case "import":
@@ -106,7 +112,14 @@ func commandHelp(name string) string {
 Run the HTTP server on the store named by --db. With --demo, create the store
 if needed, register the demo client (demo / demo-secret) and, on an empty
 store, write the demo dataset; --demo listens only on loopback addresses
-unless --allow-public is given.
+unless --allow-public is given. Without --demo the store must exist.
+`
+	case "init":
+		return `Usage: energyapi init [--db D]
+
+Create the store named by --db, empty, with mode 0600 for a SQLite file, and
+bring its schema up to date. Running it on an existing store only brings the
+schema up to date.
 `
 	case "clients":
 		return `Usage:
@@ -114,6 +127,8 @@ unless --allow-public is given.
   energyapi clients list                    one JSON object per client, never a secret
   energyapi clients revoke ID               refuse the client's token requests at once and its tokens within 5 s
   energyapi clients rotate-secret ID        print a new secret; the old one stops working
+
+The store must exist (see "energyapi init").
 `
 	case "clients create":
 		return `Usage: energyapi clients create --name NAME [--db D]

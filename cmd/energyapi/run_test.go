@@ -113,6 +113,9 @@ type createdClient struct {
 func TestClientsLifecycleAgainstRunningServer(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "e.db")
 	env := map[string]string{"ENERGYAPI_DB": db} // the environment names the store
+	if _, err := runCmd(t, env, "init"); err != nil {
+		t.Fatal(err)
+	}
 	out, err := runCmd(t, env, "clients", "create", "--name", "acme")
 	if err != nil {
 		t.Fatal(err)
@@ -232,7 +235,7 @@ func (w *recordingWriter) ImportPeakValley(context.Context, []energy.DayExtremes
 
 func TestEnsureDemo(t *testing.T) {
 	ctx := context.Background()
-	st, err := openStore(ctx, filepath.Join(t.TempDir(), "d.db"))
+	st, err := openStore(ctx, filepath.Join(t.TempDir(), "d.db"), true)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -116,7 +116,9 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	}
 	log := slog.New(slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: cfg.logLevel}))
 
-	st, err := openStore(ctx, cfg.db)
+	// Only --demo may create the store: a mistyped --db must not come up
+	// as an empty server without clients.
+	st, err := openStore(ctx, cfg.db, cfg.demo)
 	if err != nil {
 		return err
 	}
@@ -161,7 +163,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		Tokens:           tokens,
 		TokenEndpoint:    hard.tokenEndpoint(&auth.TokenEndpoint{Registry: reg, Tokens: tokens, Log: log}),
 		Keys:             keys,
-		Ready:            st.Ping,
+		Ready:            (&readiness{ping: st.Ping, log: log, store: storeName(cfg.db)}).check,
 		MaxRangeDays:     cfg.maxRangeDays,
 	}))
 	srv := hard.server(&http.Server{

@@ -127,9 +127,11 @@ func fltRun(tb testing.TB, args ...string) string {
 	return out
 }
 
-// fltClient registers a client in db and returns its ID and secret.
+// fltClient registers a client in db, creating the store if need be, and
+// returns its ID and secret.
 func fltClient(tb testing.TB, db string) (id, secret string) {
 	tb.Helper()
+	fltRun(tb, "init", "--db", db)
 	var c struct {
 		ClientID     string `json:"client_id"`
 		ClientSecret string `json:"client_secret"`

@@ -202,7 +202,9 @@ func TestServeHardeningFlags(t *testing.T) {
 // headers (slowloris): --read-header-timeout must close it rather than keep
 // a connection and its goroutine for as long as the client likes.
 func TestServeDropsSlowHeaders(t *testing.T) {
-	base, _ := plainServe(t, nil, "--db", filepath.Join(t.TempDir(), "slow.db"), "--read-header-timeout", "200ms")
+	db := filepath.Join(t.TempDir(), "slow.db")
+	fltRun(t, "init", "--db", db)
+	base, _ := plainServe(t, nil, "--db", db, "--read-header-timeout", "200ms")
 	conn, err := net.Dial("tcp", strings.TrimPrefix(base, "http://"))
 	if err != nil {
 		t.Fatal(err)

@@ -167,6 +167,7 @@ func TestServeTLSConfigErrors(t *testing.T) {
 	certFile, keyFile, _ := selfSigned(t)
 	otherCert, _, _ := selfSigned(t)
 	db := filepath.Join(t.TempDir(), "tls.db")
+	fltRun(t, "init", "--db", db)
 	for _, tt := range []struct {
 		name string
 		args []string
