@@ -34,11 +34,11 @@ func TestHelp(t *testing.T) {
 		{[]string{"--help"}, []string{"Usage:", "energyapi clients create"}},
 		{[]string{"help"}, []string{"Usage:", "energyapi import"}},
 		{[]string{"help", "import"}, []string{"Usage: energyapi import", "--dataset", "--db"}},
-		{[]string{"serve", "-h"}, []string{"Usage: energyapi serve", "--addr", "--rate-limit RATE", "ENERGYAPI_TOKEN_TTL", "default 5m0s", "--log-level LEVEL"}},
+		{[]string{"serve", "-h"}, []string{"Usage: energyapi serve", "--addr", "--log-format FORMAT", "--rate-limit RATE", "ENERGYAPI_TOKEN_TTL", "default 5m0s", "--log-level LEVEL"}},
 		{[]string{"serve", "--help"}, []string{"Usage: energyapi serve", "--demo"}},
+		{[]string{"init", "-h"}, []string{"Usage: energyapi init", "--db"}},
 		{[]string{"import", "-h"}, []string{"Usage: energyapi import", "--dataset", "--db"}},
 		{[]string{"import", "--dataset", "total-load", "x.csv", "-help"}, []string{"Usage: energyapi import"}},
-		{[]string{"init", "-h"}, []string{"Usage: energyapi init", "--db"}},
 		{[]string{"demo", "-h"}, []string{"Usage: energyapi demo", "--db"}},
 		{[]string{"clients", "-h"}, []string{"energyapi clients create", "energyapi clients rotate-secret", "--db"}},
 		{[]string{"clients", "create", "-h"}, []string{"Usage: energyapi clients create", "--name", "--db"}},
@@ -132,6 +132,8 @@ func TestErrorsSayFlagValueAndForm(t *testing.T) {
 			`--demo: invalid value "maybe": want true or false`},
 		{"log level", nil, []string{"serve", "--log-level", "loud"},
 			`--log-level: invalid value "loud": want debug, info, warn or error`},
+		{"log format", nil, []string{"serve", "--log-format", "xml"},
+			`--log-format: invalid value "xml": want text, json or auto`},
 		{"rate", nil, []string{"serve", "--rate-limit", "10/d"},
 			`--rate-limit: invalid value "10/d": want a rate N/s, N/m or N/h, such as 10/s or 600/m, or 0 for none`},
 		{"missing value", nil, []string{"serve", "--poll-interval"},
@@ -146,8 +148,8 @@ func TestErrorsSayFlagValueAndForm(t *testing.T) {
 			`--dataset: invalid value "load": want thermoelectric, total-load or peak-valley`},
 		{"unknown flag", nil, []string{"serve", "--tokn-ttl", "5m"},
 			`unknown flag --tokn-ttl; did you mean --token-ttl?`},
-		{"unknown flag, nothing close", nil, []string{"demo", "--frobnicate"},
-			`unknown flag --frobnicate; "energyapi demo -h" lists the flags`},
+		{"unknown flag, nothing close", nil, []string{"init", "--frobnicate"},
+			`unknown flag --frobnicate; "energyapi init -h" lists the flags`},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			_, stderr, code := runFull(t, context.Background(), tt.env, tt.args...)

@@ -32,7 +32,7 @@ func runDemo(ctx context.Context, args []string, getenv func(string) string, std
 		return err
 	}
 	defer st.Close()
-	sums, err := writeDemo(ctx, st)
+	sums, err := writeDemo(ctx, st, newProgress(stderr, time.Now))
 	if err != nil {
 		return err
 	}
@@ -45,18 +45,41 @@ func runDemo(ctx context.Context, args []string, getenv func(string) string, std
 	return nil
 }
 
-// writeDemo writes the deterministic demo dataset; writing it again changes nothing.
-func writeDemo(ctx context.Context, w energy.Writer) ([]importSummary, error) {
+// writeDemo writes the deterministic demo dataset; writing it again changes
+// nothing. It tells p what it is writing and how far it has got. Each
+// dataset is one transaction, as an import is.
+func writeDemo(ctx context.Context, w energy.Writer, p *progress) ([]importSummary, error) {
 	start := time.Now()
-	th, err := w.ImportThermoelectric(ctx, demo.Thermoelectric())
+	recs := demo.Thermoelectric()
+	lo, hi := yearSpan(recs)
+	p.printf("demo data [1/2]: writing %s thermoelectric production records, %d-%d...", count(len(recs)), lo, hi)
+	th, err := w.ImportThermoelectric(ctx, recs)
 	if err != nil {
 		return nil, fmt.Errorf("demo thermoelectric: %w", err)
 	}
 	thermo := newSummary(dsThermo, 0, th, time.Since(start))
+	p.printf("demo data [1/2]: thermoelectric production written (%s)", p.elapsed())
+
 	start = time.Now()
-	ld, err := w.ImportTotalLoad(ctx, demo.TotalLoad(demo.LoadRange()))
+	from, to := demo.LoadRange()
+	p.printf("demo data [2/2]: computing quarter-hourly load for every zone, %s to %s...", from.DMY(), to.DMY())
+	pts := demo.TotalLoad(from, to)
+	p.printf("demo data [2/2]: writing %s load points and deriving daily peaks and valleys (the longest step)...", count(len(pts)))
+	ld, err := w.ImportTotalLoad(ctx, pts)
 	if err != nil {
 		return nil, fmt.Errorf("demo total load: %w", err)
 	}
+	p.printf("demo data [2/2]: load written; demo data complete (%s)", p.elapsed())
 	return []importSummary{thermo, newSummary(dsTotalLoad, 0, ld, time.Since(start))}, nil
+}
+
+// yearSpan returns the first and last year of recs.
+func yearSpan(recs []energy.ThermoRecord) (lo, hi int) {
+	for i, r := range recs {
+		if i == 0 || r.Year < lo {
+			lo = r.Year
+		}
+		hi = max(hi, r.Year)
+	}
+	return lo, hi
 }

@@ -242,6 +242,8 @@ func flagsText(fs *flag.FlagSet) string {
 		switch v := f.Value.(type) {
 		case baseURLValue:
 			typ = "URL"
+		case *logFormat:
+			typ = "FORMAT"
 		case *limit.Rate:
 			typ = "RATE"
 		case flag.Getter:

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -97,17 +96,6 @@ func parseGetFlags(args []string, getenv func(string) string, stdout, stderr io.
 		}
 	}
 	return c, nil
-}
-
-// isTerminal reports whether w is a terminal, where people read tables;
-// pipes and files get JSON for programs.
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }
 
 func runGet(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {

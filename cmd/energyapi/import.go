@@ -49,27 +49,38 @@ func runImport(ctx context.Context, args []string, getenv func(string) string, s
 		return usagef("import needs at least one FILE")
 	}
 	start := time.Now()
+	p := newProgress(stderr, time.Now)
+	p.printf("import: parsing %d %s file(s)...", len(files), *dataset)
+	onFile := func(name string, rows int) {
+		p.printf("import: parsed %s: %s rows (%s)", name, count(rows), p.elapsed())
+	}
 	// Parse and validate every file before touching the store: a bad row in
 	// the last file must leave nothing of the first behind.
-	var imp func(energy.Writer) (energy.ImportStats, error)
+	var (
+		imp  func(energy.Writer) (energy.ImportStats, error)
+		rows int
+	)
 	switch *dataset {
 	case dsThermo:
-		recs, err := parseAll(files, ingest.ParseThermoelectric, energy.ThermoRecord.Key)
+		recs, err := parseAll(files, ingest.ParseThermoelectric, energy.ThermoRecord.Key, onFile)
 		if err != nil {
 			return err
 		}
+		rows = len(recs)
 		imp = func(w energy.Writer) (energy.ImportStats, error) { return w.ImportThermoelectric(ctx, recs) }
 	case dsTotalLoad:
-		pts, err := parseAll(files, ingest.ParseTotalLoad, energy.LoadPoint.Key)
+		pts, err := parseAll(files, ingest.ParseTotalLoad, energy.LoadPoint.Key, onFile)
 		if err != nil {
 			return err
 		}
+		rows = len(pts)
 		imp = func(w energy.Writer) (energy.ImportStats, error) { return w.ImportTotalLoad(ctx, pts) }
 	case dsPeakValley:
-		days, err := parseAll(files, ingest.ParsePeakValley, func(d energy.DayExtremes) energy.Date { return d.Day })
+		days, err := parseAll(files, ingest.ParsePeakValley, func(d energy.DayExtremes) energy.Date { return d.Day }, onFile)
 		if err != nil {
 			return err
 		}
+		rows = len(days)
 		imp = func(w energy.Writer) (energy.ImportStats, error) { return w.ImportPeakValley(ctx, days) }
 	}
 	st, err := openStore(ctx, *db, true)
@@ -77,10 +88,12 @@ func runImport(ctx context.Context, args []string, getenv func(string) string, s
 		return err
 	}
 	defer st.Close()
+	p.printf("import: writing %s rows to %s in one transaction...", count(rows), storeName(*db))
 	stats, err := imp(st)
 	if err != nil {
 		return err
 	}
+	p.printf("import: committed: %s inserted, %s updated, %s unchanged (%s)", count(stats.Inserted), count(stats.Updated), count(stats.Unchanged), p.elapsed())
 	return json.NewEncoder(stdout).Encode(newSummary(*dataset, len(files), stats, time.Since(start)))
 }
 
@@ -94,7 +107,8 @@ func newSummary(dataset string, files int, s energy.ImportStats, d time.Duration
 
 // parseAll parses every file and refuses a record whose natural key another
 // file already holds, since which of the two should win cannot be known.
-func parseAll[T any, K comparable](files []string, parse func(string, io.Reader) ([]T, error), key func(T) K) ([]T, error) {
+// It calls parsed after each file with the number of records it holds.
+func parseAll[T any, K comparable](files []string, parse func(string, io.Reader) ([]T, error), key func(T) K, parsed func(name string, n int)) ([]T, error) {
 	var all []T
 	seen := map[K]string{}
 	for _, name := range files {
@@ -102,6 +116,7 @@ func parseAll[T any, K comparable](files []string, parse func(string, io.Reader)
 		if err != nil {
 			return nil, err
 		}
+		parsed(name, len(recs))
 		for _, r := range recs {
 			k := key(r)
 			if prev, dup := seen[k]; dup && prev != name {

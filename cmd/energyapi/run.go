@@ -113,6 +113,8 @@ Run the HTTP server on the store named by --db. With --demo, create the store
 if needed, register the demo client (demo / demo-secret) and, on an empty
 store, write the demo dataset; --demo listens only on loopback addresses
 unless --allow-public is given. Without --demo the store must exist.
+On a terminal it prints a start-up banner and human-readable logs; elsewhere
+it logs JSON (see --log-format).
 `
 	case "init":
 		return `Usage: energyapi init [--db D]
@@ -156,7 +158,7 @@ Give the client a new secret and print it; the old one stops working.
 
 Parse and check every row of every FILE (CSV, XLSX, or JSON for peak-valley),
 then write them all in one transaction; a bad row anywhere stores nothing.
-Prints a one-line JSON summary.
+Prints a one-line JSON summary, and on a terminal its progress on stderr.
 Creates the store if it does not exist.
 `
 	case "demo":

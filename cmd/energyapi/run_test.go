@@ -247,7 +247,7 @@ func TestEnsureDemo(t *testing.T) {
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 
 	empty := &recordingWriter{}
-	if err := ensureDemo(ctx, log, empty, reg); err != nil {
+	if err := ensureDemo(ctx, log, empty, reg, nil); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := reg.Authenticate(ctx, "demo", "demo-secret"); err != nil {
@@ -286,7 +286,7 @@ func TestEnsureDemo(t *testing.T) {
 
 	// A store that has data gets no demo data, and the client is left as it is.
 	full := &recordingWriter{version: 7}
-	if err := ensureDemo(ctx, log, full, reg); err != nil {
+	if err := ensureDemo(ctx, log, full, reg, nil); err != nil {
 		t.Fatal(err)
 	}
 	if full.thermo != nil || full.load != nil {

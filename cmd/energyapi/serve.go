@@ -31,6 +31,7 @@ type serveConfig struct {
 	maxRangeDays    int
 	pollInterval    time.Duration
 	logLevel        slog.Level
+	logFormat       logFormat
 	readHeader      time.Duration
 	read            time.Duration
 	write           time.Duration
@@ -54,6 +55,8 @@ func parseServeFlags(args []string, getenv func(string) string, stderr io.Writer
 	fs.IntVar(&c.maxRangeDays, "max-range-days", 60, "longest date range per request in calendar days, both ends counted (0: no limit)")
 	fs.DurationVar(&c.pollInterval, "poll-interval", time.Second, "how often to look for new data and client revocations in the store")
 	fs.TextVar(&c.logLevel, "log-level", slog.LevelInfo, "log level: debug, info, warn or error")
+	c.logFormat = logAuto
+	fs.Var(&c.logFormat, "log-format", "log format on stderr: text, json, or auto (text on a terminal, json otherwise)")
 	fs.DurationVar(&c.readHeader, "read-header-timeout", 5*time.Second, "time allowed to read request headers")
 	fs.DurationVar(&c.read, "read-timeout", 10*time.Second, "time allowed to read a whole request")
 	fs.DurationVar(&c.write, "write-timeout", 30*time.Second, "time allowed to write a response")
@@ -114,7 +117,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	if err != nil {
 		return err
 	}
-	log := slog.New(slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: cfg.logLevel}))
+	log := newLogger(stderr, cfg.logFormat, cfg.logLevel)
 
 	// Only --demo may create the store: a mistyped --db must not come up
 	// as an empty server without clients.
@@ -136,7 +139,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	}
 	tokens := auth.NewTokens(keys, cfg.tokenTTL, time.Now, rand.Reader)
 	if cfg.demo {
-		if err := ensureDemo(ctx, log, st, reg); err != nil {
+		if err := ensureDemo(ctx, log, st, reg, newProgress(stderr, time.Now)); err != nil {
 			return err
 		}
 	}
@@ -191,6 +194,14 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		return err
 	}
 	fmt.Fprintf(stdout, "energyapi listening on %s://%s\n", hard.scheme(), ln.Addr())
+	if isTerminal(stderr) {
+		writeBanner(stderr, banner{
+			base:  hard.scheme() + "://" + dialAddr(ln.Addr()),
+			store: storeName(cfg.db),
+			data:  live.Snapshot(),
+			demo:  cfg.demo,
+		})
+	}
 	log.Info("serving", "addr", ln.Addr().String(), "data_version", live.Snapshot().Version)
 
 	bg, stopBG := context.WithCancel(context.Background())
@@ -247,8 +258,8 @@ type demoStore interface {
 }
 
 // ensureDemo makes sure the demo client exists and, on a store that never had
-// any data, writes the demo dataset.
-func ensureDemo(ctx context.Context, log *slog.Logger, st demoStore, reg *auth.Registry) error {
+// any data, writes the demo dataset, telling p how it goes.
+func ensureDemo(ctx context.Context, log *slog.Logger, st demoStore, reg *auth.Registry, p *progress) error {
 	if err := reg.Ensure(ctx, demoClientID, "demo", demoClientSecret); err != nil {
 		return fmt.Errorf("demo client: %w", err)
 	}
@@ -259,13 +270,12 @@ func ensureDemo(ctx context.Context, log *slog.Logger, st demoStore, reg *auth.R
 	if v != 0 {
 		return nil
 	}
-	start := time.Now()
-	sums, err := writeDemo(ctx, st)
+	sums, err := writeDemo(ctx, st, p)
 	if err != nil {
 		return err
 	}
 	for _, s := range sums {
-		log.Info("demo data written", "dataset", s.Dataset, "rows", s.RowsRead, "duration", time.Since(start))
+		log.Info("demo data written", "dataset", s.Dataset, "rows", s.RowsRead, "duration_ms", s.DurationMS)
 	}
 	return nil
 }
