@@ -36,7 +36,8 @@ type Client struct {
 	sleep     func(ctx context.Context, d time.Duration) error
 	progress  func(Progress)
 	rome      *time.Location // nil when the system has no zone database
-	tokens    *tokenCache    // nil without credentials
+	catalog   catalogue
+	tokens    *tokenCache // nil without credentials
 }
 
 // Option configures a Client.

@@ -1,9 +1,7 @@
 package client
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"net/url"
 	"time"
@@ -31,17 +29,6 @@ type PeakValleyRecord struct {
 	LoadGW float64
 }
 
-type wirePeakValley struct {
-	Result         wireResult `json:"result"`
-	PeakValleyLoad []struct {
-		Date         string `json:"date"`
-		DateTZ       string `json:"date_tz"`
-		DateOffset   string `json:"date_offset"`
-		PeakLoadGW   string `json:"peak_load_GW"`
-		ValleyLoadGW string `json:"valley_load_GW"`
-	} `json:"peak_valley_load"`
-}
-
 // PeakValley returns the daily peaks and valleys of total demand from from
 // to to, both included, in chronological order. A range longer than the
 // client's maximum (WithMaxRangeDays) is fetched in consecutive windows,
@@ -50,54 +37,27 @@ func (c *Client) PeakValley(ctx context.Context, from, to Date) ([]PeakValleyRec
 	if from.Compare(to) > 0 {
 		return nil, fmt.Errorf("client: the range starts on %s, after its end on %s", from, to)
 	}
-	windows := splitRange(from, to, c.maxDays)
-	var out []PeakValleyRecord
-	for i, w := range windows {
-		if c.progress != nil {
-			c.progress(Progress{Request: i + 1, Requests: len(windows), From: w.from, To: w.to})
-		}
-		body, err := c.get(ctx, peakValleyPath, url.Values{"dateFrom": {w.from.String()}, "dateTo": {w.to.String()}})
-		if err != nil {
-			if len(windows) > 1 {
-				return nil, fmt.Errorf("client: window %s to %s: %w", w.from, w.to, err)
-			}
-			return nil, err
-		}
-		recs, err := c.parsePeakValley(body)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, recs...)
+	recs, err := c.Get(ctx, peakValleyPath, url.Values{"dateFrom": {from.String()}, "dateTo": {to.String()}})
+	if err != nil {
+		return nil, err
 	}
-	return out, nil
-}
-
-func (c *Client) parsePeakValley(body []byte) ([]PeakValleyRecord, error) {
-	if len(bytes.TrimSpace(body)) == 0 {
-		return nil, nil // an empty body means no records, as on the yearly endpoints
-	}
-	var w wirePeakValley
-	if err := json.Unmarshal(body, &w); err != nil {
-		return nil, fmt.Errorf("client: peak-valley answer: %w", err)
-	}
-	out := make([]PeakValleyRecord, 0, len(w.PeakValleyLoad))
-	for i, r := range w.PeakValleyLoad {
-		at, err := c.instant(r.Date, r.DateOffset, r.DateTZ)
+	out := make([]PeakValleyRecord, 0, len(recs))
+	for i, r := range recs {
+		at, err := instant(c.rome, r["date"], r["date_offset"], r["date_tz"])
 		if err != nil {
-			return nil, recordError("peak-valley", i, "date", r.Date+" "+r.DateOffset, err)
+			return nil, recordError("peak-valley", i, "date", r["date"]+" "+r["date_offset"], err)
 		}
 		n := 0
 		for _, v := range []struct {
 			kind  Extreme
 			field string
-			value string
-		}{{Peak, "peak_load_GW", r.PeakLoadGW}, {Valley, "valley_load_GW", r.ValleyLoadGW}} {
-			if v.value == "" {
+		}{{Peak, "peak_load_GW"}, {Valley, "valley_load_GW"}} {
+			if r[v.field] == "" {
 				continue
 			}
-			gw, err := parsePoint(v.value)
+			gw, err := parsePoint(r[v.field])
 			if err != nil {
-				return nil, recordError("peak-valley", i, v.field, v.value, err)
+				return nil, recordError("peak-valley", i, v.field, r[v.field], err)
 			}
 			out = append(out, PeakValleyRecord{At: at, Kind: v.kind, LoadGW: gw})
 			n++
@@ -113,12 +73,12 @@ func (c *Client) parsePeakValley(body []byte) ([]PeakValleyRecord, error) {
 // the named zone. The offset decides the instant; the zone only presents it.
 // Without the zone database the instant keeps the offset under the zone's
 // name.
-func (c *Client) instant(date, offset, zone string) (time.Time, error) {
+func instant(rome *time.Location, date, offset, zone string) (time.Time, error) {
 	if zone == "" {
 		zone = romeZone
 	}
 	if offset == "" {
-		loc := c.location(zone)
+		loc := location(rome, zone)
 		if loc == nil {
 			return time.Time{}, fmt.Errorf("no offset and zone %q unknown", zone)
 		}
@@ -128,7 +88,7 @@ func (c *Client) instant(date, offset, zone string) (time.Time, error) {
 	if err != nil {
 		return time.Time{}, err
 	}
-	if loc := c.location(zone); loc != nil {
+	if loc := location(rome, zone); loc != nil {
 		if in := t.In(loc); sameOffset(in, t) {
 			return in, nil
 		}
@@ -137,9 +97,10 @@ func (c *Client) instant(date, offset, zone string) (time.Time, error) {
 	return t.In(time.FixedZone(zone, off)), nil
 }
 
-func (c *Client) location(zone string) *time.Location {
+// location returns the named zone; rome is Europe/Rome, loaded once.
+func location(rome *time.Location, zone string) *time.Location {
 	if zone == romeZone {
-		return c.rome
+		return rome
 	}
 	loc, err := time.LoadLocation(zone)
 	if err != nil {

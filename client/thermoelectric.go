@@ -1,10 +1,7 @@
 package client
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
-	"fmt"
 	"net/url"
 	"strconv"
 )
@@ -31,25 +28,6 @@ type ThermoRecord struct {
 	ProductionGWh float64
 }
 
-// wireResult is the status wrapper of every data response.
-type wireResult struct {
-	Message string `json:"message"`
-	Status  string `json:"status"`
-}
-
-type wireThermo struct {
-	Result         wireResult `json:"result"`
-	Thermoelectric []struct {
-		Year          string `json:"year"`
-		CapacityType  string `json:"capacity_type"`
-		Region        string `json:"region"`
-		Province      string `json:"province"`
-		Category      string `json:"category"`
-		Subcategory   string `json:"subcategory"`
-		ProductionGWh string `json:"production_GWh"`
-	} `json:"thermoelectric"`
-}
-
 // Thermoelectric returns the yearly thermoelectric production that q
 // selects, in the server's order. A filter value the server does not know
 // gives no records and no error: the server answers it with an empty body.
@@ -64,34 +42,23 @@ func (c *Client) Thermoelectric(ctx context.Context, q ThermoQuery) ([]ThermoRec
 	for _, p := range q.Provinces {
 		v.Add("province", p)
 	}
-	body, err := c.get(ctx, thermoPath, v)
+	recs, err := c.Get(ctx, thermoPath, v)
 	if err != nil {
 		return nil, err
 	}
-	return parseThermo(body)
-}
-
-func parseThermo(body []byte) ([]ThermoRecord, error) {
-	if len(bytes.TrimSpace(body)) == 0 {
-		return nil, nil // the empty-body answer: zero records
-	}
-	var w wireThermo
-	if err := json.Unmarshal(body, &w); err != nil {
-		return nil, fmt.Errorf("client: thermoelectric answer: %w", err)
-	}
-	out := make([]ThermoRecord, len(w.Thermoelectric))
-	for i, r := range w.Thermoelectric {
-		year, err := strconv.Atoi(r.Year)
+	out := make([]ThermoRecord, len(recs))
+	for i, r := range recs {
+		year, err := strconv.Atoi(r["year"])
 		if err != nil {
-			return nil, recordError("thermoelectric", i, "year", r.Year, err)
+			return nil, recordError("thermoelectric", i, "year", r["year"], err)
 		}
-		gwh, err := parseItalian(r.ProductionGWh)
+		gwh, err := parseItalian(r["production_GWh"])
 		if err != nil {
-			return nil, recordError("thermoelectric", i, "production_GWh", r.ProductionGWh, err)
+			return nil, recordError("thermoelectric", i, "production_GWh", r["production_GWh"], err)
 		}
 		out[i] = ThermoRecord{
-			Year: year, CapacityType: r.CapacityType, Region: r.Region, Province: r.Province,
-			Category: r.Category, Subcategory: r.Subcategory, ProductionGWh: gwh,
+			Year: year, CapacityType: r["capacity_type"], Region: r["region"], Province: r["province"],
+			Category: r["category"], Subcategory: r["subcategory"], ProductionGWh: gwh,
 		}
 	}
 	return out, nil

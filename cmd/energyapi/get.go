@@ -6,61 +6,104 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net/url"
 	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
 
 	"github.com/energyapi/energyapi/client"
+	"github.com/energyapi/energyapi/internal/catalog"
+	"github.com/energyapi/energyapi/internal/dataset"
 )
 
 // getConfig is everything get reads from flags and the environment.
 type getConfig struct {
-	dataset      string
+	dataset      *dataset.Dataset
 	baseURL      string
 	clientID     string
 	clientSecret string
 	format       string // json, csv or table
 	maxRangeDays int
-	thermo       client.ThermoQuery
-	from, to     client.Date
+	params       url.Values
 }
+
+// getEnvFlags are the flags of get that the environment may set; the
+// dataset's own parameters come from the command line only.
+var getEnvFlags = []string{"base-url", "client-id", "client-secret", "format", "max-range-days"}
 
 func parseGetFlags(args []string, getenv func(string) string, stdout, stderr io.Writer) (getConfig, error) {
 	var c getConfig
-	if len(args) == 0 {
-		return c, usagef("get needs a dataset: thermoelectric or peak-valley")
+	cat, err := catalog.New()
+	if err != nil {
+		return c, err
 	}
-	if args[0] != "thermoelectric" && args[0] != "peak-valley" {
-		return c, unknownWord("dataset", args[0], "energyapi get -h", []string{"thermoelectric", "peak-valley"})
+	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
+		return c, usagef("get needs a dataset: %s (see energyapi datasets)", strings.Join(cat.Names(), ", "))
 	}
-	c.dataset, args = args[0], args[1:]
-	fs := newFlagSet("get "+c.dataset, stderr)
+	d, ok := cat.Lookup(args[0])
+	if !ok {
+		return c, unknownWord("dataset", args[0], "energyapi datasets", cat.Names())
+	}
+	c.dataset, args = d, args[1:]
+	c.params = url.Values{}
+	fs := newFlagSet("get "+d.Name, stderr)
 	fs.Var(newBaseURLValue(&c.baseURL, "http://127.0.0.1:8080"), "base-url", "the API server's base URL")
 	fs.StringVar(&c.clientID, "client-id", "", "client ID (prefer ENERGYAPI_CLIENT_ID)")
 	fs.StringVar(&c.clientSecret, "client-secret", "", "client secret (prefer ENERGYAPI_CLIENT_SECRET: a flag shows in the process list)")
 	fs.StringVar(&c.format, "format", "", "output: json, csv or table (default table on a terminal, json otherwise)")
 	fs.IntVar(&c.maxRangeDays, "max-range-days", 60, "longest date range per request; longer ranges are split (0: never split)")
-	var from, to string
-	switch c.dataset {
-	case "thermoelectric":
-		fs.IntVar(&c.thermo.Year, "year", 0, "the year (required)")
-		fs.StringVar(&c.thermo.Region, "region", "", "region to extract")
-		fs.Func("province", "a province to extract; repeat for several", func(s string) error {
-			c.thermo.Provinces = append(c.thermo.Provinces, s)
+	// One flag per query parameter of the dataset, named as the API names it.
+	given := map[string]string{} // parameter -> the flag that set it, for messages
+	setAs := func(flagName, name string, repeat bool) func(string) error {
+		return func(s string) error {
+			given[name] = "--" + flagName
+			if repeat {
+				c.params.Add(name, s)
+			} else {
+				c.params.Set(name, s)
+			}
 			return nil
-		})
-		fs.StringVar(&c.thermo.Category, "category", "", `"Non cogenerativa" or "Cogenerativa"`)
-		fs.StringVar(&c.thermo.Subcategory, "subcategory", "", "a subcategory of the category")
-	case "peak-valley":
-		fs.StringVar(&from, "from", "", "first day, dd/mm/yyyy (required)")
-		fs.StringVar(&to, "to", "", "last day, included, dd/mm/yyyy (required)")
+		}
 	}
-	if err := parseFlags(fs, args, getenv); err != nil {
+	var required []string
+	for _, p := range d.Params {
+		switch p.Kind {
+		case dataset.DateRange:
+			fs.Func(p.Name, "first day, dd/mm/yyyy (required; --from for short)", setAs(p.Name, p.Name, false))
+			fs.Func("from", "first day, dd/mm/yyyy (same as --"+p.Name+")", setAs("from", p.Name, false))
+			fs.Func(p.To, "last day, included, dd/mm/yyyy (required; --to for short)", setAs(p.To, p.To, false))
+			fs.Func("to", "last day, included, dd/mm/yyyy (same as --"+p.To+")", setAs("to", p.To, false))
+			required = append(required, p.Name, p.To)
+		default:
+			usage := p.Doc
+			if p.Kind == dataset.Enum {
+				usage += " One of: " + strings.Join(d.EnumValues(p), ", ") + "."
+			}
+			if p.Many {
+				usage += " Repeat for several."
+			}
+			if p.Required {
+				usage += " (required)"
+				required = append(required, p.Name)
+			}
+			fs.Func(p.Name, usage, setAs(p.Name, p.Name, p.Many))
+		}
+	}
+	// The dataset's own parameters come from the command line only.
+	envFor := func(name string) string {
+		for _, f := range getEnvFlags {
+			if name == envName(f) {
+				return getenv(name)
+			}
+		}
+		return ""
+	}
+	if err := parseFlags(fs, args, envFor); err != nil {
 		return c, err
 	}
 	if fs.NArg() != 0 {
-		return c, usagef("get %s takes no arguments", c.dataset)
+		return c, usagef("get %s takes no arguments", d.Name)
 	}
 	switch c.format {
 	case "json", "csv", "table":
@@ -75,24 +118,25 @@ func parseGetFlags(args []string, getenv func(string) string, stdout, stderr io.
 	if c.clientID == "" || c.clientSecret == "" {
 		return c, usagef("get needs credentials: --client-id and --client-secret, or ENERGYAPI_CLIENT_ID and ENERGYAPI_CLIENT_SECRET")
 	}
-	switch c.dataset {
-	case "thermoelectric":
-		if c.thermo.Year == 0 {
-			return c, usagef("get thermoelectric needs --year")
+	for _, name := range required {
+		if c.params.Get(name) == "" {
+			return c, usagef("get %s needs --%s", d.Name, name)
 		}
-	case "peak-valley":
-		if from == "" || to == "" {
-			return c, usagef("get peak-valley needs --from and --to")
+	}
+	for _, p := range d.Params {
+		if p.Kind != dataset.DateRange {
+			continue
 		}
-		var err error
-		if c.from, err = client.ParseDate(from); err != nil {
-			return c, invalidValue("--from", from, "want a day as dd/mm/yyyy, such as 31/01/2024")
+		from, err := client.ParseDate(c.params.Get(p.Name))
+		if err != nil {
+			return c, invalidValue(given[p.Name], c.params.Get(p.Name), "want a day as dd/mm/yyyy, such as 31/01/2024")
 		}
-		if c.to, err = client.ParseDate(to); err != nil {
-			return c, invalidValue("--to", to, "want a day as dd/mm/yyyy, such as 31/01/2024")
+		to, err := client.ParseDate(c.params.Get(p.To))
+		if err != nil {
+			return c, invalidValue(given[p.To], c.params.Get(p.To), "want a day as dd/mm/yyyy, such as 31/01/2024")
 		}
-		if c.from.Compare(c.to) > 0 {
-			return c, usagef("--from %s is after --to %s", c.from, c.to)
+		if from.Compare(to) > 0 {
+			return c, usagef("%s %s is after %s %s", given[p.Name], from, given[p.To], to)
 		}
 	}
 	return c, nil
@@ -120,127 +164,184 @@ func runGetWith(ctx context.Context, args []string, getenv func(string) string, 
 		}),
 	}
 	c := client.New(cfg.baseURL, append(opts, extra...)...)
-	switch cfg.dataset {
-	case "thermoelectric":
-		recs, err := c.Thermoelectric(ctx, cfg.thermo)
-		if err != nil {
-			return err
-		}
-		return writeThermo(stdout, cfg.format, recs)
-	default:
-		recs, err := c.PeakValley(ctx, cfg.from, cfg.to)
-		if err != nil {
-			return err
-		}
-		return writePeakValley(stdout, cfg.format, recs)
+	recs, err := c.Get(ctx, cfg.dataset.Path(), cfg.params)
+	if err != nil {
+		return err
 	}
+	return writeRecords(stdout, cfg.format, cfg.dataset, recs)
 }
 
-// Output: one row or object per API record, numbers with a decimal point,
-// whatever the API's format, so that spreadsheets and pandas read them.
-
-type thermoRow struct {
-	Year          int     `json:"year"`
-	CapacityType  string  `json:"capacity_type"`
-	Region        string  `json:"region"`
-	Province      string  `json:"province"`
-	Category      string  `json:"category"`
-	Subcategory   string  `json:"subcategory"`
-	ProductionGWh float64 `json:"production_GWh"`
+// column is one column of get's output.
+type column struct {
+	name  string
+	field dataset.Field
 }
 
-func writeThermo(w io.Writer, format string, recs []client.ThermoRecord) error {
-	rows := make([]thermoRow, len(recs))
-	cells := make([][]string, len(recs))
-	for i, r := range recs {
-		rows[i] = thermoRow{
-			Year: r.Year, CapacityType: r.CapacityType, Region: r.Region, Province: r.Province,
-			Category: r.Category, Subcategory: r.Subcategory, ProductionGWh: r.ProductionGWh,
+// outputColumns are the dataset's shown fields, an instant and its zone and
+// offset fields becoming one column.
+func outputColumns(d *dataset.Dataset) []column {
+	var out []column
+	for _, f := range d.Fields {
+		if !f.Hidden {
+			out = append(out, column{f.Name, f})
 		}
-		cells[i] = []string{strconv.Itoa(r.Year), r.CapacityType, r.Region, r.Province, r.Category, r.Subcategory, plain(r.ProductionGWh)}
+	}
+	return out
+}
+
+// cell is one value of get's output: the API's string made plain: numbers
+// with a decimal point, instants in RFC 3339 with their offset.
+type cell struct {
+	text   string // for CSV
+	table  string // for people
+	json   any
+	number bool
+}
+
+func cellOf(r client.Record, col column) (cell, error) {
+	v := r[col.name]
+	switch col.field.Kind {
+	case dataset.Instant:
+		t, err := r.Time()
+		if err != nil {
+			return cell{}, fmt.Errorf("field %s %q: %w", col.name, v, err)
+		}
+		s := t.Format(time.RFC3339)
+		return cell{text: s, table: t.Format("2006-01-02 15:04 -07:00"), json: s}, nil
+	case dataset.YearOf:
+		y, err := strconv.Atoi(v)
+		if err != nil {
+			return cell{}, fmt.Errorf("field %s %q: %w", col.name, v, err)
+		}
+		return cell{text: v, table: v, json: y}, nil
+	case dataset.Number:
+		f, ok, err := r.Float(col.name)
+		if err != nil {
+			return cell{}, err
+		}
+		if !ok {
+			return cell{json: nil, number: true}, nil
+		}
+		decimals := col.field.Format.Decimals
+		if decimals < 0 {
+			decimals = -1
+		}
+		return cell{text: strconv.FormatFloat(f, 'f', -1, 64), table: strconv.FormatFloat(f, 'f', decimals, 64), json: f, number: true}, nil
+	}
+	return cell{text: v, table: v, json: v}, nil
+}
+
+// writeRecords writes one row or object per API record.
+func writeRecords(w io.Writer, format string, d *dataset.Dataset, recs []client.Record) error {
+	cols := outputColumns(d)
+	rows := make([][]cell, len(recs))
+	for i, r := range recs {
+		rows[i] = make([]cell, len(cols))
+		for j, col := range cols {
+			c, err := cellOf(r, col)
+			if err != nil {
+				return fmt.Errorf("record %d: %w", i, err)
+			}
+			rows[i][j] = c
+		}
 	}
 	switch format {
 	case "json":
-		return writeJSON(w, rows)
+		return writeJSONRows(w, cols, rows)
 	case "csv":
-		return writeCSV(w, []string{"year", "capacity_type", "region", "province", "category", "subcategory", "production_GWh"}, cells)
+		cw := csv.NewWriter(w)
+		header := make([]string, len(cols))
+		for j, c := range cols {
+			header[j] = c.name
+		}
+		if err := cw.Write(header); err != nil {
+			return err
+		}
+		for _, r := range rows {
+			line := make([]string, len(r))
+			for j, c := range r {
+				line[j] = c.text
+			}
+			if err := cw.Write(line); err != nil {
+				return err
+			}
+		}
+		cw.Flush()
+		return cw.Error()
 	}
-	for i, r := range recs {
-		cells[i][6] = strconv.FormatFloat(r.ProductionGWh, 'f', 3, 64)
-	}
-	return writeTable(w, []string{"YEAR", "CAPACITY", "REGION", "PROVINCE", "CATEGORY", "SUBCATEGORY", "GWH"}, cells)
+	return writeTable(w, cols, rows)
 }
 
-type peakValleyRow struct {
-	DateTime string  `json:"datetime"` // RFC 3339 with the Europe/Rome offset
-	Kind     string  `json:"kind"`     // peak or valley
-	LoadGW   float64 `json:"load_GW"`
+// writeJSONRows writes an indented array of objects whose keys keep the
+// dataset's field order.
+func writeJSONRows(w io.Writer, cols []column, rows [][]cell) error {
+	var b strings.Builder
+	if len(rows) == 0 {
+		b.WriteString("[]\n")
+	} else {
+		b.WriteString("[\n")
+		for i, r := range rows {
+			b.WriteString("  {\n")
+			for j, c := range r {
+				k, _ := json.Marshal(cols[j].name)
+				v, err := json.Marshal(c.json)
+				if err != nil {
+					return err
+				}
+				fmt.Fprintf(&b, "    %s: %s", k, v)
+				if j < len(r)-1 {
+					b.WriteByte(',')
+				}
+				b.WriteByte('\n')
+			}
+			b.WriteString("  }")
+			if i < len(rows)-1 {
+				b.WriteByte(',')
+			}
+			b.WriteByte('\n')
+		}
+		b.WriteString("]\n")
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
 }
 
-func writePeakValley(w io.Writer, format string, recs []client.PeakValleyRecord) error {
-	rows := make([]peakValleyRow, len(recs))
-	cells := make([][]string, len(recs))
-	for i, r := range recs {
-		rows[i] = peakValleyRow{DateTime: r.At.Format(time.RFC3339), Kind: string(r.Kind), LoadGW: r.LoadGW}
-		cells[i] = []string{rows[i].DateTime, rows[i].Kind, plain(r.LoadGW)}
+// writeTable aligns columns for people to read; numbers are aligned right,
+// so that digits line up.
+func writeTable(w io.Writer, cols []column, rows [][]cell) error {
+	width := make([]int, len(cols))
+	for j, c := range cols {
+		width[j] = len(c.name)
+		for _, r := range rows {
+			width[j] = max(width[j], len(r[j].table))
+		}
 	}
-	switch format {
-	case "json":
-		return writeJSON(w, rows)
-	case "csv":
-		return writeCSV(w, []string{"datetime", "kind", "load_GW"}, cells)
-	}
-	for i, r := range recs {
-		cells[i][0] = r.At.Format("2006-01-02 15:04 -07:00")
-		cells[i][2] = strconv.FormatFloat(r.LoadGW, 'f', 3, 64)
-	}
-	return writeTable(w, []string{"TIME (EUROPE/ROME)", "KIND", "GW"}, cells)
-}
-
-// plain writes v with a decimal point, no exponent and no more digits than
-// it takes.
-func plain(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
-
-func writeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
-}
-
-func writeCSV(w io.Writer, header []string, rows [][]string) error {
-	cw := csv.NewWriter(w)
-	if err := cw.Write(header); err != nil {
-		return err
-	}
-	if err := cw.WriteAll(rows); err != nil { // WriteAll flushes
-		return err
-	}
-	return cw.Error()
-}
-
-// writeTable aligns columns for people to read; the last column holds the
-// number and is aligned right, so that digits line up.
-func writeTable(w io.Writer, header []string, rows [][]string) error {
-	last := len(header) - 1
-	width := len(header[last])
-	for _, r := range rows {
-		width = max(width, len(r[last]))
-	}
-	pad := func(s string) string { return strings.Repeat(" ", width-len(s)) + s }
-	header = append(header[:last:last], pad(header[last]))
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	writeRow := func(cells []string) {
-		for i, c := range cells {
-			if i > 0 {
+	line := func(cells []string, right []bool) {
+		for j, s := range cells {
+			if j > 0 {
 				fmt.Fprint(tw, "\t")
 			}
-			fmt.Fprint(tw, c)
+			if right[j] {
+				s = strings.Repeat(" ", width[j]-len(s)) + s
+			}
+			fmt.Fprint(tw, s)
 		}
 		fmt.Fprintln(tw)
 	}
-	writeRow(header)
+	right := make([]bool, len(cols))
+	header := make([]string, len(cols))
+	for j, c := range cols {
+		header[j] = strings.ToUpper(c.name)
+		right[j] = c.field.Kind == dataset.Number
+	}
+	line(header, right)
 	for _, r := range rows {
-		writeRow(append(r[:last:last], pad(r[last])))
+		cells := make([]string, len(r))
+		for j, c := range r {
+			cells[j] = c.table
+		}
+		line(cells, right)
 	}
 	return tw.Flush()
 }

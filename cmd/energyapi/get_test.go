@@ -108,15 +108,16 @@ func TestGetPeakValleyCSVOverSeveralWindows(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	const want = "datetime,kind,load_GW\n" +
-		"2024-01-01T04:00:00+01:00,valley,18.2\n" +
-		"2024-01-01T18:00:00+01:00,peak,31\n" +
-		"2024-02-29T03:45:00+01:00,valley,22\n" +
-		"2024-02-29T18:30:00+01:00,peak,38.125\n" +
-		"2024-03-01T04:00:00+01:00,valley,21.5\n" +
-		"2024-03-01T18:00:00+01:00,peak,37.75\n" +
-		"2024-03-31T03:00:00+02:00,valley,17\n" +
-		"2024-03-31T20:00:00+02:00,peak,29.988\n"
+	// The API's fields, the instant with its offset in one column.
+	const want = "date,peak_load_GW,valley_load_GW\n" +
+		"2024-01-01T04:00:00+01:00,,18.2\n" +
+		"2024-01-01T18:00:00+01:00,31,\n" +
+		"2024-02-29T03:45:00+01:00,,22\n" +
+		"2024-02-29T18:30:00+01:00,38.125,\n" +
+		"2024-03-01T04:00:00+01:00,,21.5\n" +
+		"2024-03-01T18:00:00+01:00,37.75,\n" +
+		"2024-03-31T03:00:00+02:00,,17\n" +
+		"2024-03-31T20:00:00+02:00,29.988,\n"
 	if out != want {
 		t.Errorf("stdout:\n%s\nwant:\n%s", out, want)
 	}
@@ -136,7 +137,7 @@ func TestGetNoProgressForOneRequest(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if errOut != "" || out != "datetime,kind,load_GW\n2024-03-01T04:00:00+01:00,valley,21.5\n2024-03-01T18:00:00+01:00,peak,37.75\n" {
+	if errOut != "" || out != "date,peak_load_GW,valley_load_GW\n2024-03-01T04:00:00+01:00,,21.5\n2024-03-01T18:00:00+01:00,37.75,\n" {
 		t.Errorf("got stdout %q stderr %q, want the day's two rows and no progress", out, errOut)
 	}
 }
@@ -229,14 +230,14 @@ func TestGetPeakValleyJSON(t *testing.T) {
 	}
 	const want = `[
   {
-    "datetime": "2024-03-31T03:00:00+02:00",
-    "kind": "valley",
-    "load_GW": 17
+    "date": "2024-03-31T03:00:00+02:00",
+    "peak_load_GW": null,
+    "valley_load_GW": 17
   },
   {
-    "datetime": "2024-03-31T20:00:00+02:00",
-    "kind": "peak",
-    "load_GW": 29.988
+    "date": "2024-03-31T20:00:00+02:00",
+    "peak_load_GW": 29.988,
+    "valley_load_GW": null
   }
 ]
 `
@@ -269,7 +270,7 @@ func TestGetTable(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := [][]string{
-		{"YEAR", "CAPACITY", "REGION", "PROVINCE", "CATEGORY", "SUBCATEGORY", "GWH"},
+		{"YEAR", "CAPACITY_TYPE", "REGION", "PROVINCE", "CATEGORY", "SUBCATEGORY", "PRODUCTION_GWH"},
 		{"2023", "Lorda", "Lombardia", "Milano", "Non cogenerativa", "Ciclo combinato", "27389.400"},
 		{"2023", "Lorda", "Puglia", "Taranto", "Cogenerativa", "Contropressione", "0.408"},
 	}
@@ -287,17 +288,12 @@ func TestGetTable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantPV := [][]string{
-		{"TIME (EUROPE/ROME)", "KIND", "GW"},
-		{"2024-03-31 03:00 +02:00", "valley", "17.000"},
-		{"2024-03-31 20:00 +02:00", "peak", "29.988"},
-	}
-	got = cells(t, out)
-	for i := range wantPV {
-		if i >= len(got) || strings.Join(got[i], "|") != strings.Join(wantPV[i], "|") {
-			t.Errorf("peak-valley table:\n%s\nwant rows %q", out, wantPV)
-			break
-		}
+	// Numbers align right; the empty one of the two loads is blank.
+	wantPV := "DATE                     PEAK_LOAD_GW  VALLEY_LOAD_GW\n" +
+		"2024-03-31 03:00 +02:00                        17.000\n" +
+		"2024-03-31 20:00 +02:00        29.988                \n"
+	if out != wantPV {
+		t.Errorf("peak-valley table:\n%q\nwant\n%q", out, wantPV)
 	}
 }
 

@@ -7,7 +7,10 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
+
+	"github.com/energyapi/energyapi/internal/catalog"
 )
 
 const usage = `energyapi serves the Energy Data Public API.
@@ -19,10 +22,10 @@ Usage:
   energyapi clients list                    list clients, one JSON object per line
   energyapi clients revoke ID               revoke a client and its tokens
   energyapi clients rotate-secret ID        give a client a new secret
-  energyapi import --dataset D FILE...      import files (D: thermoelectric, total-load, peak-valley)
+  energyapi import --dataset D FILE...      import files into dataset D (see energyapi datasets)
   energyapi demo                            write the demo dataset into the store
-  energyapi get thermoelectric --year Y     fetch from a server (--region, --province..., --category, --subcategory)
-  energyapi get peak-valley --from D --to D fetch daily peaks and valleys (dates dd/mm/yyyy)
+  energyapi datasets                        list the datasets: path, parameters, fields
+  energyapi get DATASET [--PARAM VALUE...]  fetch a dataset from a server (get DATASET -h for its parameters)
   energyapi version                         print the version
 
 Only "init", "import", "demo" and "serve --demo" create a SQLite store; the
@@ -37,7 +40,7 @@ Exit status: 0 success, 1 failure, 2 usage error.
 
 // commands are the names run dispatches on, for suggestions.
 func commands() []string {
-	return []string{"serve", "init", "clients", "import", "demo", "get", "version", "help"}
+	return []string{"serve", "init", "clients", "import", "demo", "datasets", "get", "version", "help"}
 }
 
 // run dispatches to a subcommand. It never exits the process; main does.
@@ -74,6 +77,8 @@ func dispatch(ctx context.Context, args []string, getenv func(string) string, st
 			return &helpError{text: getHelp(getenv)}
 		}
 		return runGet(ctx, rest, getenv, stdout, stderr)
+	case "datasets":
+		return runDatasets(rest, getenv, stdout, isTerminal(stdout))
 	case "version", "--version", "-version":
 		return runVersion(rest, getenv, stdout)
 	case "help":
@@ -92,7 +97,11 @@ func dispatch(ctx context.Context, args []string, getenv func(string) string, st
 // from get's own flag sets.
 func getHelp(getenv func(string) string) string {
 	text := commandHelp("get")
-	for _, ds := range []string{"thermoelectric", "peak-valley"} {
+	cat, err := catalog.New()
+	if err != nil {
+		return text
+	}
+	for _, ds := range cat.Names() {
 		_, err := parseGetFlags([]string{ds, "-h"}, getenv, io.Discard, io.Discard)
 		var h *helpError
 		if errors.As(err, &h) {
@@ -168,21 +177,32 @@ Write the deterministic demo dataset into the store (creating it if needed);
 writing it again changes nothing.
 `
 	case "get":
-		return `Usage:
-  energyapi get thermoelectric --year Y [flags]
-  energyapi get peak-valley --from dd/mm/yyyy --to dd/mm/yyyy [flags]
+		return `Usage: energyapi get DATASET [--PARAM VALUE ...] [flags]
 
-Fetch records from a server and print them as json, csv or a table.
+Fetch a dataset's records from a server and print them as json, csv or a
+table: one object or row per record with the API's field names, numbers with
+a decimal point, an instant with its offset in RFC 3339. Each query parameter
+of the dataset is a flag of the same name; --from and --to stand for
+--dateFrom and --dateTo. Long date ranges are fetched in windows.
 `
-	case "get thermoelectric":
-		return "Usage: energyapi get thermoelectric --year Y [flags]\n"
-	case "get peak-valley":
-		return "Usage: energyapi get peak-valley --from dd/mm/yyyy --to dd/mm/yyyy [flags]\n"
+	case "datasets":
+		return `Usage: energyapi datasets [--format json|table]
+
+List the datasets this version serves and imports: name, path, granularity,
+query parameters and fields.
+`
 	case "version":
 		return `Usage: energyapi version
 
 Print the module version, the VCS revision it was built from and the Go version.
 `
+	}
+	if ds, ok := strings.CutPrefix(name, "get "); ok {
+		if cat, err := catalog.New(); err == nil {
+			if d, ok := cat.Lookup(ds); ok {
+				return "Usage: energyapi get " + d.Name + " [flags]\n\n" + d.Title + " (" + d.Path() + "): " + d.Doc + "\n"
+			}
+		}
 	}
 	return "Usage: energyapi " + name + " [flags]\n"
 }
