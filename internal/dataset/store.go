@@ -16,10 +16,12 @@ type PartRef struct {
 }
 
 // StoredPart is a part as a store keeps it: encoded, with the data version
-// of the import that last wrote it.
+// of the import that last wrote it and its number of records, which the
+// store keeps beside the bytes for operators (it cannot read Data).
 type StoredPart struct {
 	PartRef
 	Version int64
+	Records int
 	Data    []byte
 }
 
@@ -115,7 +117,7 @@ func Import(ctx context.Context, w PartWriter, c *Catalog, d *Dataset, rows []Ro
 			if err != nil {
 				return nil, total, err
 			}
-			write = append(write, StoredPart{PartRef: ref, Data: b})
+			write = append(write, StoredPart{PartRef: ref, Records: p.Len(), Data: b})
 		}
 		return write, total, nil
 	}
