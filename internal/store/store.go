@@ -1,7 +1,8 @@
 // Package store holds what the SQLite and PostgreSQL stores (the sqlite and
 // postgres packages below it) share and what needs no database: the rules on
 // the values a store keeps, the zone codes both schemas use, parsing embedded
-// migrations, and preparing and diffing import batches. Each store keeps only
+// migrations, preparing and diffing import batches, and the steps of a part
+// import and of a read of changed parts (parts.go). Each store keeps only
 // its SQL and its driver specifics, so that the two cannot drift apart in
 // what they accept or how they count; internal/store/storetest checks the
 // behaviour that results.
@@ -19,8 +20,9 @@ import (
 	"github.com/energyapi/energyapi/internal/energy"
 )
 
-// Dataset names as import_runs and energy.ImportTotal record them. Both
-// schemas check for exactly these.
+// Dataset names as import_runs and energy.ImportTotal record them for the
+// per-dataset imports. Part imports record the name of their dataset, which
+// for these three is the same.
 const (
 	DatasetThermo     = "thermoelectric"
 	DatasetTotalLoad  = "total-load"

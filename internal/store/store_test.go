@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/energyapi/energyapi/internal/auth"
+	"github.com/energyapi/energyapi/internal/dataset"
 	"github.com/energyapi/energyapi/internal/energy"
 	"github.com/energyapi/energyapi/internal/store"
 )
@@ -70,6 +71,13 @@ func TestChecks(t *testing.T) {
 		{"secret name empty", store.CheckSecretName(""), energy.Invalid},
 		{"secret name bad", store.CheckSecretName("a\x00"), energy.Invalid},
 		{"client not found", store.ClientNotFound("x"), energy.NotFound},
+		{"parts", store.CheckPartRefs("total-load", []dataset.PartRef{{Dataset: "total-load", ID: "2024-03"}, {Dataset: "peak-valley", ID: "2024"}}), ""},
+		{"parts none", store.CheckPartRefs("total-load", nil), ""},
+		{"parts empty dataset", store.CheckPartRefs("", nil), energy.Invalid},
+		{"parts bad dataset", store.CheckPartRefs("load\xff", nil), energy.Invalid},
+		{"parts ref empty ID", store.CheckPartRefs("total-load", []dataset.PartRef{{Dataset: "total-load"}}), energy.Invalid},
+		{"parts ref empty dataset", store.CheckPartRefs("total-load", []dataset.PartRef{{ID: "2024"}}), energy.Invalid},
+		{"parts ref bad ID", store.CheckPartRefs("total-load", []dataset.PartRef{{Dataset: "total-load", ID: "2024\x00"}}), energy.Invalid},
 	}
 	for _, c := range cases {
 		wantCode(t, c.name, c.err, c.want)

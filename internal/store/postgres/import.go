@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/energyapi/energyapi/internal/energy"
+	"github.com/energyapi/energyapi/internal/store"
 	"github.com/jackc/pgx/v5"
 )
 
@@ -52,15 +53,21 @@ func writeRows(ctx context.Context, tx pgx.Tx, table string, cols []string, conf
 // any row, advances the data version. It runs inside the import's own
 // transaction, so both happen exactly when the import commits.
 func (s *Store) finishImport(ctx context.Context, tx pgx.Tx, dataset string, started time.Time, st energy.ImportStats, changed bool) error {
-	finished := s.now()
+	return recordImport(ctx, tx, store.ImportRun{Dataset: dataset, Started: started, Finished: s.now(), Stats: st}, changed)
+}
+
+// recordImport records run in import_runs and, if changed, advances the
+// data version, stamped with the run's end.
+func recordImport(ctx context.Context, tx pgx.Tx, run store.ImportRun, changed bool) error {
 	if changed {
-		if err := bumpVersion(ctx, tx, "data", finished); err != nil {
+		if err := bumpVersion(ctx, tx, "data", run.Finished); err != nil {
 			return err
 		}
 	}
+	st := run.Stats
 	_, err := tx.Exec(ctx, `INSERT INTO import_runs
 		(dataset, started, finished, rows_read, inserted, updated, unchanged)
 		VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-		dataset, started, finished, st.Read, st.Inserted, st.Updated, st.Unchanged)
+		run.Dataset, run.Started, run.Finished, st.Read, st.Inserted, st.Updated, st.Unchanged)
 	return err
 }

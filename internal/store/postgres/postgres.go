@@ -7,8 +7,8 @@
 // Replicas learn of changes by polling DataVersion and ClientsVersion, which
 // read one row by primary key. Imports run in one transaction each and hold a
 // transaction-level advisory lock, so that imports from several processes
-// take turns and their counts stay exact. ReadData reads in one REPEATABLE
-// READ transaction, so a replica never sees half an import.
+// take turns and their counts stay exact. ReadData and ChangedParts read in
+// one REPEATABLE READ transaction, so a replica never sees half an import.
 package postgres
 
 import (
@@ -110,19 +110,28 @@ func (s *Store) Ping(ctx context.Context) error {
 // a COMMIT in flight drops the connection without knowing whether the server
 // committed, and a caller told "failed" must be able to rely on nothing
 // having changed.
+//
+// If fn panics (an import's merge is the caller's code), the transaction is
+// rolled back all the same, so that its connection and the import lock are
+// released.
 func (s *Store) update(ctx context.Context, fn func(tx pgx.Tx) error) error {
 	tx, err := s.pool.Begin(ctx)
 	if err != nil {
 		return err
 	}
+	committing := false
+	defer func() {
+		if !committing {
+			rollback(ctx, tx)
+		}
+	}()
 	if err := fn(tx); err != nil {
-		rollback(ctx, tx)
 		return err
 	}
 	if err := ctx.Err(); err != nil {
-		rollback(ctx, tx)
 		return err
 	}
+	committing = true
 	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), endTimeout)
 	defer cancel()
 	return tx.Commit(cctx)

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/energyapi/energyapi/internal/energy"
+	"github.com/energyapi/energyapi/internal/store"
 )
 
 // rowsPerStmt is how many rows one multi-row INSERT carries. Each statement
@@ -106,15 +107,21 @@ func (b *batch) statement(rows int) string {
 // any row, advances the data version. It runs inside the import's own
 // transaction, so both happen exactly when the import commits.
 func (s *Store) finishImport(ctx context.Context, tx *sql.Tx, dataset string, started time.Time, st energy.ImportStats, changed bool) error {
-	finished := s.now()
+	return recordImport(ctx, tx, store.ImportRun{Dataset: dataset, Started: started, Finished: s.now(), Stats: st}, changed)
+}
+
+// recordImport records run in import_runs and, if changed, advances the
+// data version, stamped with the run's end.
+func recordImport(ctx context.Context, tx *sql.Tx, run store.ImportRun, changed bool) error {
 	if changed {
-		if err := bumpVersion(ctx, tx, "data", finished); err != nil {
+		if err := bumpVersion(ctx, tx, "data", run.Finished); err != nil {
 			return err
 		}
 	}
+	st := run.Stats
 	_, err := tx.ExecContext(ctx, `INSERT INTO import_runs
 		(dataset, started, finished, rows_read, inserted, updated, unchanged)
 		VALUES (?, ?, ?, ?, ?, ?, ?)`,
-		dataset, started.UnixMicro(), finished.UnixMicro(), st.Read, st.Inserted, st.Updated, st.Unchanged)
+		run.Dataset, run.Started.UnixMicro(), run.Finished.UnixMicro(), st.Read, st.Inserted, st.Updated, st.Unchanged)
 	return err
 }

@@ -27,6 +27,13 @@ func migrate(ctx context.Context, db *sql.DB) error {
 	if err != nil {
 		return fmt.Errorf("migrate: %w", err)
 	}
+	return apply(ctx, db, ms)
+}
+
+// apply applies ms, the migrations from the first up to some version, as
+// migrate does: the newest of ms is the newest schema it accepts. Tests
+// apply fewer than all to build a store as an older program left it.
+func apply(ctx context.Context, db *sql.DB, ms []store.Migration) error {
 	latest := ms[len(ms)-1].Version
 	for _, m := range ms {
 		err := func() error {

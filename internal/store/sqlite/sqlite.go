@@ -206,13 +206,16 @@ func (s *Store) Ping(ctx context.Context) error {
 }
 
 // update runs fn in one write transaction and commits it if fn succeeds.
+// If fn panics (an import's merge is the caller's code), the transaction
+// still ends, so that the one writer connection and SQLite's write lock are
+// released.
 func (s *Store) update(ctx context.Context, fn func(tx *sql.Tx) error) error {
 	tx, err := s.w.BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}
+	defer tx.Rollback() // a no-op once committed; the error from fn is the one worth reporting
 	if err := fn(tx); err != nil {
-		_ = tx.Rollback() // the error from fn is the one worth reporting
 		return err
 	}
 	return tx.Commit()

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/energyapi/energyapi/internal/dataset"
 	"github.com/energyapi/energyapi/internal/energy"
 )
 
@@ -52,6 +53,7 @@ func seed(t testing.TB, s Store) {
 // state is everything an import may change.
 type state struct {
 	data    energy.Data
+	parts   dataset.Changes // every part
 	version int64
 	totals  []energy.ImportTotal
 }
@@ -60,13 +62,14 @@ func readState(t testing.TB, s Store) state {
 	t.Helper()
 	totals, err := s.ImportTotals(t.Context())
 	noErr(t, "ImportTotals", err)
-	return state{data: readData(t, s), version: dataVersion(t, s), totals: totals}
+	return state{data: readData(t, s), parts: changedParts(t, s, nil), version: dataVersion(t, s), totals: totals}
 }
 
 // wantSameState fails the test unless nothing changed between before and after.
 func wantSameState(t testing.TB, after, before state) {
 	t.Helper()
 	wantSameData(t, after.data, before.data)
+	wantSameChanges(t, after.parts, before.parts)
 	if after.version != before.version {
 		t.Fatalf("DataVersion: got %d, want %d as before", after.version, before.version)
 	}

@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/energyapi/energyapi/internal/catalog"
+	"github.com/energyapi/energyapi/internal/dataset"
 	"github.com/energyapi/energyapi/internal/energy"
 )
 
@@ -15,7 +17,11 @@ import (
 // so that their figures compare.
 func SyntheticLoad(years int) []energy.LoadPoint {
 	start := time.Date(2018, 1, 1, 0, 0, 0, 0, energy.Rome())
-	end := start.AddDate(years, 0, 0)
+	return syntheticLoad(start, start.AddDate(years, 0, 0))
+}
+
+// syntheticLoad returns SyntheticLoad's points from start to end.
+func syntheticLoad(start, end time.Time) []energy.LoadPoint {
 	zones := energy.Zones()
 	n := int(end.Sub(start) / (15 * time.Minute))
 	pts := make([]energy.LoadPoint, 0, n*len(zones))
@@ -34,6 +40,127 @@ func SyntheticLoad(years int) []energy.LoadPoint {
 		pts = append(pts, energy.LoadPoint{At: at, Zone: energy.Italy, TotalMW: italy, ForecastMW: forecast})
 	}
 	return pts
+}
+
+// loadRows returns pts as rows of catalog.TotalLoad.
+func loadRows(pts []energy.LoadPoint) []dataset.Row {
+	rows := make([]dataset.Row, len(pts))
+	for i, p := range pts {
+		rows[i] = dataset.Row{Time: p.At.Unix(), Text: []string{string(p.Zone)}, Num: []float64{p.TotalMW, p.ForecastMW}}
+	}
+	return rows
+}
+
+// syntheticLoadYear returns SyntheticLoad's points of one year from 2018
+// (0 for 2018) as rows of catalog.TotalLoad.
+func syntheticLoadYear(year int) []dataset.Row {
+	start := time.Date(2018+year, 1, 1, 0, 0, 0, 0, energy.Rome())
+	return loadRows(syntheticLoad(start, start.AddDate(1, 0, 0)))
+}
+
+// totalLoad returns the catalogue and its total-load dataset.
+func totalLoad(b *testing.B) (*dataset.Catalog, *dataset.Dataset) {
+	c, err := catalog.New()
+	if err != nil {
+		b.Fatal(err)
+	}
+	d, ok := c.Lookup("total-load")
+	if !ok {
+		b.Fatal("catalogue lacks total-load")
+	}
+	return c, d
+}
+
+// BenchImportParts times importing a year of SyntheticLoad, 280,320
+// points, as parts of total-load (dataset.Import) into a new store per
+// iteration, which open returns (outside the timer) and this closes; with
+// again, the points are already stored, which times comparing without
+// writing. If size is not nil, it reports size's figure for the store after
+// the import (the bytes that hold the parts) per point, as B/point.
+func BenchImportParts(b *testing.B, open func(b *testing.B) Store, again bool, size func(b *testing.B, s Store) int64) {
+	c, d := totalLoad(b)
+	rows := syntheticLoadYear(0)
+	ctx := b.Context()
+	var bytes int64
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		b.StopTimer()
+		s := open(b)
+		if again {
+			if _, err := dataset.Import(ctx, s, c, d, rows, time.Now()); err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.StartTimer()
+		st, err := dataset.Import(ctx, s, c, d, rows, time.Now())
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.StopTimer()
+		if want := len(rows); st.Inserted+st.Unchanged != want {
+			b.Fatalf("got %+v, want %d points inserted or unchanged", st, want)
+		}
+		if size != nil {
+			bytes = size(b, s)
+		}
+		if err := s.Close(); err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+	}
+	b.ReportMetric(float64(len(rows)), "points/op")
+	if size != nil {
+		b.ReportMetric(float64(bytes)/float64(len(rows)), "B/point")
+	}
+}
+
+// BenchChangedParts stores seven years of SyntheticLoad as parts of
+// total-load (84 monthly parts, about two million points) in the store
+// that open returns, and then times ChangedParts: of every part (a server
+// that starts), or with all parts current (a reload after an import that
+// changed another dataset).
+func BenchChangedParts(b *testing.B, open func(b *testing.B) Store, all bool) {
+	c, d := totalLoad(b)
+	s := open(b)
+	defer s.Close()
+	ctx := b.Context()
+	for y := range 7 {
+		if _, err := dataset.Import(ctx, s, c, d, syntheticLoadYear(y), time.Now()); err != nil {
+			b.Fatal(err)
+		}
+	}
+	ch, err := s.ChangedParts(ctx, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if len(ch.Parts) != 84 {
+		b.Fatalf("got %d parts, want 84", len(ch.Parts))
+	}
+	var have map[dataset.PartRef]int64
+	var size int
+	for _, p := range ch.Parts {
+		size += len(p.Data)
+	}
+	if !all {
+		have = map[dataset.PartRef]int64{}
+		for _, p := range ch.Parts {
+			have[p.PartRef] = p.Version
+		}
+		size = 0
+	}
+	b.ReportAllocs()
+	b.SetBytes(int64(size))
+	b.ResetTimer()
+	for range b.N {
+		ch, err := s.ChangedParts(ctx, have)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if all && len(ch.Parts) != 84 || !all && len(ch.Parts) != 0 {
+			b.Fatalf("got %d parts", len(ch.Parts))
+		}
+	}
 }
 
 // BenchImportTotalLoad times importing SyntheticLoad(years) into a new store

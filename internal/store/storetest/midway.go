@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/energyapi/energyapi/internal/dataset"
 	"github.com/energyapi/energyapi/internal/energy"
 )
 
@@ -16,7 +17,7 @@ const Refusal = "refused by test trigger"
 
 // Tables lists every table an import writes, as both schemas name them.
 func Tables() []string {
-	return []string{"thermoelectric", "total_load", "peak_valley", "import_runs"}
+	return []string{"thermoelectric", "total_load", "peak_valley", "import_runs", "parts", "part_history"}
 }
 
 // FailingMidway makes the database itself refuse a row once an import has
@@ -50,6 +51,20 @@ func FailingMidway(t *testing.T, s Store, refuse func(t testing.TB, table string
 	importThermo := func() error { _, err := s.ImportThermoelectric(ctx, recs); return err }
 	importLoad := func() error { _, err := s.ImportTotalLoad(ctx, load); return err }
 
+	// One part stored; imports that add four parts, and that replace it.
+	c, d := sensorCatalog(t)
+	_, err = importRows(ctx, s, c, d, readings(2024, time.January, "a", 1))
+	noErr(t, "Import", err)
+	var newParts []dataset.Row
+	for m := time.January; m <= time.April; m++ {
+		newParts = append(newParts, readings(2025, m, "a", 1)...)
+	}
+	importNewParts := func() error { _, err := importRows(ctx, s, c, d, newParts); return err }
+	importReplacing := func() error {
+		_, err := importRows(ctx, s, c, d, readings(2024, time.January, "a", 2))
+		return err
+	}
+
 	cases := []struct {
 		name  string
 		table string
@@ -60,6 +75,9 @@ func FailingMidway(t *testing.T, s Store, refuse func(t testing.TB, table string
 		{"total load rows", "total_load", 96 + 1000, importLoad},
 		{"total load derived day", "peak_valley", 1 + 10, importLoad},
 		{"import run", "import_runs", 0, importLoad},
+		{"parts", "parts", 1 + 2, importNewParts},
+		{"part replaced", "part_history", 0, importReplacing},
+		{"part import run", "import_runs", 0, importNewParts},
 	}
 	rows := func(t testing.TB) map[string]int {
 		counts := map[string]int{}
@@ -71,6 +89,7 @@ func FailingMidway(t *testing.T, s Store, refuse func(t testing.TB, table string
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			before := readData(t, s)
+			beforeParts := changedParts(t, s, nil)
 			beforeRows := rows(t)
 			undo := refuse(t, c.table, c.after)
 			err := c.do()
@@ -83,6 +102,7 @@ func FailingMidway(t *testing.T, s Store, refuse func(t testing.TB, table string
 				t.Fatalf("ReadData: got version %d, %d records, %d days; want %d, %d, %d as before",
 					after.Version, len(after.Thermo), len(after.PeakValley), before.Version, len(before.Thermo), len(before.PeakValley))
 			}
+			wantSameChanges(t, changedParts(t, s, nil), beforeParts)
 			if got := rows(t); !maps.Equal(got, beforeRows) {
 				t.Fatalf("rows: got %v, want %v as before", got, beforeRows)
 			}

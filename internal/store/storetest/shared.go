@@ -18,6 +18,10 @@ func RunShared(t *testing.T, open func(t *testing.T) (Store, Store)) {
 	t.Run("ImportsTakeTurns", func(t *testing.T) { testImportsTakeTurns(t, open) })
 	t.Run("ServerSecretAgrees", func(t *testing.T) { testServerSecretAgrees(t, open) })
 	t.Run("VersionsSeenAcrossProcesses", func(t *testing.T) { testVersionsSeen(t, open) })
+	t.Run("PartImportsTakeTurns", func(t *testing.T) {
+		a, b := open(t)
+		partImportsTakeTurns(t, []Store{a, b, a, b})
+	})
 }
 
 // testImportsTakeTurns has both stores import overlapping Italy load for the

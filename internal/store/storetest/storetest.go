@@ -20,6 +20,11 @@
 //     changed nothing or had no records; failed imports do not count.
 //     ImportTotals lists only datasets with runs, by dataset name.
 //   - A failed write of any kind leaves the versions as they were.
+//   - Parts: ChangedParts returns parts sorted by dataset, then ID (byte
+//     order); UpdateParts hands merge the stored parts in that order, each
+//     once however often refs names it, and stamps the data version with
+//     the time the import ended. Names and IDs of parts follow the rule on
+//     text; a part's bytes and record count come back as written.
 //
 // RunShared and FailingMidway hold stores to more, where a test needs two
 // processes on one database or SQL of the store's own.
@@ -30,6 +35,7 @@ import (
 	"testing"
 
 	"github.com/energyapi/energyapi/internal/auth"
+	"github.com/energyapi/energyapi/internal/dataset"
 	"github.com/energyapi/energyapi/internal/energy"
 )
 
@@ -40,6 +46,8 @@ type Store interface {
 	energy.Writer
 	energy.Source
 	energy.ImportHistory
+	dataset.PartSource
+	dataset.PartWriter
 	Ping(context.Context) error
 	Close() error
 }
@@ -64,4 +72,5 @@ func Run(t *testing.T, open func(t *testing.T) Store) {
 	t.Run("Atomicity", func(t *testing.T) { testAtomicity(t, open) })
 	t.Run("ImportTotals", func(t *testing.T) { testImportTotals(t, open) })
 	t.Run("ConsistentSnapshot", func(t *testing.T) { testConsistentSnapshot(t, open) })
+	t.Run("Parts", func(t *testing.T) { testParts(t, open) })
 }

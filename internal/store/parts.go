@@ -1,0 +1,198 @@
+package store
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/energyapi/energyapi/internal/dataset"
+	"github.com/energyapi/energyapi/internal/energy"
+)
+
+// Parts are kept in one table per store, whatever their dataset: the parts
+// table holds the current bytes of each (dataset, part ID) with the data
+// version that wrote them, and part_history every version that an import
+// replaced, with the version and time that replaced it. A store adds only
+// the SQL; UpdateParts and ChangedParts below hold the rules.
+
+// ImportRun is a committed import as import_runs records it.
+type ImportRun struct {
+	Dataset  string
+	Started  time.Time
+	Finished time.Time // also the time of the data version it wrote, if any
+	Stats    energy.ImportStats
+}
+
+// PartReader is what UpdateParts and ChangedParts read through: a store's
+// transaction.
+type PartReader interface {
+	// Version returns the data version and when it last changed (zero
+	// before the first change).
+	Version(ctx context.Context) (int64, time.Time, error)
+	// ReadParts returns the stored parts among refs, which are distinct, in
+	// any order: absent ones are left out.
+	ReadParts(ctx context.Context, refs []dataset.PartRef) ([]dataset.StoredPart, error)
+}
+
+// PartTx is one import's write transaction: a store begins it, serialised
+// with every other import on the database, and commits it if UpdateParts
+// succeeds.
+type PartTx interface {
+	PartReader
+	// WriteParts stores parts, each with its Version set, replacing the
+	// stored part of the same ref, if any, after copying that one into
+	// part_history as replaced by the part's version at the time at.
+	WriteParts(ctx context.Context, parts []dataset.StoredPart, at time.Time) error
+	// FinishImport records run in import_runs and, if changed, advances
+	// the data version by one, stamped with run.Finished.
+	FinishImport(ctx context.Context, run ImportRun, changed bool) error
+}
+
+// PartSnapshot is one read snapshot of a store.
+type PartSnapshot interface {
+	PartReader
+	// ListParts returns every stored part without its Data.
+	ListParts(ctx context.Context) ([]dataset.StoredPart, error)
+}
+
+// CheckPartRefs returns an error with code Invalid if an import into
+// dataset name that reads refs cannot be stored: a name or an ID is empty
+// or not ValidText.
+func CheckPartRefs(name string, refs []dataset.PartRef) error {
+	if name == "" || !ValidText(name) {
+		return energy.Errorf(energy.Invalid, "dataset name %q is empty or not UTF-8 text without NUL bytes", name)
+	}
+	for _, r := range refs {
+		if err := checkRef(r); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func checkRef(r dataset.PartRef) error {
+	if r.Dataset == "" || r.ID == "" || !ValidText(r.Dataset) || !ValidText(r.ID) {
+		return energy.Errorf(energy.Invalid, "part %q of dataset %q: names must be non-empty UTF-8 text without NUL bytes", r.ID, r.Dataset)
+	}
+	return nil
+}
+
+// compareRefs orders refs by dataset, then ID, byte-wise.
+func compareRefs(a, b dataset.PartRef) int {
+	return cmp.Or(cmp.Compare(a.Dataset, b.Dataset), cmp.Compare(a.ID, b.ID))
+}
+
+// SortParts sorts ps by ref (dataset, then ID, byte-wise): the order in
+// which ChangedParts returns them and WriteParts gets them.
+func SortParts(ps []dataset.StoredPart) {
+	slices.SortFunc(ps, func(a, b dataset.StoredPart) int { return compareRefs(a.PartRef, b.PartRef) })
+}
+
+// UpdateParts runs the import that dataset.PartWriter.UpdateParts describes
+// within tx: it reads the parts refs names, calls merge, writes the parts
+// merge returns with the next data version if there are any, and records
+// the run, stamped by now. refs must have passed CheckPartRefs. On error the
+// store must roll tx back; the stats are then zero.
+//
+// It returns merge's error as it is, and an error with code Invalid if
+// merge returns a part whose ref CheckPartRefs would refuse; other faults
+// of merge's parts (a ref twice, no bytes, a negative count) are errors
+// without a code.
+func UpdateParts(ctx context.Context, tx PartTx, now func() time.Time, name string, started time.Time, refs []dataset.PartRef, merge dataset.MergeFunc) (energy.ImportStats, error) {
+	stored, err := tx.ReadParts(ctx, distinctRefs(refs))
+	if err != nil {
+		return energy.ImportStats{}, err
+	}
+	SortParts(stored)
+	write, st, err := merge(stored)
+	if err != nil {
+		return energy.ImportStats{}, err
+	}
+	version, _, err := tx.Version(ctx)
+	if err != nil {
+		return energy.ImportStats{}, err
+	}
+	write, err = preparePartWrites(write, version+1)
+	if err != nil {
+		return energy.ImportStats{}, err
+	}
+	at := now()
+	if len(write) > 0 {
+		if err := tx.WriteParts(ctx, write, at); err != nil {
+			return energy.ImportStats{}, err
+		}
+	}
+	run := ImportRun{Dataset: name, Started: started, Finished: at, Stats: st}
+	if err := tx.FinishImport(ctx, run, len(write) > 0); err != nil {
+		return energy.ImportStats{}, err
+	}
+	return st, nil
+}
+
+// distinctRefs returns refs sorted, each once.
+func distinctRefs(refs []dataset.PartRef) []dataset.PartRef {
+	refs = slices.Clone(refs)
+	slices.SortFunc(refs, compareRefs)
+	return slices.Compact(refs)
+}
+
+// preparePartWrites checks the parts a merge returned and returns a copy,
+// sorted by ref, with every Version set to version.
+func preparePartWrites(write []dataset.StoredPart, version int64) ([]dataset.StoredPart, error) {
+	out := make([]dataset.StoredPart, len(write))
+	for i, p := range write {
+		if err := checkRef(p.PartRef); err != nil {
+			return nil, err
+		}
+		switch {
+		case len(p.Data) == 0:
+			return nil, fmt.Errorf("merge returned part %s/%s without data", p.Dataset, p.ID)
+		case p.Records < 0:
+			return nil, fmt.Errorf("merge returned part %s/%s with %d records", p.Dataset, p.ID, p.Records)
+		}
+		p.Version = version
+		out[i] = p
+	}
+	SortParts(out)
+	for i := 1; i < len(out); i++ {
+		if out[i].PartRef == out[i-1].PartRef {
+			return nil, fmt.Errorf("merge returned part %s/%s twice", out[i].Dataset, out[i].ID)
+		}
+	}
+	return out, nil
+}
+
+// ChangedParts returns what dataset.PartSource.ChangedParts describes, read
+// from snap: the data version and every stored part whose version differs
+// from have's, sorted by ref. It reads the bytes of those parts only.
+func ChangedParts(ctx context.Context, snap PartSnapshot, have map[dataset.PartRef]int64) (dataset.Changes, error) {
+	var ch dataset.Changes
+	var err error
+	if ch.Version, ch.Updated, err = snap.Version(ctx); err != nil {
+		return dataset.Changes{}, err
+	}
+	listed, err := snap.ListParts(ctx)
+	if err != nil {
+		return dataset.Changes{}, err
+	}
+	var refs []dataset.PartRef
+	for _, p := range listed {
+		if v, ok := have[p.PartRef]; !ok || v != p.Version {
+			refs = append(refs, p.PartRef)
+		}
+	}
+	if len(refs) == 0 {
+		return ch, nil
+	}
+	if ch.Parts, err = snap.ReadParts(ctx, refs); err != nil {
+		return dataset.Changes{}, err
+	}
+	if len(ch.Parts) != len(refs) {
+		// One snapshot cannot lose a part between two queries.
+		return dataset.Changes{}, fmt.Errorf("read %d of %d listed parts", len(ch.Parts), len(refs))
+	}
+	SortParts(ch.Parts)
+	return ch, nil
+}

@@ -1,0 +1,126 @@
+package postgres
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/energyapi/energyapi/internal/dataset"
+	"github.com/energyapi/energyapi/internal/energy"
+	"github.com/energyapi/energyapi/internal/store"
+	"github.com/jackc/pgx/v5"
+)
+
+var (
+	_ dataset.PartSource = (*Store)(nil)
+	_ dataset.PartWriter = (*Store)(nil)
+)
+
+// UpdateParts runs one import of dataset name in one transaction
+// (store.UpdateParts). The transaction first takes the import lock, which
+// every import on the database takes, so imports from any process take
+// turns, and each reads the parts after the one before it committed. It
+// returns an error with code Invalid, and stores nothing, if name or a ref
+// is not text a store keeps; merge's error as it is.
+func (s *Store) UpdateParts(ctx context.Context, name string, started time.Time, refs []dataset.PartRef, merge dataset.MergeFunc) (energy.ImportStats, error) {
+	if err := store.CheckPartRefs(name, refs); err != nil {
+		return energy.ImportStats{}, fmt.Errorf("postgres: import %s: %w", name, err)
+	}
+	var st energy.ImportStats
+	err := s.update(ctx, func(tx pgx.Tx) error {
+		if err := lockImports(ctx, tx); err != nil {
+			return err
+		}
+		var err error
+		st, err = store.UpdateParts(ctx, partTx{tx}, s.now, name, started, refs, merge)
+		return err
+	})
+	if err != nil {
+		return energy.ImportStats{}, fmt.Errorf("postgres: import %s: %w", name, err)
+	}
+	return st, nil
+}
+
+// ChangedParts returns the data version and every part whose version
+// differs from have's, from one read-only REPEATABLE READ transaction: one
+// snapshot, whatever commits meanwhile.
+func (s *Store) ChangedParts(ctx context.Context, have map[dataset.PartRef]int64) (dataset.Changes, error) {
+	var ch dataset.Changes
+	err := s.view(ctx, func(tx pgx.Tx) error {
+		var err error
+		ch, err = store.ChangedParts(ctx, partTx{tx}, have)
+		return err
+	})
+	if err != nil {
+		return dataset.Changes{}, fmt.Errorf("postgres: changed parts: %w", err)
+	}
+	return ch, nil
+}
+
+// partTx is a transaction as store.UpdateParts and store.ChangedParts use it.
+type partTx struct{ tx pgx.Tx }
+
+func (p partTx) Version(ctx context.Context) (int64, time.Time, error) {
+	var v int64
+	var updated *time.Time
+	err := p.tx.QueryRow(ctx, `SELECT version, updated FROM versions WHERE name = 'data'`).Scan(&v, &updated)
+	return v, utc(updated), err
+}
+
+func (p partTx) ListParts(ctx context.Context) ([]dataset.StoredPart, error) {
+	rows, err := p.tx.Query(ctx, `SELECT dataset, id, version FROM parts`)
+	if err != nil {
+		return nil, err
+	}
+	var out []dataset.StoredPart
+	var sp dataset.StoredPart
+	_, err = pgx.ForEachRow(rows, []any{&sp.Dataset, &sp.ID, &sp.Version}, func() error {
+		out = append(out, sp)
+		return nil
+	})
+	return out, err
+}
+
+func (p partTx) ReadParts(ctx context.Context, refs []dataset.PartRef) ([]dataset.StoredPart, error) {
+	if len(refs) == 0 {
+		return nil, nil
+	}
+	names, ids := make([]string, len(refs)), make([]string, len(refs))
+	for i, r := range refs {
+		names[i], ids[i] = r.Dataset, r.ID
+	}
+	// The arrays' text has the database's collation; comparing it with the
+	// COLLATE "C" columns needs one named.
+	rows, err := p.tx.Query(ctx, `SELECT p.dataset, p.id, p.version, p.records, p.data
+		FROM unnest($1::text[], $2::text[]) AS r (dataset, id)
+		JOIN parts p ON p.dataset = r.dataset COLLATE "C" AND p.id = r.id COLLATE "C"`, names, ids)
+	if err != nil {
+		return nil, err
+	}
+	var out []dataset.StoredPart
+	var sp dataset.StoredPart
+	// pgx copies each row's bytea into a new slice.
+	_, err = pgx.ForEachRow(rows, []any{&sp.Dataset, &sp.ID, &sp.Version, &sp.Records, &sp.Data}, func() error {
+		out = append(out, sp)
+		return nil
+	})
+	return out, err
+}
+
+func (p partTx) WriteParts(ctx context.Context, parts []dataset.StoredPart, at time.Time) error {
+	var b pgx.Batch
+	for _, sp := range parts {
+		b.Queue(`INSERT INTO part_history (dataset, id, version, written, replaced_by, replaced_at, records, data)
+			SELECT dataset, id, version, written, $1, $2, records, data FROM parts WHERE dataset = $3 AND id = $4`,
+			sp.Version, at, sp.Dataset, sp.ID)
+		b.Queue(`INSERT INTO parts (dataset, id, version, written, records, data) VALUES ($1, $2, $3, $4, $5, $6)
+			ON CONFLICT (dataset, id) DO UPDATE SET version = excluded.version, written = excluded.written,
+				records = excluded.records, data = excluded.data`,
+			sp.Dataset, sp.ID, sp.Version, at, sp.Records, sp.Data)
+	}
+	return p.tx.SendBatch(ctx, &b).Close()
+}
+
+func (p partTx) FinishImport(ctx context.Context, run store.ImportRun, changed bool) error {
+	return recordImport(ctx, p.tx, run, changed)
+}
