@@ -7,6 +7,8 @@ import (
 	"io"
 	"time"
 
+	"github.com/energyapi/energyapi/internal/catalog"
+	"github.com/energyapi/energyapi/internal/dataset"
 	"github.com/energyapi/energyapi/internal/demo"
 	"github.com/energyapi/energyapi/internal/energy"
 )
@@ -48,29 +50,33 @@ func runDemo(ctx context.Context, args []string, getenv func(string) string, std
 // writeDemo writes the deterministic demo dataset; writing it again changes
 // nothing. It tells p what it is writing and how far it has got. Each
 // dataset is one transaction, as an import is.
-func writeDemo(ctx context.Context, w energy.Writer, p *progress) ([]importSummary, error) {
+func writeDemo(ctx context.Context, w dataset.PartWriter, p *progress) ([]importSummary, error) {
+	cat, err := catalog.New()
+	if err != nil {
+		return nil, err
+	}
 	start := time.Now()
 	recs := demo.Thermoelectric()
 	lo, hi := yearSpan(recs)
 	p.printf("demo data [1/2]: writing %s thermoelectric production records, %d-%d...", count(len(recs)), lo, hi)
-	th, err := w.ImportThermoelectric(ctx, recs)
+	th, err := catalog.ImportData(ctx, w, cat, recs, nil, nil, start)
 	if err != nil {
 		return nil, fmt.Errorf("demo thermoelectric: %w", err)
 	}
-	thermo := newSummary(dsThermo, 0, th, time.Since(start))
+	thermo := newSummary("thermoelectric", 0, th["thermoelectric"], time.Since(start))
 	p.printf("demo data [1/2]: thermoelectric production written (%s)", p.elapsed())
 
 	start = time.Now()
 	from, to := demo.LoadRange()
 	p.printf("demo data [2/2]: computing quarter-hourly load for every zone, %s to %s...", from.DMY(), to.DMY())
 	pts := demo.TotalLoad(from, to)
-	p.printf("demo data [2/2]: writing %s load points and deriving daily peaks and valleys (the longest step)...", count(len(pts)))
-	ld, err := w.ImportTotalLoad(ctx, pts)
+	p.printf("demo data [2/2]: writing %s load points (the longest step)...", count(len(pts)))
+	ld, err := catalog.ImportData(ctx, w, cat, nil, nil, pts, start)
 	if err != nil {
 		return nil, fmt.Errorf("demo total load: %w", err)
 	}
 	p.printf("demo data [2/2]: load written; demo data complete (%s)", p.elapsed())
-	return []importSummary{thermo, newSummary(dsTotalLoad, 0, ld, time.Since(start))}, nil
+	return []importSummary{thermo, newSummary("total-load", 0, ld["total-load"], time.Since(start))}, nil
 }
 
 // yearSpan returns the first and last year of recs.

@@ -5,7 +5,6 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/json"
-	"errors"
 	"io"
 	"log/slog"
 	"net/http"
@@ -19,6 +18,7 @@ import (
 
 	"github.com/energyapi/energyapi/internal/api/apitest"
 	"github.com/energyapi/energyapi/internal/auth"
+	"github.com/energyapi/energyapi/internal/dataset"
 	"github.com/energyapi/energyapi/internal/energy"
 )
 
@@ -212,25 +212,23 @@ func TestServeDemo(t *testing.T) {
 	})
 }
 
-// recordingWriter records what ensureDemo writes, so the test needs no store
-// write of two million rows (slow under the race detector).
+// recordingWriter records which parts ensureDemo writes to, without
+// merging or storing anything, so the test needs no store write of two
+// million rows (slow under the race detector).
 type recordingWriter struct {
 	version int64
-	thermo  []energy.ThermoRecord
-	load    []energy.LoadPoint
+	parts   map[string][]string // dataset -> part IDs
 }
 
 func (w *recordingWriter) DataVersion(context.Context) (int64, error) { return w.version, nil }
-func (w *recordingWriter) ImportThermoelectric(_ context.Context, r []energy.ThermoRecord) (energy.ImportStats, error) {
-	w.thermo = r
-	return energy.ImportStats{Read: len(r), Inserted: len(r)}, nil
-}
-func (w *recordingWriter) ImportTotalLoad(_ context.Context, p []energy.LoadPoint) (energy.ImportStats, error) {
-	w.load = p
-	return energy.ImportStats{Read: len(p), Inserted: len(p)}, nil
-}
-func (w *recordingWriter) ImportPeakValley(context.Context, []energy.DayExtremes) (energy.ImportStats, error) {
-	return energy.ImportStats{}, errors.New("not expected")
+func (w *recordingWriter) UpdateParts(_ context.Context, ds string, _ time.Time, refs []dataset.PartRef, _ dataset.MergeFunc) (energy.ImportStats, error) {
+	if w.parts == nil {
+		w.parts = map[string][]string{}
+	}
+	for _, r := range refs {
+		w.parts[ds] = append(w.parts[ds], r.ID)
+	}
+	return energy.ImportStats{}, nil
 }
 
 func TestEnsureDemo(t *testing.T) {
@@ -253,35 +251,13 @@ func TestEnsureDemo(t *testing.T) {
 	if _, err := reg.Authenticate(ctx, "demo", "demo-secret"); err != nil {
 		t.Errorf("demo client: got %v, want demo/demo-secret to authenticate", err)
 	}
-	years := map[int]bool{}
-	for _, r := range empty.thermo {
-		years[r.Year] = true
+	// Parts are years of thermoelectric data and months of load.
+	th, tl := empty.parts["thermoelectric"], empty.parts["total-load"]
+	if len(th) != 10 || th[0] != "2015" || th[9] != "2024" {
+		t.Errorf("demo thermoelectric: got years %v, want 2015 to 2024", th)
 	}
-	for y := 2015; y <= 2024; y++ {
-		if !years[y] {
-			t.Errorf("demo thermoelectric: no records for %d", y)
-		}
-	}
-	if len(years) != 10 {
-		t.Errorf("demo thermoelectric: got %d years, want 2015 to 2024", len(years))
-	}
-	if len(empty.load) == 0 {
-		t.Fatal("demo total load: nothing written")
-	}
-	first, last := empty.load[0].At, empty.load[len(empty.load)-1].At
-	for _, p := range empty.load {
-		if p.At.Before(first) {
-			first = p.At
-		}
-		if p.At.After(last) {
-			last = p.At
-		}
-	}
-	if want := time.Date(2019, 1, 1, 0, 0, 0, 0, energy.Rome()); !first.Equal(want) {
-		t.Errorf("demo total load starts at %s, want %s", first, want)
-	}
-	if want := time.Date(2025, 12, 31, 23, 45, 0, 0, energy.Rome()); !last.Equal(want) {
-		t.Errorf("demo total load ends at %s, want %s", last, want)
+	if len(tl) != 84 || tl[0] != "2019-01" || tl[83] != "2025-12" {
+		t.Errorf("demo total load: got %d months %v..., want 2019-01 to 2025-12", len(tl), tl[:min(len(tl), 3)])
 	}
 
 	// A store that has data gets no demo data, and the client is left as it is.
@@ -289,8 +265,8 @@ func TestEnsureDemo(t *testing.T) {
 	if err := ensureDemo(ctx, log, full, reg, nil); err != nil {
 		t.Fatal(err)
 	}
-	if full.thermo != nil || full.load != nil {
-		t.Errorf("non-empty store: got %d thermoelectric and %d load records written, want none", len(full.thermo), len(full.load))
+	if full.parts != nil {
+		t.Errorf("non-empty store: got parts %v written, want none", full.parts)
 	}
 }
 

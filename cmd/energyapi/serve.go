@@ -17,7 +17,6 @@ import (
 	"github.com/energyapi/energyapi/internal/auth"
 	"github.com/energyapi/energyapi/internal/catalog"
 	"github.com/energyapi/energyapi/internal/dataset"
-	"github.com/energyapi/energyapi/internal/energy"
 )
 
 // serveConfig is everything serve reads from flags and the environment.
@@ -147,7 +146,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	if err != nil {
 		return err
 	}
-	live, err := dataset.NewLive(ctx, cat, catalog.LegacySource{Source: st, Catalog: cat})
+	live, err := dataset.NewLive(ctx, cat, st)
 	if err != nil {
 		return err
 	}
@@ -253,7 +252,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 
 // demoStore is what ensureDemo needs of the store.
 type demoStore interface {
-	energy.Writer
+	dataset.PartWriter
 	DataVersion(context.Context) (int64, error)
 }
 

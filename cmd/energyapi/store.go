@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/energyapi/energyapi/internal/auth"
+	"github.com/energyapi/energyapi/internal/dataset"
 	"github.com/energyapi/energyapi/internal/energy"
 	"github.com/energyapi/energyapi/internal/store/postgres"
 	"github.com/energyapi/energyapi/internal/store/sqlite"
@@ -19,8 +20,8 @@ import (
 type store interface {
 	auth.ClientStore
 	auth.KeyStore
-	energy.Writer
-	energy.Source
+	dataset.PartWriter
+	dataset.PartSource
 	energy.ImportHistory
 	Ping(context.Context) error
 	Close() error

@@ -1,11 +1,13 @@
 package catalog
 
 import (
+	"io"
 	"math"
 	"time"
 
 	"github.com/energyapi/energyapi/internal/dataset"
 	"github.com/energyapi/energyapi/internal/energy"
+	"github.com/energyapi/energyapi/internal/ingest"
 )
 
 // Kinds of a peak-valley record: the hidden key field that tells a day's
@@ -26,14 +28,27 @@ func PeakValleyLoad() *dataset.Dataset {
 		Params: []dataset.Param{dates()},
 		Fields: []dataset.Field{
 			romeTime(),
-			{Name: "peak_load_GW", Kind: dataset.Number, Format: dataset.Point3, Doc: "The day's peak, GW; empty on a valley record."},
-			{Name: "valley_load_GW", Kind: dataset.Number, Format: dataset.Point3, Doc: "The day's valley, GW; empty on a peak record."},
+			{Name: "peak_load_GW", Kind: dataset.Number, Format: dataset.Point3, Optional: true, Doc: "The day's peak, GW; empty on a valley record."},
+			{Name: "valley_load_GW", Kind: dataset.Number, Format: dataset.Point3, Optional: true, Doc: "The day's valley, GW; empty on a peak record."},
 			{Name: "kind", Kind: dataset.Text, Hidden: true, Ref: energy.Plain(peakKind, valleyKind)},
 		},
 		ExactlyOne: []string{"peak_load_GW", "valley_load_GW"},
 		Derive:     &dataset.Derivation{From: "total-load", Rows: derivePeakValley},
-		Import:     &dataset.ImportSpec{},
+		Import: &dataset.ImportSpec{Parse: importPeakValley,
+			Formats: "published peaks and valleys: CSV or XLSX with the columns date, date_tz, date_offset, peak_load_GW, valley_load_GW, or a JSON file shaped like this endpoint's answer"},
 	}
+}
+
+func importPeakValley(name string, r io.Reader) ([]dataset.Row, error) {
+	days, err := ingest.ParsePeakValley(name, r)
+	if err != nil {
+		return nil, err
+	}
+	var rows []dataset.Row
+	for _, d := range days {
+		rows = append(rows, PeakValleyRows(d)...)
+	}
+	return rows, nil
 }
 
 // PeakValleyRows returns the two records of a day's extremes.

@@ -1,8 +1,11 @@
 package catalog
 
 import (
+	"io"
+
 	"github.com/energyapi/energyapi/internal/dataset"
 	"github.com/energyapi/energyapi/internal/energy"
+	"github.com/energyapi/energyapi/internal/ingest"
 )
 
 // TotalLoad is the quarter-hourly total load of each bidding zone and Italy.
@@ -20,11 +23,24 @@ func TotalLoad() *dataset.Dataset {
 		Fields: []dataset.Field{
 			romeTime(),
 			{Name: "total_load_MW", Kind: dataset.Number, Format: dataset.PointFull, Column: "Total Load [MW]", Doc: "Actual total load, MW.", Min: 0, Max: 80000},
-			{Name: "forecast_total_load_MW", Kind: dataset.Number, Format: dataset.PointFull, Column: "Forecast Total load [MW]", Doc: "Day-ahead forecast of the total load, MW; empty when not published.", Min: 0, Max: 80000},
+			{Name: "forecast_total_load_MW", Kind: dataset.Number, Format: dataset.PointFull, Column: "Forecast Total load [MW]", Optional: true, Doc: "Day-ahead forecast of the total load, MW; empty when not published.", Min: 0, Max: 80000},
 			{Name: "bidding_zone", Kind: dataset.Text, Ref: zones, Column: "Bidding zone", Doc: "Bidding zone, or Italy."},
 		},
-		Import: &dataset.ImportSpec{},
+		Import: &dataset.ImportSpec{Parse: importTotalLoad,
+			Formats: "the transparency download files: CSV or XLSX with the columns Date, Total Load [MW], Forecast Total load [MW], Bidding zone; Europe/Rome dd/mm/yyyy hh:mm:ss, the repeated autumn hour told apart by position"},
 	}
+}
+
+func importTotalLoad(name string, r io.Reader) ([]dataset.Row, error) {
+	pts, err := ingest.ParseTotalLoad(name, r)
+	if err != nil {
+		return nil, err
+	}
+	rows := make([]dataset.Row, len(pts))
+	for i, p := range pts {
+		rows[i] = TotalLoadRow(p)
+	}
+	return rows, nil
 }
 
 // TotalLoadRow returns a quarter hour of one zone's load as the dataset's row.

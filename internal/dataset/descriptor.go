@@ -9,6 +9,7 @@ package dataset
 
 import (
 	"fmt"
+	"io"
 	"slices"
 	"strings"
 )
@@ -118,6 +119,9 @@ type Field struct {
 	// when empty. Aliases are further headers accepted for it.
 	Column  string
 	Aliases []string
+	// Optional Numbers may have no value (written as ""); others are
+	// required in imports.
+	Optional bool
 	// Min and Max bound a Number's plausible values for imports; both zero for no bound.
 	Min, Max float64
 }
@@ -222,17 +226,15 @@ type Dataset struct {
 	Import *ImportSpec
 }
 
-// ImportSpec says how rows of an import file become records.
+// ImportSpec says how import files become records.
 type ImportSpec struct {
-	// Parse reads one file's rows into records; nil for the generic reader
-	// that maps the declared columns of each field.
-	Parse func(name string, t TableReader) ([]Row, error)
-}
-
-// TableReader is what a parser gets: the rows of a CSV or XLSX file.
-type TableReader interface {
-	Rows() [][]string
-	Line(i int) int
+	// Parse reads one file (its name tells the format) into canonical
+	// records; nil for the generic reader of CSV and XLSX files whose header
+	// names each field's Column. Errors have code Invalid and read
+	// "FILE:LINE: reason".
+	Parse func(name string, r io.Reader) ([]Row, error)
+	// Formats describes the files Parse reads, for help texts.
+	Formats string
 }
 
 // Path returns the dataset's path: "/load/v2.0/total-load".

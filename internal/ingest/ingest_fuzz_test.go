@@ -61,7 +61,7 @@ func FuzzParseThermoelectricCSV(f *testing.F) {
 	f.Add([]byte("year,capacity_type,region,province,category,subcategory,production_GWh\n2023,Lorda,Abruzzo,Chieti,Non cogenerativa,Altro genere,1e308\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		const name = "thermo.csv"
-		recs, err := ingest.ParseThermoelectric(name, bytes.NewReader(data))
+		recs, err := parseThermo(name, bytes.NewReader(data))
 		if err != nil {
 			checkParseError(t, name, err)
 			return

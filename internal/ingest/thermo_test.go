@@ -11,7 +11,6 @@ import (
 	"testing"
 
 	"github.com/energyapi/energyapi/internal/energy"
-	"github.com/energyapi/energyapi/internal/ingest"
 	"github.com/xuri/excelize/v2"
 )
 
@@ -29,7 +28,7 @@ func parseThermoFixture(tb testing.TB, name string) []energy.ThermoRecord {
 		tb.Fatal(err)
 	}
 	defer f.Close()
-	recs, err := ingest.ParseThermoelectric(name, f)
+	recs, err := parseThermo(name, f)
 	if err != nil {
 		tb.Fatalf("ParseThermoelectric(%s): %v", name, err)
 	}
@@ -158,7 +157,7 @@ func TestParseThermoelectricXLSX(t *testing.T) {
 	// excelize writes numbers in plain decimals; Excel writes small and large
 	// ones in E notation, as the stored XML here now does.
 	data = replaceInZip(t, data, "xl/worksheets/sheet1.xml", "<v>0.0000125</v>", "<v>1.25E-5</v>")
-	got, err := ingest.ParseThermoelectric("thermo.xlsx", bytes.NewReader(data))
+	got, err := parseThermo("thermo.xlsx", bytes.NewReader(data))
 	if err != nil {
 		t.Fatalf("ParseThermoelectric: %v", err)
 	}
@@ -177,8 +176,8 @@ func TestParseThermoelectricXLSXError(t *testing.T) {
 		{2024, "Lorda", "Liguria", "La Spezia", "Non cogenerativa", "Ciclo combinato", 1234.567},
 		{2024, "Lorda", "Liguria", "Genova", "Non cogenerativa", "Contropressione", 1},
 	})
-	_, err := ingest.ParseThermoelectric("thermo.xlsx", bytes.NewReader(data))
-	want := `thermo.xlsx:4: subcategory "Contropressione" does not belong to category "Non cogenerativa"`
+	_, err := parseThermo("thermo.xlsx", bytes.NewReader(data))
+	want := `thermo.xlsx:4: subcategory "Contropressione" is not in category "Non cogenerativa" (it is in "Cogenerativa")`
 	if err == nil || err.Error() != want {
 		t.Errorf("got error %v, want %q", err, want)
 	}
@@ -197,7 +196,7 @@ func TestParseThermoelectricErrors(t *testing.T) {
 			header + good + strings.Replace(good, "Brindisi", "Bari", 1) + strings.Replace(good, "Brindisi", "Lecce", 1) +
 				strings.Replace(good, "Brindisi", "Foggia", 1) + strings.Replace(good, "Brindisi", "Taranto", 1) +
 				"2023,Lorda,Puglia,Brindisi,Non cogenerativa,Contropressione,1\n",
-			`thermo.csv:7: subcategory "Contropressione" does not belong to category "Non cogenerativa"`},
+			`thermo.csv:7: subcategory "Contropressione" is not in category "Non cogenerativa" (it is in "Cogenerativa")`},
 		{"unknown category", "thermo.csv", header + "2023,Lorda,Puglia,Brindisi,Nucleare,Condensazione,1\n",
 			`thermo.csv:2: unknown category "Nucleare" (want "Non cogenerativa" or "Cogenerativa")`},
 		{"unknown subcategory", "thermo.csv", header + "2023,Lorda,Puglia,Brindisi,Cogenerativa,Geotermica,1\n",
@@ -241,7 +240,7 @@ func TestParseThermoelectricErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			recs, err := ingest.ParseThermoelectric(tt.file, strings.NewReader(tt.content))
+			recs, err := parseThermo(tt.file, strings.NewReader(tt.content))
 			if err == nil {
 				t.Fatalf("got %d records and no error, want error %q", len(recs), tt.want)
 			}

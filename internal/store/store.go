@@ -1,11 +1,11 @@
 // Package store holds what the SQLite and PostgreSQL stores (the sqlite and
 // postgres packages below it) share and what needs no database: the rules on
-// the values a store keeps, the zone codes both schemas use, parsing embedded
-// migrations, preparing and diffing import batches, and the steps of a part
-// import and of a read of changed parts (parts.go). Each store keeps only
-// its SQL and its driver specifics, so that the two cannot drift apart in
-// what they accept or how they count; internal/store/storetest checks the
-// behaviour that results.
+// the values a store keeps, parsing embedded migrations, the steps of a part
+// import and of a read of changed parts (parts.go), and moving the records
+// of the per-dataset tables of schemas 1 and 2 into parts (legacy.go). Each
+// store keeps only its SQL and its driver specifics, so that the two cannot
+// drift apart in what they accept or how they count; internal/store/storetest
+// checks the behaviour that results.
 package store
 
 import (
@@ -18,15 +18,6 @@ import (
 
 	"github.com/energyapi/energyapi/internal/auth"
 	"github.com/energyapi/energyapi/internal/energy"
-)
-
-// Dataset names as import_runs and energy.ImportTotal record them for the
-// per-dataset imports. Part imports record the name of their dataset, which
-// for these three is the same.
-const (
-	DatasetThermo     = "thermoelectric"
-	DatasetTotalLoad  = "total-load"
-	DatasetPeakValley = "peak-valley"
 )
 
 // ValidText reports whether s is text that every store can keep: UTF-8

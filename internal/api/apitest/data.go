@@ -19,7 +19,7 @@ func Snapshot(d energy.Data, loads ...energy.LoadPoint) (*dataset.Catalog, *data
 		return nil, nil, err
 	}
 	m := dataset.NewMemory()
-	if err := catalog.ImportData(ctx, m, c, d, loads, time.Unix(0, 0)); err != nil {
+	if _, err := catalog.ImportData(ctx, m, c, d.Thermo, d.PeakValley, loads, time.Unix(0, 0)); err != nil {
 		return nil, nil, err
 	}
 	live, err := dataset.NewLive(ctx, c, m)

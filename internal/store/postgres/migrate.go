@@ -4,6 +4,7 @@ import (
 	"context"
 	"embed"
 	"fmt"
+	"time"
 
 	"github.com/energyapi/energyapi/internal/store"
 	"github.com/jackc/pgx/v5"
@@ -26,18 +27,36 @@ func migrations() ([]store.Migration, error) {
 // find it applied. A transaction-level lock cannot outlive its transaction,
 // even if this process dies half-way. PostgreSQL's DDL is transactional, so a
 // migration that fails leaves nothing behind.
+//
+// A migration may have a step in Go (steps), which runs in its transaction
+// before its SQL. Steps stamp what they write with the time now returns.
 func migrate(ctx context.Context, pool *pgxpool.Pool) error {
 	ms, err := migrations()
 	if err != nil {
 		return fmt.Errorf("migrate: %w", err)
 	}
-	return apply(ctx, pool, ms)
+	return apply(ctx, pool, ms, steps(time.Now))
+}
+
+// steps returns the Go steps of the migrations, by version.
+func steps(now func() time.Time) map[int]func(context.Context, pgx.Tx) error {
+	return map[int]func(context.Context, pgx.Tx) error{
+		// Moving records into parts writes parts, so it takes the import
+		// lock too: a process of schema 2 may be importing meanwhile.
+		3: func(ctx context.Context, tx pgx.Tx) error {
+			if err := lockImports(ctx, tx); err != nil {
+				return err
+			}
+			return store.MoveLegacy(ctx, legacyTx{partTx{tx}}, now)
+		},
+	}
 }
 
 // apply applies ms, the migrations from the first up to some version, as
-// migrate does: the newest of ms is the newest schema it accepts. Tests
-// apply fewer than all to build a store as an older program left it.
-func apply(ctx context.Context, pool *pgxpool.Pool, ms []store.Migration) error {
+// migrate does, with the Go steps of their versions: the newest of ms is
+// the newest schema it accepts. Tests apply fewer than all to build a store
+// as an older program left it.
+func apply(ctx context.Context, pool *pgxpool.Pool, ms []store.Migration, steps map[int]func(context.Context, pgx.Tx) error) error {
 	latest := ms[len(ms)-1].Version
 	for _, m := range ms {
 		err := pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
@@ -57,6 +76,11 @@ func apply(ctx context.Context, pool *pgxpool.Pool, ms []store.Migration) error 
 			}
 			if pending, err := m.Pending(current, latest); err != nil || !pending {
 				return err
+			}
+			if step := steps[m.Version]; step != nil {
+				if err := step(ctx, tx); err != nil {
+					return fmt.Errorf("%s: %w", m, err)
+				}
 			}
 			// Without arguments pgx sends the file as one simple query, which
 			// may hold several statements.

@@ -27,7 +27,7 @@ func atVersion(t testing.TB, v int) (string, *pgxpool.Pool) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := apply(t.Context(), pool, ms[:v]); err != nil {
+	if err := apply(t.Context(), pool, ms[:v], steps(time.Now)); err != nil {
 		t.Fatal(err)
 	}
 	return dsn, pool
@@ -58,7 +58,7 @@ func TestMigrationKeepsImportRuns(t *testing.T) {
 	pool.Close()
 
 	s := openStore(t, dsn)
-	if got, want := fmt.Sprint(appliedMigrations(t, s)), "[0001_init 0002_parts]"; got != want {
+	if got, want := fmt.Sprint(appliedMigrations(t, s)), "[0001_init 0002_parts 0003_parts_only]"; got != want {
 		t.Fatalf("schema_migrations: got %s, want %s", got, want)
 	}
 	runs := func() []string {

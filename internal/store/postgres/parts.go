@@ -122,5 +122,20 @@ func (p partTx) WriteParts(ctx context.Context, parts []dataset.StoredPart, at t
 }
 
 func (p partTx) FinishImport(ctx context.Context, run store.ImportRun, changed bool) error {
-	return recordImport(ctx, p.tx, run, changed)
+	if changed {
+		if err := p.BumpVersion(ctx, run.Finished); err != nil {
+			return err
+		}
+	}
+	st := run.Stats
+	_, err := p.tx.Exec(ctx, `INSERT INTO import_runs
+		(dataset, started, finished, rows_read, inserted, updated, unchanged)
+		VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+		run.Dataset, run.Started, run.Finished, st.Read, st.Inserted, st.Updated, st.Unchanged)
+	return err
+}
+
+// BumpVersion advances the data version, stamped at.
+func (p partTx) BumpVersion(ctx context.Context, at time.Time) error {
+	return bumpVersion(ctx, p.tx, "data", at)
 }

@@ -7,8 +7,8 @@
 // Replicas learn of changes by polling DataVersion and ClientsVersion, which
 // read one row by primary key. Imports run in one transaction each and hold a
 // transaction-level advisory lock, so that imports from several processes
-// take turns and their counts stay exact. ReadData and ChangedParts read in
-// one REPEATABLE READ transaction, so a replica never sees half an import.
+// take turns and their counts stay exact. ChangedParts reads in one
+// REPEATABLE READ transaction, so a replica never sees half an import.
 package postgres
 
 import (
@@ -27,8 +27,6 @@ import (
 var (
 	_ auth.ClientStore     = (*Store)(nil)
 	_ auth.KeyStore        = (*Store)(nil)
-	_ energy.Writer        = (*Store)(nil)
-	_ energy.Source        = (*Store)(nil)
 	_ energy.ImportHistory = (*Store)(nil)
 )
 

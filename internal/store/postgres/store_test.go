@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/energyapi/energyapi/internal/auth"
+	"github.com/energyapi/energyapi/internal/dataset"
 	"github.com/energyapi/energyapi/internal/energy"
-	"github.com/energyapi/energyapi/internal/store"
 	"github.com/energyapi/energyapi/internal/store/postgres/pgtest"
 	"github.com/energyapi/energyapi/internal/store/storetest"
 )
@@ -122,7 +122,7 @@ func appliedMigrations(t testing.TB, s *Store) []string {
 
 func TestMigrationsAppliedOnce(t *testing.T) {
 	dsn := cluster.Database(t)
-	want := "[0001_init 0002_parts]"
+	want := "[0001_init 0002_parts 0003_parts_only]"
 
 	s, err := Open(t.Context(), dsn)
 	if err != nil {
@@ -131,8 +131,7 @@ func TestMigrationsAppliedOnce(t *testing.T) {
 	if got := fmt.Sprint(appliedMigrations(t, s)); got != want {
 		t.Fatalf("after first open: got %s, want %s", got, want)
 	}
-	if _, err := s.ImportThermoelectric(t.Context(), []energy.ThermoRecord{{Year: 2023, CapacityType: "Lorda",
-		Region: "Lazio", Province: "Roma", Category: "C", Subcategory: "S", ProductionGWh: 7}}); err != nil {
+	if _, err := s.UpdateParts(t.Context(), "test", time.Now(), nil, writePart("test", "2023")); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.Close(); err != nil {
@@ -143,12 +142,12 @@ func TestMigrationsAppliedOnce(t *testing.T) {
 	if got := fmt.Sprint(appliedMigrations(t, s)); got != want {
 		t.Fatalf("after reopening: got %s, want %s", got, want)
 	}
-	d, err := s.ReadData(t.Context())
+	ch, err := s.ChangedParts(t.Context(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(d.Thermo) != 1 || d.Version != 1 {
-		t.Fatalf("after reopening: got %d records at version %d, want 1 at version 1", len(d.Thermo), d.Version)
+	if len(ch.Parts) != 1 || ch.Version != 1 {
+		t.Fatalf("after reopening: got %d parts at version %d, want 1 at version 1", len(ch.Parts), ch.Version)
 	}
 }
 
@@ -177,7 +176,7 @@ func TestConcurrentOpenOfNewDatabase(t *testing.T) {
 			}
 			t.Cleanup(func() { s.Close() })
 		}
-		if got, want := fmt.Sprint(appliedMigrations(t, stores[0])), "[0001_init 0002_parts]"; got != want {
+		if got, want := fmt.Sprint(appliedMigrations(t, stores[0])), "[0001_init 0002_parts 0003_parts_only]"; got != want {
 			t.Fatalf("round %d: schema_migrations: got %s, want %s", round, got, want)
 		}
 		for i, s := range stores {
@@ -228,36 +227,6 @@ func TestOpenErrorHidesPassword(t *testing.T) {
 	}
 }
 
-func TestZoneCodesMatchSchema(t *testing.T) {
-	s := newStore(t)
-	rows, err := s.pool.Query(t.Context(), `SELECT id, name FROM zones ORDER BY id`)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rows.Close()
-	n := 0
-	for rows.Next() {
-		var id int16
-		var name string
-		if err := rows.Scan(&id, &name); err != nil {
-			t.Fatal(err)
-		}
-		n++
-		if got, ok := store.ZoneCode(energy.Zone(name)); !ok || got != id {
-			t.Errorf("store.ZoneCode(%q): got %d, %t, want %d, true", name, got, ok, id)
-		}
-		if got, ok := store.ZoneOf(id); !ok || got != energy.Zone(name) {
-			t.Errorf("store.ZoneOf(%d): got %q, %t, want %q, true", id, got, ok, name)
-		}
-	}
-	if err := rows.Err(); err != nil {
-		t.Fatal(err)
-	}
-	if want := len(energy.Zones()); n != want {
-		t.Fatalf("zones table: got %d rows, want %d", n, want)
-	}
-}
-
 // TestImportWaitsForAnother holds the import lock in a transaction of the
 // test's own and checks that an import waits for it instead of running
 // beside it.
@@ -274,8 +243,7 @@ func TestImportWaitsForAnother(t *testing.T) {
 	}
 	done := make(chan error, 1)
 	go func() {
-		_, err := s.ImportThermoelectric(ctx, []energy.ThermoRecord{{Year: 2023, CapacityType: "Lorda",
-			Region: "R", Province: "P", Category: "C", Subcategory: "S", ProductionGWh: 1}})
+		_, err := s.UpdateParts(ctx, "test", time.Now(), nil, writePart("test", "2023"))
 		done <- err
 	}()
 	// The import must be seen waiting on the advisory lock.
@@ -319,20 +287,16 @@ func TestClockStampsImports(t *testing.T) {
 	s := newStore(t)
 	clock := time.Date(2025, 2, 3, 4, 5, 6, 7000, time.UTC)
 	s.now = func() time.Time { return clock }
-	_, err := s.ImportPeakValley(t.Context(), []energy.DayExtremes{{
-		Day:    energy.DateOf(clock),
-		Peak:   energy.Extreme{At: clock, GW: 2},
-		Valley: energy.Extreme{At: clock, GW: 1},
-	}})
+	_, err := s.UpdateParts(t.Context(), "test", clock, nil, writePart("test", "2025"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, err := s.ReadData(t.Context())
+	ch, err := s.ChangedParts(t.Context(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !d.Updated.Equal(clock) {
-		t.Fatalf("Updated: got %v, want %v", d.Updated, clock)
+	if !ch.Updated.Equal(clock) {
+		t.Fatalf("Updated: got %v, want %v", ch.Updated, clock)
 	}
 	totals, err := s.ImportTotals(t.Context())
 	if err != nil {
@@ -353,5 +317,13 @@ func TestPingAfterClose(t *testing.T) {
 	}
 	if err := s.Ping(context.Background()); err == nil {
 		t.Fatalf("Ping after Close: got nil error, want one")
+	}
+}
+
+// writePart returns a merge that writes one part of dataset name.
+func writePart(name, id string) dataset.MergeFunc {
+	return func([]dataset.StoredPart) ([]dataset.StoredPart, energy.ImportStats, error) {
+		return []dataset.StoredPart{{PartRef: dataset.PartRef{Dataset: name, ID: id}, Records: 1, Data: []byte("part " + id)}},
+			energy.ImportStats{Read: 1, Inserted: 1}, nil
 	}
 }

@@ -11,8 +11,9 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
-	"github.com/energyapi/energyapi/internal/energy"
+	"github.com/energyapi/energyapi/internal/auth"
 )
 
 // withUmask runs the test under umask 022, the usual default, under which a
@@ -39,9 +40,7 @@ func TestNewStoreFilesAreOwnerOnly(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "energy.db")
 	s := openStore(t, path)
 	// A write, so that the WAL holds pages and both companions exist.
-	rec := energy.ThermoRecord{Year: 2024, CapacityType: "Lorda", Region: "Puglia", Province: "Brindisi",
-		Category: "Non cogenerativa", Subcategory: "Condensazione", ProductionGWh: 1}
-	if _, err := s.ImportThermoelectric(t.Context(), []energy.ThermoRecord{rec}); err != nil {
+	if err := s.CreateClient(t.Context(), auth.Client{ID: "c", Name: "c", SecretHash: []byte{1}, Created: time.Unix(1, 0)}); err != nil {
 		t.Fatal(err)
 	}
 	for _, p := range []string{path, path + "-wal", path + "-shm"} {

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"embed"
 	"fmt"
+	"time"
 
 	"github.com/energyapi/energyapi/internal/store"
 )
@@ -22,18 +23,31 @@ func migrations() ([]store.Migration, error) {
 // Each transaction begins IMMEDIATE, taking the write lock before it reads
 // the schema version, so when two processes open a new file at once one waits
 // for the other and then finds the migration already applied.
+//
+// A migration may have a step in Go (steps), which runs in its transaction
+// before its SQL. Steps stamp what they write with the time now returns.
 func migrate(ctx context.Context, db *sql.DB) error {
 	ms, err := migrations()
 	if err != nil {
 		return fmt.Errorf("migrate: %w", err)
 	}
-	return apply(ctx, db, ms)
+	return apply(ctx, db, ms, steps(time.Now))
+}
+
+// steps returns the Go steps of the migrations, by version.
+func steps(now func() time.Time) map[int]func(context.Context, *sql.Tx) error {
+	return map[int]func(context.Context, *sql.Tx) error{
+		3: func(ctx context.Context, tx *sql.Tx) error {
+			return store.MoveLegacy(ctx, legacyTx{partTx{tx}}, now)
+		},
+	}
 }
 
 // apply applies ms, the migrations from the first up to some version, as
-// migrate does: the newest of ms is the newest schema it accepts. Tests
-// apply fewer than all to build a store as an older program left it.
-func apply(ctx context.Context, db *sql.DB, ms []store.Migration) error {
+// migrate does, with the Go steps of their versions: the newest of ms is
+// the newest schema it accepts. Tests apply fewer than all to build a store
+// as an older program left it.
+func apply(ctx context.Context, db *sql.DB, ms []store.Migration, steps map[int]func(context.Context, *sql.Tx) error) error {
 	latest := ms[len(ms)-1].Version
 	for _, m := range ms {
 		err := func() error {
@@ -55,6 +69,11 @@ func apply(ctx context.Context, db *sql.DB, ms []store.Migration) error {
 			}
 			if pending, err := m.Pending(current, latest); err != nil || !pending {
 				return err
+			}
+			if step := steps[m.Version]; step != nil {
+				if err := step(ctx, tx); err != nil {
+					return fmt.Errorf("%s: %w", m, err)
+				}
 			}
 			if _, err := tx.ExecContext(ctx, m.SQL); err != nil {
 				return fmt.Errorf("%s: %w", m, err)

@@ -3,6 +3,7 @@ package sqlite
 import (
 	"database/sql"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -21,6 +22,11 @@ func atVersion(t testing.TB, path string, v int) *sql.DB {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The store's connections never create the file (mode=rw): an empty
+	// file, owner-only as Open makes it, is a new database.
+	if err := os.WriteFile(abs, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
 	db, err := sql.Open("sqlite", dsn(abs, writeParams))
 	if err != nil {
 		t.Fatal(err)
@@ -34,7 +40,7 @@ func atVersion(t testing.TB, path string, v int) *sql.DB {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := apply(t.Context(), db, ms[:v]); err != nil {
+	if err := apply(t.Context(), db, ms[:v], steps(time.Now)); err != nil {
 		t.Fatal(err)
 	}
 	return db
@@ -66,7 +72,7 @@ func TestMigrationKeepsImportRuns(t *testing.T) {
 	}
 
 	s := openStore(t, path)
-	if got, want := fmt.Sprint(appliedMigrations(t, s)), "[0001_init 0002_parts]"; got != want {
+	if got, want := fmt.Sprint(appliedMigrations(t, s)), "[0001_init 0002_parts 0003_parts_only]"; got != want {
 		t.Fatalf("schema_migrations: got %s, want %s", got, want)
 	}
 	runs := func() []string {

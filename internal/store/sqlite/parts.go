@@ -30,7 +30,7 @@ func (s *Store) UpdateParts(ctx context.Context, name string, started time.Time,
 	var st energy.ImportStats
 	err := s.update(ctx, func(tx *sql.Tx) error {
 		var err error
-		st, err = store.UpdateParts(ctx, &partTx{tx: tx}, s.now, name, started, refs, merge)
+		st, err = store.UpdateParts(ctx, partTx{tx: tx}, s.now, name, started, refs, merge)
 		return err
 	})
 	if err != nil {
@@ -46,7 +46,7 @@ func (s *Store) ChangedParts(ctx context.Context, have map[dataset.PartRef]int64
 	var ch dataset.Changes
 	err := s.view(ctx, func(tx *sql.Tx) error {
 		var err error
-		ch, err = store.ChangedParts(ctx, &partTx{tx: tx}, have)
+		ch, err = store.ChangedParts(ctx, partTx{tx: tx}, have)
 		return err
 	})
 	if err != nil {
@@ -58,14 +58,14 @@ func (s *Store) ChangedParts(ctx context.Context, have map[dataset.PartRef]int64
 // partTx is a transaction as store.UpdateParts and store.ChangedParts use it.
 type partTx struct{ tx *sql.Tx }
 
-func (p *partTx) Version(ctx context.Context) (int64, time.Time, error) {
+func (p partTx) Version(ctx context.Context) (int64, time.Time, error) {
 	var v int64
 	var updated sql.NullInt64
 	err := p.tx.QueryRowContext(ctx, `SELECT version, updated FROM versions WHERE name = 'data'`).Scan(&v, &updated)
 	return v, fromMicro(updated), err
 }
 
-func (p *partTx) ListParts(ctx context.Context) ([]dataset.StoredPart, error) {
+func (p partTx) ListParts(ctx context.Context) ([]dataset.StoredPart, error) {
 	// parts_versions covers this query: it reads no row of parts itself.
 	rows, err := p.tx.QueryContext(ctx, `SELECT dataset, id, version FROM parts`)
 	if err != nil {
@@ -83,7 +83,7 @@ func (p *partTx) ListParts(ctx context.Context) ([]dataset.StoredPart, error) {
 	return out, rows.Err()
 }
 
-func (p *partTx) ReadParts(ctx context.Context, refs []dataset.PartRef) ([]dataset.StoredPart, error) {
+func (p partTx) ReadParts(ctx context.Context, refs []dataset.PartRef) ([]dataset.StoredPart, error) {
 	if len(refs) == 0 {
 		return nil, nil
 	}
@@ -107,7 +107,7 @@ func (p *partTx) ReadParts(ctx context.Context, refs []dataset.PartRef) ([]datas
 	return out, nil
 }
 
-func (p *partTx) WriteParts(ctx context.Context, parts []dataset.StoredPart, at time.Time) error {
+func (p partTx) WriteParts(ctx context.Context, parts []dataset.StoredPart, at time.Time) error {
 	keep, err := p.tx.PrepareContext(ctx, `INSERT INTO part_history
 		(dataset, id, version, written, replaced_by, replaced_at, records, data)
 		SELECT dataset, id, version, written, ?, ?, records, data FROM parts WHERE dataset = ? AND id = ?`)
@@ -134,6 +134,21 @@ func (p *partTx) WriteParts(ctx context.Context, parts []dataset.StoredPart, at 
 	return nil
 }
 
-func (p *partTx) FinishImport(ctx context.Context, run store.ImportRun, changed bool) error {
-	return recordImport(ctx, p.tx, run, changed)
+func (p partTx) FinishImport(ctx context.Context, run store.ImportRun, changed bool) error {
+	if changed {
+		if err := p.BumpVersion(ctx, run.Finished); err != nil {
+			return err
+		}
+	}
+	st := run.Stats
+	_, err := p.tx.ExecContext(ctx, `INSERT INTO import_runs
+		(dataset, started, finished, rows_read, inserted, updated, unchanged)
+		VALUES (?, ?, ?, ?, ?, ?, ?)`,
+		run.Dataset, run.Started.UnixMicro(), run.Finished.UnixMicro(), st.Read, st.Inserted, st.Updated, st.Unchanged)
+	return err
+}
+
+// BumpVersion advances the data version, stamped at.
+func (p partTx) BumpVersion(ctx context.Context, at time.Time) error {
+	return bumpVersion(ctx, p.tx, "data", at)
 }

@@ -22,8 +22,6 @@ import (
 var (
 	_ auth.ClientStore     = (*Store)(nil)
 	_ auth.KeyStore        = (*Store)(nil)
-	_ energy.Writer        = (*Store)(nil)
-	_ energy.Source        = (*Store)(nil)
 	_ energy.ImportHistory = (*Store)(nil)
 )
 

@@ -10,17 +10,11 @@ import (
 	"github.com/energyapi/energyapi/internal/energy"
 )
 
-// SyntheticLoad returns quarter-hourly points of every zone for the given
-// number of years from 2018, in time order: the seven bidding zones from a
-// cheap deterministic formula and Italy as their sum, as the source files have
-// it. Every tenth instant has no forecast. Both stores' benchmarks import it,
-// so that their figures compare.
-func SyntheticLoad(years int) []energy.LoadPoint {
-	start := time.Date(2018, 1, 1, 0, 0, 0, 0, energy.Rome())
-	return syntheticLoad(start, start.AddDate(years, 0, 0))
-}
-
-// syntheticLoad returns SyntheticLoad's points from start to end.
+// syntheticLoad returns quarter-hourly points of every zone from start to
+// end, in time order: the seven bidding zones from a cheap deterministic
+// formula and Italy as their sum, as the source files have it. Every tenth
+// instant has no forecast. Both stores' benchmarks import it, so that their
+// figures compare.
 func syntheticLoad(start, end time.Time) []energy.LoadPoint {
 	zones := energy.Zones()
 	n := int(end.Sub(start) / (15 * time.Minute))
@@ -51,7 +45,7 @@ func loadRows(pts []energy.LoadPoint) []dataset.Row {
 	return rows
 }
 
-// syntheticLoadYear returns SyntheticLoad's points of one year from 2018
+// syntheticLoadYear returns syntheticLoad's points of one year from 2018
 // (0 for 2018) as rows of catalog.TotalLoad.
 func syntheticLoadYear(year int) []dataset.Row {
 	start := time.Date(2018+year, 1, 1, 0, 0, 0, 0, energy.Rome())
@@ -71,7 +65,7 @@ func totalLoad(b *testing.B) (*dataset.Catalog, *dataset.Dataset) {
 	return c, d
 }
 
-// BenchImportParts times importing a year of SyntheticLoad, 280,320
+// BenchImportParts times importing a year of syntheticLoad, 280,320
 // points, as parts of total-load (dataset.Import) into a new store per
 // iteration, which open returns (outside the timer) and this closes; with
 // again, the points are already stored, which times comparing without
@@ -115,7 +109,7 @@ func BenchImportParts(b *testing.B, open func(b *testing.B) Store, again bool, s
 	}
 }
 
-// BenchChangedParts stores seven years of SyntheticLoad as parts of
+// BenchChangedParts stores seven years of syntheticLoad as parts of
 // total-load (84 monthly parts, about two million points) in the store
 // that open returns, and then times ChangedParts: of every part (a server
 // that starts), or with all parts current (a reload after an import that
@@ -161,37 +155,4 @@ func BenchChangedParts(b *testing.B, open func(b *testing.B) Store, all bool) {
 			b.Fatalf("got %d parts", len(ch.Parts))
 		}
 	}
-}
-
-// BenchImportTotalLoad times importing SyntheticLoad(years) into a new store
-// per iteration, which open returns (outside the timer) and this closes;
-// with again, the points are already stored, which times comparing without
-// writing.
-func BenchImportTotalLoad(b *testing.B, open func(b *testing.B) Store, years int, again bool) {
-	pts := SyntheticLoad(years)
-	ctx := b.Context()
-	b.ResetTimer()
-	for range b.N {
-		b.StopTimer()
-		s := open(b)
-		if again {
-			if _, err := s.ImportTotalLoad(ctx, pts); err != nil {
-				b.Fatal(err)
-			}
-		}
-		b.StartTimer()
-		st, err := s.ImportTotalLoad(ctx, pts)
-		if err != nil {
-			b.Fatal(err)
-		}
-		b.StopTimer()
-		if want := len(pts); st.Inserted+st.Unchanged != want {
-			b.Fatalf("got %+v, want %d points inserted or unchanged", st, want)
-		}
-		if err := s.Close(); err != nil {
-			b.Fatal(err)
-		}
-		b.StartTimer()
-	}
-	b.ReportMetric(float64(len(pts)), "points/op")
 }

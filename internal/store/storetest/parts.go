@@ -609,7 +609,7 @@ func testPartsCancelled(t *testing.T, open func(t *testing.T) Store) {
 			}
 			var ps []dataset.StoredPart
 			for _, p := range after.parts.Parts {
-				if p.Dataset == sensorName {
+				if p.Dataset == sensorName && strings.HasPrefix(p.ID, "2030-") {
 					ps = append(ps, p)
 				}
 			}

@@ -4,15 +4,10 @@
 //
 // Beyond what the interfaces' doc comments say, the suite holds stores to
 // these rules:
-//   - Times round-trip to the microsecond (tests use whole seconds); instants
-//     of load data and of peaks and valleys to the second.
-//   - ReadData orders thermoelectric records by key (energy.CompareThermoKey)
-//     and Clients by creation time and ID, strings compared byte by byte
-//     whatever the database's collation (PostgreSQL: COLLATE "C").
-//   - Every Writer method rejects, with code Invalid and without storing
-//     anything, a value that is NaN or infinite (except a NaN forecast, which
-//     means "none"), an unknown zone, an invalid day, a year that does not
-//     fit in 32 bits, or two records with the same natural key in one call.
+//   - Times round-trip to the microsecond (tests use whole seconds).
+//   - Clients come by creation time and ID, and parts (ChangedParts) by
+//     dataset, then ID, strings compared byte by byte whatever the
+//     database's collation (PostgreSQL: COLLATE "C").
 //   - Text is kept only if it is UTF-8 without NUL bytes (what PostgreSQL's
 //     text holds): every write refuses other text with code Invalid, and a
 //     lookup by such a key reports NotFound.
@@ -20,8 +15,7 @@
 //     changed nothing or had no records; failed imports do not count.
 //     ImportTotals lists only datasets with runs, by dataset name.
 //   - A failed write of any kind leaves the versions as they were.
-//   - Parts: ChangedParts returns parts sorted by dataset, then ID (byte
-//     order); UpdateParts hands merge the stored parts in that order, each
+//   - UpdateParts hands merge the stored parts in ChangedParts' order, each
 //     once however often refs names it, and stamps the data version with
 //     the time the import ended. Names and IDs of parts follow the rule on
 //     text; a part's bytes and record count come back as written.
@@ -43,8 +37,6 @@ import (
 type Store interface {
 	auth.ClientStore
 	auth.KeyStore
-	energy.Writer
-	energy.Source
 	energy.ImportHistory
 	dataset.PartSource
 	dataset.PartWriter
@@ -66,11 +58,5 @@ func Run(t *testing.T, open func(t *testing.T) Store) {
 	t.Run("ServerSecret", func(t *testing.T) { testServerSecret(t, open) })
 	t.Run("Text", func(t *testing.T) { testText(t, open) })
 	t.Run("TextOrder", func(t *testing.T) { testTextOrder(t, open) })
-	t.Run("Thermoelectric", func(t *testing.T) { testThermoelectric(t, open) })
-	t.Run("TotalLoad", func(t *testing.T) { testTotalLoad(t, open) })
-	t.Run("PeakValley", func(t *testing.T) { testPeakValley(t, open) })
-	t.Run("Atomicity", func(t *testing.T) { testAtomicity(t, open) })
-	t.Run("ImportTotals", func(t *testing.T) { testImportTotals(t, open) })
-	t.Run("ConsistentSnapshot", func(t *testing.T) { testConsistentSnapshot(t, open) })
 	t.Run("Parts", func(t *testing.T) { testParts(t, open) })
 }

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/energyapi/energyapi/internal/dataset"
 	"github.com/energyapi/energyapi/internal/energy"
 )
 
@@ -35,22 +36,26 @@ func testText(t *testing.T, open func(t *testing.T) Store) {
 			wantCode(t, "AddSigningKey", s.AddSigningKey(t.Context(), signingKey(bad, 1, t0())), energy.Invalid)
 			_, err = s.ServerSecret(t.Context(), bad, func() ([]byte, error) { return []byte("v"), nil })
 			wantCode(t, "ServerSecret", err, energy.Invalid)
-			for _, field := range []string{"capacity type", "region", "province", "category", "subcategory"} {
-				r := thermo(2023, "Lorda", "Lombardia", "Milano", "Combustibili fossili", "Gas naturale", 1)
-				switch field {
-				case "capacity type":
-					r.CapacityType = bad
-				case "region":
-					r.Region = bad
-				case "province":
-					r.Province = bad
-				case "category":
-					r.Category = bad
-				case "subcategory":
-					r.Subcategory = bad
+			part := func(ref dataset.PartRef) dataset.MergeFunc {
+				return func([]dataset.StoredPart) ([]dataset.StoredPart, energy.ImportStats, error) {
+					return []dataset.StoredPart{{PartRef: ref, Records: 1, Data: []byte("x")}}, energy.ImportStats{}, nil
 				}
-				_, err = s.ImportThermoelectric(t.Context(), []energy.ThermoRecord{r})
-				wantCode(t, "ImportThermoelectric with bad "+field, err, energy.Invalid)
+			}
+			good := dataset.PartRef{Dataset: "good", ID: "2024"}
+			for _, c := range []struct {
+				what    string
+				dataset string
+				refs    []dataset.PartRef
+				write   dataset.PartRef
+			}{
+				{"bad dataset name", bad, nil, good},
+				{"bad ref dataset", "good", []dataset.PartRef{{Dataset: bad, ID: "2024"}}, good},
+				{"bad ref ID", "good", []dataset.PartRef{{Dataset: "good", ID: bad}}, good},
+				{"bad written dataset", "good", nil, dataset.PartRef{Dataset: bad, ID: "2024"}},
+				{"bad written ID", "good", nil, dataset.PartRef{Dataset: "good", ID: bad}},
+			} {
+				_, err = s.UpdateParts(t.Context(), c.dataset, t0(), c.refs, part(c.write))
+				wantCode(t, "UpdateParts with "+c.what, err, energy.Invalid)
 			}
 
 			cs, err := s.Clients(t.Context())
@@ -73,7 +78,7 @@ func testText(t *testing.T, open func(t *testing.T) Store) {
 	}
 }
 
-// testTextOrder checks that ReadData and Clients order strings by their
+// testTextOrder checks that ChangedParts and Clients order strings by their
 // bytes whatever the database's collation: upper case, lower case, then
 // UTF-8 multibyte. An English collation would put "apple" before "Banana"
 // and "Émilie" before "Zara".
@@ -81,18 +86,32 @@ func testTextOrder(t *testing.T, open func(t *testing.T) Store) {
 	s := open(t)
 	regions := []string{"Émilie", "apple", "Zara", "Banana"}
 	want := []string{"Banana", "Zara", "apple", "Émilie"}
-	var recs []energy.ThermoRecord
-	for _, r := range regions {
-		recs = append(recs, thermo(2023, "Lorda", r, "P", "C", "S", 1))
+	for _, name := range regions {
+		_, err := s.UpdateParts(t.Context(), name, t0(), nil, func([]dataset.StoredPart) ([]dataset.StoredPart, energy.ImportStats, error) {
+			return []dataset.StoredPart{
+				{PartRef: dataset.PartRef{Dataset: "d", ID: name}, Data: []byte(name)},
+				{PartRef: dataset.PartRef{Dataset: name, ID: "2024"}, Data: []byte(name)},
+			}, energy.ImportStats{}, nil
+		})
+		noErr(t, "UpdateParts", err)
 	}
-	_, err := s.ImportThermoelectric(t.Context(), recs)
-	noErr(t, "ImportThermoelectric", err)
 	var got []string
-	for _, r := range readData(t, s).Thermo {
-		got = append(got, r.Region)
+	for _, p := range changedParts(t, s, nil).Parts {
+		if p.Dataset == "d" {
+			got = append(got, p.ID)
+		}
 	}
 	if !slices.Equal(got, want) {
-		t.Fatalf("thermoelectric regions: got %q, want %q", got, want)
+		t.Fatalf("part IDs: got %q, want %q", got, want)
+	}
+	got = got[:0]
+	for _, p := range changedParts(t, s, nil).Parts {
+		if p.Dataset != "d" {
+			got = append(got, p.Dataset)
+		}
+	}
+	if !slices.Equal(got, want) {
+		t.Fatalf("part datasets: got %q, want %q", got, want)
 	}
 
 	for _, id := range regions {

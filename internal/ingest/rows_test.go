@@ -1,0 +1,85 @@
+package ingest_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/energyapi/energyapi/internal/dataset"
+	"github.com/energyapi/energyapi/internal/energy"
+	"github.com/energyapi/energyapi/internal/ingest"
+)
+
+// flows is a throwaway hourly dataset read by the generic reader: a
+// moment with its offset, a zone pair and a flow in MW.
+func flows(t *testing.T) (*dataset.Catalog, *dataset.Dataset) {
+	t.Helper()
+	d := &dataset.Dataset{
+		Name: "test-flows", Area: "test", Version: "v2.0", Resource: "flows", Array: "flows",
+		Message: dataset.MessageDates, Grain: dataset.Hour, Import: &dataset.ImportSpec{},
+		Fields: []dataset.Field{
+			{Name: "date", Kind: dataset.Instant, TZ: "date_tz", Offset: "date_offset"},
+			{Name: "flow", Kind: dataset.Text, Ref: energy.Plain("North -> South", "South -> North")},
+			{Name: "flow_MW", Kind: dataset.Number, Format: dataset.PointFull, Min: -10000, Max: 10000},
+		},
+	}
+	c, err := dataset.NewCatalog(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c, d
+}
+
+func TestReadRowsGeneric(t *testing.T) {
+	c, d := flows(t)
+	// The autumn 2024 change: 02:00 twice, told apart by the offset column.
+	const file = "Export of flows\n" +
+		"flow_MW;date;date_offset;flow\n" +
+		"-488,305;2024-10-27 02:00:00;+02:00;north -> south\n" +
+		"12.5;2024-10-27 02:00:00;+01:00;North -> South\n" +
+		"\n" +
+		"7;27/10/2024 04:00:00;;South -> North\n"
+	rows, err := ingest.ReadRows(c, d, "flows.csv", strings.NewReader(file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []struct {
+		at   time.Time
+		flow string
+		mw   float64
+	}{
+		{time.Date(2024, 10, 27, 0, 0, 0, 0, time.UTC), "North -> South", -488.305},
+		{time.Date(2024, 10, 27, 1, 0, 0, 0, time.UTC), "North -> South", 12.5},
+		{time.Date(2024, 10, 27, 3, 0, 0, 0, time.UTC), "South -> North", 7},
+	}
+	if len(rows) != len(want) {
+		t.Fatalf("got %d rows, want %d", len(rows), len(want))
+	}
+	for i, w := range want {
+		if r := rows[i]; r.Time != w.at.Unix() || r.Text[0] != w.flow || r.Num[0] != w.mw {
+			t.Errorf("row %d: got %v %q %v, want %v %q %v", i, time.Unix(r.Time, 0).UTC(), r.Text[0], r.Num[0], w.at, w.flow, w.mw)
+		}
+	}
+}
+
+func TestReadRowsGenericErrors(t *testing.T) {
+	c, d := flows(t)
+	const head = "date,date_offset,flow,flow_MW\n"
+	for _, tc := range []struct{ name, body, want string }{
+		{"ambiguous without offset", "2024-10-27 02:30:00,,North -> South,1\n", `flows.csv:2: date "2024-10-27 02:30:00": the clocks show it twice in autumn`},
+		{"spring gap", "2024-03-31 02:30:00,,North -> South,1\n", `flows.csv:2: date "2024-03-31 02:30:00": no such time in Europe/Rome`},
+		{"wrong offset", "2024-07-01 12:00:00,+01:00,North -> South,1\n", `flows.csv:2: date "2024-07-01 12:00:00 +01:00": Europe/Rome is not at offset +01:00`},
+		{"implausible", "2024-07-01 12:00:00,,North -> South,28385000\n", `flows.csv:2: flow_MW 2.8385e+07 is outside the plausible range -10000 to 10000`},
+		{"missing number", "2024-07-01 12:00:00,,North -> South,\n", `flows.csv:2: flow_MW is missing`},
+		{"unknown text", "2024-07-01 12:00:00,,North -> Sicily,1\n", `flows.csv:2: unknown flow "North -> Sicily" (want "North -> South" or "South -> North")`},
+		{"repeated key", "2024-07-01 12:00:00,,North -> South,1\n2024-07-01 12:00:00,+02:00,north -> south,2\n", `flows.csv:3: same date and flow as line 2`},
+		{"no rows", "", `flows.csv: no data rows below the header`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := ingest.ReadRows(c, d, "flows.csv", strings.NewReader(head+tc.body))
+			if energy.ErrorCode(err) != energy.Invalid || !strings.HasPrefix(energy.ErrorMessage(err), tc.want) {
+				t.Errorf("got %v, want an Invalid error starting %q", err, tc.want)
+			}
+		})
+	}
+}
