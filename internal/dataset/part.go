@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -145,13 +146,13 @@ func (l *Layout) compare(a, b Row) int {
 
 // key returns a record's natural key as one string.
 func (l *Layout) keyOf(g Grain, r Row) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%d", Bucket(g, r.Time))
+	var buf [64]byte
+	b := strconv.AppendInt(buf[:0], Bucket(g, r.Time), 10)
 	for _, t := range l.key {
-		b.WriteByte(0)
-		b.WriteString(r.Text[t])
+		b = append(b, 0)
+		b = append(b, r.Text[t]...)
 	}
-	return b.String()
+	return string(b)
 }
 
 // sameRow reports whether a and b hold the same values (NaN equals NaN).

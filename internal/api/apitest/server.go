@@ -34,6 +34,10 @@ const (
 // defaults: 300 s tokens, the real clock and a 60-day range limit.
 type Options struct {
 	Data energy.Data
+	// Catalog and Source, when set, are what the server serves instead of
+	// Data and Load: the datasets of Catalog, from the parts of Source.
+	Catalog *dataset.Catalog
+	Source  dataset.PartSource
 	// Load is served as total-load (and the peak-valley days it derives,
 	// where Data has none).
 	Load []energy.LoadPoint
@@ -130,7 +134,14 @@ func Start(o Options) (*Server, error) {
 	log := slog.New(slog.NewJSONHandler(o.Log, &slog.HandlerOptions{Level: o.LogLevel}))
 	var cat *dataset.Catalog
 	var snap *dataset.Snapshot
-	if err == nil {
+	switch {
+	case err != nil:
+	case o.Catalog != nil && o.Source != nil:
+		var live *dataset.Live
+		if live, err = dataset.NewLive(ctx, o.Catalog, o.Source); err == nil {
+			cat, snap = o.Catalog, live.Snapshot()
+		}
+	default:
 		cat, snap, err = Snapshot(o.Data, o.Load...)
 	}
 	if err != nil {

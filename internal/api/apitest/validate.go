@@ -12,6 +12,7 @@ import (
 
 	"github.com/energyapi/energyapi/internal/api"
 	"github.com/energyapi/energyapi/internal/catalog"
+	"github.com/energyapi/energyapi/internal/dataset"
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/getkin/kin-openapi/openapi3filter"
 	"github.com/getkin/kin-openapi/routers"
@@ -32,6 +33,11 @@ func LoadDocument() (*openapi3.T, error) {
 	if err != nil {
 		return nil, err
 	}
+	return LoadDocumentFor(c)
+}
+
+// LoadDocumentFor is LoadDocument for a server that serves the datasets of c.
+func LoadDocumentFor(c *dataset.Catalog) (*openapi3.T, error) {
 	y, err := api.OpenAPIDocument(c)
 	if err != nil {
 		return nil, err
@@ -49,7 +55,18 @@ func LoadDocument() (*openapi3.T, error) {
 // NewValidator returns a Validator for the embedded document.
 func NewValidator(tb testing.TB) *Validator {
 	tb.Helper()
-	doc, err := LoadDocument()
+	c, err := catalog.New()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return NewValidatorFor(tb, c)
+}
+
+// NewValidatorFor returns a Validator for the document of a server that
+// serves the datasets of c.
+func NewValidatorFor(tb testing.TB, c *dataset.Catalog) *Validator {
+	tb.Helper()
+	doc, err := LoadDocumentFor(c)
 	if err != nil {
 		tb.Fatal(err)
 	}
