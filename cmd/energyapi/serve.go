@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"runtime/debug"
 	"strconv"
 	"sync"
 	"time"
@@ -138,7 +139,18 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	}
 	tokens := auth.NewTokens(keys, cfg.tokenTTL, time.Now, rand.Reader)
 	if cfg.demo {
-		if err := ensureDemo(ctx, log, st, reg, newProgress(stderr, time.Now)); err != nil {
+		// The demo data go through a connection of their own: SQLite keeps
+		// the memory of a two-million-record write until its connection
+		// closes (about 120 MB), which serving should not carry.
+		dst, err := openStore(ctx, cfg.db, true)
+		if err != nil {
+			return err
+		}
+		err = ensureDemo(ctx, log, dst, reg, newProgress(stderr, time.Now))
+		if cerr := dst.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
 			return err
 		}
 	}
@@ -150,6 +162,10 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	if err != nil {
 		return err
 	}
+	// Writing the demo data and decoding the first snapshot leave hundreds
+	// of MB of garbage behind (the records as rows, the encoded parts); give
+	// it back now rather than keep it as the process's resident size.
+	debug.FreeOSMemory()
 	hard, err := newHardening(cfg.hard, log, st, live.Snapshot)
 	if err != nil {
 		return err

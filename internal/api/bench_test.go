@@ -1,6 +1,8 @@
 package api_test
 
 import (
+	"github.com/energyapi/energyapi/internal/api"
+	"github.com/energyapi/energyapi/internal/api/apitest"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -35,7 +37,13 @@ func demoData(tb testing.TB) energy.Data {
 // benchGet measures a request end to end through the handler: bearer check,
 // query, encoding; only the network is left out.
 func benchGet(b *testing.B, path string) {
-	h := newHarness(b, demoData(b))
+	b.Run("cached", func(b *testing.B) { benchGetWith(b, path, nil) })
+	// Every request encoded anew: the cost of the first request after an import.
+	b.Run("encoded", func(b *testing.B) { benchGetWith(b, path, func(o *api.Options) { o.AnswerCacheBytes = 0 }) })
+}
+
+func benchGetWith(b *testing.B, path string, adjust func(*api.Options)) {
+	h := newHarnessWith(b, apitest.Options{Data: demoData(b), Adjust: adjust})
 	handler := h.srv.Handler()
 	req := httptest.NewRequest(http.MethodGet, path, nil)
 	req.Header.Set("Authorization", "Bearer "+h.token)
