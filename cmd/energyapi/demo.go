@@ -9,8 +9,6 @@ import (
 
 	"github.com/energyapi/energyapi/internal/catalog"
 	"github.com/energyapi/energyapi/internal/dataset"
-	"github.com/energyapi/energyapi/internal/demo"
-	"github.com/energyapi/energyapi/internal/energy"
 )
 
 // Demo client credentials: public by design, so that the README's examples
@@ -47,45 +45,43 @@ func runDemo(ctx context.Context, args []string, getenv func(string) string, std
 	return nil
 }
 
-// writeDemo writes the deterministic demo dataset; writing it again changes
-// nothing. It tells p what it is writing and how far it has got. Each
-// dataset is one transaction, as an import is.
+// writeDemo writes the deterministic demo data of every dataset of the
+// catalogue that declares a generator, in catalogue order; writing it again
+// changes nothing. It tells p what it is writing and how far it has got.
+// Each dataset is one transaction, as an import is.
 func writeDemo(ctx context.Context, w dataset.PartWriter, p *progress) ([]importSummary, error) {
 	cat, err := catalog.New()
 	if err != nil {
 		return nil, err
 	}
-	start := time.Now()
-	recs := demo.Thermoelectric()
-	lo, hi := yearSpan(recs)
-	p.printf("demo data [1/2]: writing %s thermoelectric production records, %d-%d...", count(len(recs)), lo, hi)
-	th, err := catalog.ImportData(ctx, w, cat, recs, nil, nil, start)
-	if err != nil {
-		return nil, fmt.Errorf("demo thermoelectric: %w", err)
-	}
-	thermo := newSummary("thermoelectric", 0, th["thermoelectric"], time.Since(start))
-	p.printf("demo data [1/2]: thermoelectric production written (%s)", p.elapsed())
-
-	start = time.Now()
-	from, to := demo.LoadRange()
-	p.printf("demo data [2/2]: computing quarter-hourly load for every zone, %s to %s...", from.DMY(), to.DMY())
-	pts := demo.TotalLoad(from, to)
-	p.printf("demo data [2/2]: writing %s load points (the longest step)...", count(len(pts)))
-	ld, err := catalog.ImportData(ctx, w, cat, nil, nil, pts, start)
-	if err != nil {
-		return nil, fmt.Errorf("demo total load: %w", err)
-	}
-	p.printf("demo data [2/2]: load written; demo data complete (%s)", p.elapsed())
-	return []importSummary{thermo, newSummary("total-load", 0, ld["total-load"], time.Since(start))}, nil
-}
-
-// yearSpan returns the first and last year of recs.
-func yearSpan(recs []energy.ThermoRecord) (lo, hi int) {
-	for i, r := range recs {
-		if i == 0 || r.Year < lo {
-			lo = r.Year
+	var gens []*dataset.Dataset
+	needed := map[string]bool{} // datasets whose rows later generators read
+	for _, d := range cat.All() {
+		if d.Demo != nil {
+			gens = append(gens, d)
+			for _, from := range d.DemoFrom {
+				needed[from] = true
+			}
 		}
-		hi = max(hi, r.Year)
 	}
-	return lo, hi
+	generated := map[string][]dataset.Row{}
+	var sums []importSummary
+	for k, d := range gens {
+		step := fmt.Sprintf("demo data [%d/%d]", k+1, len(gens))
+		start := time.Now()
+		p.printf("%s: generating %s...", step, d.Name)
+		rows := d.Demo(generated)
+		p.printf("%s: writing %s %s records...", step, count(len(rows)), d.Name)
+		st, err := dataset.Import(ctx, w, cat, d, rows, start)
+		if err != nil {
+			return nil, fmt.Errorf("demo %s: %w", d.Name, err)
+		}
+		p.printf("%s: %s written (%s)", step, d.Name, p.elapsed())
+		if needed[d.Name] {
+			generated[d.Name] = rows
+		}
+		sums = append(sums, newSummary(d.Name, 0, st, time.Since(start)))
+	}
+	p.printf("demo data complete (%s)", p.elapsed())
+	return sums, nil
 }

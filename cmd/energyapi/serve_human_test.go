@@ -295,12 +295,12 @@ func TestDemoProgress(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{
-		fmt.Sprintf("demo data [1/2]: writing %s thermoelectric production records, 2015-2024...\n", count(len(demo.Thermoelectric()))),
-		"demo data [1/2]: thermoelectric production written (",
-		"demo data [2/2]: computing quarter-hourly load for every zone, 01/01/2019 to 31/12/2025...\n",
+		"]: generating total-load...\n",
 		// Seven years of quarter hours for eight zones, 2020 and 2024 leap years.
-		fmt.Sprintf("demo data [2/2]: writing %s load points (the longest step)...\n", count((7*365+2)*96*8)),
-		"demo data [2/2]: load written; demo data complete (",
+		fmt.Sprintf("]: writing %s total-load records...\n", count((7*365+2)*96*8)),
+		fmt.Sprintf("]: writing %s thermoelectric records...\n", count(len(demo.Thermoelectric()))),
+		"]: thermoelectric written (",
+		"demo data complete (",
 	} {
 		if !strings.Contains(tty.String(), want) {
 			t.Errorf("progress lacks %q:\n%s", want, tty.String())

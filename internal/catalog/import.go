@@ -19,10 +19,7 @@ func ImportData(ctx context.Context, w dataset.PartWriter, c *dataset.Catalog, t
 	for _, day := range days {
 		pv = append(pv, PeakValleyRows(day)...)
 	}
-	tl = make([]dataset.Row, len(loads))
-	for i, p := range loads {
-		tl[i] = TotalLoadRow(p)
-	}
+	tl = TotalLoadRows(loads)
 	out := map[string]energy.ImportStats{}
 	for _, im := range []struct {
 		name string

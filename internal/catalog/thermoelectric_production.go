@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/energyapi/energyapi/internal/dataset"
+	"github.com/energyapi/energyapi/internal/demo"
 	"github.com/energyapi/energyapi/internal/energy"
 )
 
@@ -37,7 +38,14 @@ func ThermoelectricProduction() *dataset.Dataset {
 		},
 		Fields: append(thermoFields(),
 			dataset.Field{Name: "production_GWh", Kind: dataset.Number, Format: dataset.Italian3, Doc: "Production, GWh, Italian number format."}),
-		Order:  []string{"region", "province", "category", "subcategory", "capacity_type"},
+		Order: []string{"region", "province", "category", "subcategory", "capacity_type"},
+		Demo: func(map[string][]dataset.Row) []dataset.Row {
+			var rows []dataset.Row
+			for _, r := range demo.Thermoelectric() {
+				rows = append(rows, ThermoRow(r))
+			}
+			return rows
+		},
 		Import: &dataset.ImportSpec{},
 	}
 }

@@ -229,3 +229,17 @@ func TestDerivedRecordsYieldToImportedOnes(t *testing.T) {
 		t.Fatalf("imported: got %s, want only the imported 19:00 value", body)
 	}
 }
+
+func TestCatalogChecksDemoOrder(t *testing.T) {
+	src, user := testSeries(), testSeries()
+	user.Name, user.Resource = "test-user", "user"
+	src.Demo = func(map[string][]Row) []Row { return nil }
+	user.Demo = func(from map[string][]Row) []Row { return from["test-series"] }
+	user.DemoFrom = []string{"test-series"}
+	if _, err := NewCatalog(src, user); err != nil {
+		t.Errorf("source first: got %v, want no error", err)
+	}
+	if _, err := NewCatalog(user, src); err == nil {
+		t.Error("a generator declared before the dataset it reads: got no error")
+	}
+}

@@ -224,6 +224,12 @@ type Dataset struct {
 	// Import says how files for the dataset are read; nil when it takes
 	// no files of its own.
 	Import *ImportSpec
+	// Demo generates the dataset's demo records, nil for none (a derived
+	// dataset has its source's). It is given the demo records of the
+	// datasets DemoFrom names, generated before it, so that every dataset
+	// tells of the same synthetic power system.
+	Demo     func(from map[string][]Row) []Row
+	DemoFrom []string
 }
 
 // ImportSpec says how import files become records.
@@ -439,9 +445,15 @@ func NewCatalog(ds ...*Dataset) (*Catalog, error) {
 		c.layout[d] = l
 		c.byName[d.Name] = d
 	}
-	for _, d := range ds {
+	for i, d := range ds {
 		if d.Derive != nil && c.byName[d.Derive.From] == nil {
 			return nil, fmt.Errorf("dataset %s derives from unknown dataset %q", d.Name, d.Derive.From)
+		}
+		for _, from := range d.DemoFrom {
+			// Demo data are generated in catalogue order.
+			if j := slices.IndexFunc(ds, func(e *Dataset) bool { return e.Name == from }); j < 0 || j >= i || ds[j].Demo == nil {
+				return nil, fmt.Errorf("dataset %s: demo data from %q, which is not a dataset with demo data declared before it", d.Name, from)
+			}
 		}
 	}
 	return c, nil
