@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -23,6 +24,9 @@ type importSummary struct {
 	Updated    int    `json:"updated"`
 	Unchanged  int    `json:"unchanged"`
 	DurationMS int64  `json:"duration_ms"`
+	// IncompleteDays are the days the import touched for which a derived
+	// dataset (peak-valley from total-load) derives nothing, with the reason.
+	IncompleteDays []string `json:"incomplete_days,omitempty"`
 }
 
 func runImport(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
@@ -75,7 +79,50 @@ func runImport(ctx context.Context, args []string, getenv func(string) string, s
 		return err
 	}
 	p.printf("import: committed: %s inserted, %s updated, %s unchanged (%s)", count(stats.Inserted), count(stats.Updated), count(stats.Unchanged), p.elapsed())
-	return json.NewEncoder(stdout).Encode(newSummary(d.Name, len(files), stats, time.Since(start)))
+	sum := newSummary(d.Name, len(files), stats, time.Since(start))
+	if sum.IncompleteDays, err = gaps(ctx, cat, d, st, rows); err != nil {
+		return err
+	}
+	for _, g := range sum.IncompleteDays {
+		p.printf("import: no derived peak and valley for %s", g)
+	}
+	return json.NewEncoder(stdout).Encode(sum)
+}
+
+// gaps returns the days of rows, as now stored, from which a dataset derived
+// from d derives nothing, with the reason.
+func gaps(ctx context.Context, cat *dataset.Catalog, d *dataset.Dataset, src dataset.PartSource, rows []dataset.Row) ([]string, error) {
+	var derived []*dataset.Dataset
+	for _, e := range cat.All() {
+		if e.Derive != nil && e.Derive.From == d.Name && e.Derive.Gaps != nil {
+			derived = append(derived, e)
+		}
+	}
+	if len(derived) == 0 {
+		return nil, nil
+	}
+	parts, days := map[string]bool{}, map[string]bool{}
+	for _, r := range rows {
+		parts[dataset.PartID(d.Grain, r.Time)] = true
+		days[time.Unix(r.Time, 0).In(energy.Rome()).Format("2006-01-02")] = true
+	}
+	live, err := dataset.NewLive(ctx, cat, src)
+	if err != nil {
+		return nil, err
+	}
+	table := live.Snapshot().Table(d)
+	var out []string
+	for _, e := range derived {
+		for id := range parts {
+			for _, g := range e.Derive.Gaps(table.Part(id)) {
+				if day, _, _ := strings.Cut(g, ":"); days[day] {
+					out = append(out, g)
+				}
+			}
+		}
+	}
+	slices.Sort(out)
+	return out, nil
 }
 
 func newSummary(dataset string, files int, s energy.ImportStats, d time.Duration) importSummary {

@@ -181,3 +181,44 @@ func TestPeakValleyImportWinsOverDerived(t *testing.T) {
 		t.Errorf("31/03: got %d %s, want the derived valley 17.500", st, body)
 	}
 }
+
+func TestImportReportsIncompleteDaysAndRefusesImplausibleLoad(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "e.db")
+	env := map[string]string{"ENERGYAPI_DB": db}
+	// 2 March 2024 in full for Italy, 3 March for its first ten quarter hours.
+	var b strings.Builder
+	b.WriteString("Date,Total Load [MW],Forecast Total load [MW],Bidding zone\n")
+	for day, n := range map[int]int{2: 96, 3: 10} {
+		for q := range n {
+			fmt.Fprintf(&b, "%02d/03/2024 %02d:%02d:00,%d,,Italy\n", day, q/4, 15*(q%4), 30000+q)
+		}
+	}
+	file := filepath.Join(t.TempDir(), "load.csv")
+	if err := os.WriteFile(file, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err := runCmd(t, env, "import", "--dataset", "total-load", file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sum struct {
+		Inserted       int      `json:"inserted"`
+		IncompleteDays []string `json:"incomplete_days"`
+	}
+	if err := json.Unmarshal([]byte(out), &sum); err != nil {
+		t.Fatal(err)
+	}
+	if sum.Inserted != 106 || strings.Join(sum.IncompleteDays, "|") != "2024-03-03: has 10 of its 96 quarter hours" {
+		t.Errorf("summary: got %+v, want 106 inserted and 3 March incomplete", sum)
+	}
+
+	// A national load written in GW where MW belong: refused, nothing stored.
+	bad := filepath.Join(t.TempDir(), "gw.csv")
+	if err := os.WriteFile(bad, []byte("Date,Total Load [MW],Forecast Total load [MW],Bidding zone\n04/03/2024 00:00:00,28.385,,Italy\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err = runCmd(t, env, "import", "--dataset", "total-load", bad)
+	if err == nil || !strings.Contains(err.Error(), bad+`:2: Total Load [MW]: "28.385" MW is not a plausible load for Italy`) {
+		t.Errorf("got %v, want the implausible value refused at %s:2", err, bad)
+	}
+}

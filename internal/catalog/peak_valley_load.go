@@ -33,7 +33,7 @@ func PeakValleyLoad() *dataset.Dataset {
 			{Name: "kind", Kind: dataset.Text, Hidden: true, Ref: energy.Plain(peakKind, valleyKind)},
 		},
 		ExactlyOne: []string{"peak_load_GW", "valley_load_GW"},
-		Derive:     &dataset.Derivation{From: "total-load", Rows: derivePeakValley},
+		Derive:     &dataset.Derivation{From: "total-load", Rows: derivePeakValley, Gaps: peakValleyGaps},
 		Import: &dataset.ImportSpec{Parse: importPeakValley,
 			Formats: "published peaks and valleys: CSV or XLSX with the columns date, date_tz, date_offset, peak_load_GW, valley_load_GW, or a JSON file shaped like this endpoint's answer"},
 	}
@@ -60,19 +60,42 @@ func PeakValleyRows(d energy.DayExtremes) []dataset.Row {
 	}
 }
 
-// derivePeakValley computes the extremes of every day of a total-load part
-// (energy.DeriveDay).
+// derivePeakValley computes the extremes of every complete day of a
+// total-load part (energy.CheckDay, energy.DeriveDay).
 func derivePeakValley(src *dataset.Part) []dataset.Row {
-	if src.Len() == 0 {
-		return nil
-	}
 	var out []dataset.Row
+	eachLoadDay(src, func(day energy.Date, pts []energy.LoadPoint) {
+		if ok, _ := energy.CheckDay(day, pts); ok {
+			if ext, ok := energy.DeriveDay(day, pts); ok {
+				out = append(out, PeakValleyRows(ext)...)
+			}
+		}
+	})
+	return out
+}
+
+// peakValleyGaps lists the days of a total-load part that are not complete
+// and so have no derived peak and valley.
+func peakValleyGaps(src *dataset.Part) []string {
+	var out []string
+	eachLoadDay(src, func(day energy.Date, pts []energy.LoadPoint) {
+		if ok, why := energy.CheckDay(day, pts); !ok {
+			out = append(out, day.String()+": "+why)
+		}
+	})
+	return out
+}
+
+// eachLoadDay calls fn with each Europe/Rome day of a total-load part and
+// its points.
+func eachLoadDay(src *dataset.Part, fn func(energy.Date, []energy.LoadPoint)) {
+	if src.Len() == 0 {
+		return
+	}
 	day := energy.DateOf(time64(src.Times[0]))
 	var pts []energy.LoadPoint
 	flush := func() {
-		if ext, ok := energy.DeriveDay(day, pts); ok {
-			out = append(out, PeakValleyRows(ext)...)
-		}
+		fn(day, pts)
 		pts = pts[:0]
 	}
 	for i := range src.Len() {
@@ -84,7 +107,6 @@ func derivePeakValley(src *dataset.Part) []dataset.Row {
 		pts = append(pts, energy.LoadPoint{At: t, Zone: energy.Zone(src.Text(0, i)), TotalMW: src.Nums[0][i], ForecastMW: src.Nums[1][i]})
 	}
 	flush()
-	return out
 }
 
 func time64(u int64) time.Time { return time.Unix(u, 0) }

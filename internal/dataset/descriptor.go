@@ -190,6 +190,10 @@ type Derivation struct {
 	From string // the source dataset's name
 	// Rows returns the records derived from one partition of the source.
 	Rows func(src *Part) []Row
+	// Gaps, optional, says which periods of a source partition Rows derives
+	// nothing for, and why ("2024-03-31: has 10 of its 92 quarter hours"),
+	// for import reports.
+	Gaps func(src *Part) []string
 }
 
 // Dataset declares one endpoint of the family.

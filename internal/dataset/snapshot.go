@@ -46,6 +46,9 @@ func (t *Table) Coverage() (first, last int64, ok bool) {
 	return first, last, ok
 }
 
+// Part returns the part with id, nil if there is none.
+func (t *Table) Part(id string) *Part { return t.part(id) }
+
 func (t *Table) part(id string) *Part {
 	i, ok := slices.BinarySearchFunc(t.Parts, id, func(p *Part, id string) int { return compareString(p.ID, id) })
 	if !ok {

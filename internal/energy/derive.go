@@ -1,6 +1,9 @@
 package energy
 
-import "math"
+import (
+	"fmt"
+	"math"
+)
 
 // DeriveDay returns the peak (maximum) and valley (minimum) of Italy's total
 // load over day from pts, which may hold any zones in any order; points outside
@@ -85,4 +88,43 @@ func zoneBit(z Zone) uint8 {
 		return 1 << 6
 	}
 	return 0
+}
+
+// CheckDay reports whether pts (any zones, any order) hold a complete day of
+// load from one source: Italy's own value at every quarter hour of the
+// Europe/Rome day (92, 96 or 100 of them), or all seven bidding zones at
+// every quarter hour. It returns why not otherwise: quarter hours missing,
+// or Italy's values and zone sums mixed within the day. A day that is not
+// complete has no derived peak and valley, which would describe part of it.
+func CheckDay(day Date, pts []LoadPoint) (ok bool, why string) {
+	start, end := day.Start().Unix(), day.End().Unix()
+	quarters := int((end - start) / 900)
+	italy := map[int64]bool{}
+	zones := map[int64]uint8{}
+	for _, p := range pts {
+		u := p.At.Unix()
+		if u < start || u >= end || math.IsNaN(p.TotalMW) {
+			continue
+		}
+		if p.Zone == Italy {
+			italy[u] = true
+		} else if bit := zoneBit(p.Zone); bit != 0 {
+			zones[u] |= bit
+		}
+	}
+	full := 0
+	for _, z := range zones {
+		if z == 1<<7-1 {
+			full++
+		}
+	}
+	switch {
+	case len(italy) == quarters:
+		return true, ""
+	case full == quarters && len(italy) == 0:
+		return true, ""
+	case len(italy) > 0 && full > 0 && len(italy)+full >= quarters:
+		return false, "mixes Italy's values with sums of the zones"
+	}
+	return false, fmt.Sprintf("has %d of its %d quarter hours", max(len(italy), full), quarters)
 }

@@ -230,3 +230,36 @@ func concat(parts ...[]LoadPoint) []LoadPoint {
 	}
 	return out
 }
+
+func TestCheckDay(t *testing.T) {
+	spring := Date{Year: 2024, Month: time.March, Day: 31} // 92 quarter hours
+	points := func(day Date, n int, zones ...Zone) []LoadPoint {
+		var pts []LoadPoint
+		for k, at := 0, day.Start(); k < n; k, at = k+1, at.Add(15*time.Minute) {
+			for _, z := range zones {
+				pts = append(pts, LoadPoint{At: at, Zone: z, TotalMW: 20000})
+			}
+		}
+		return pts
+	}
+	seven := []Zone{North, CentreNorth, CentreSouth, South, Calabria, Sicily, Sardinia}
+	mixed := append(points(spring, 46, Italy), points(spring, 92, seven...)[46*7:]...)
+	for _, tc := range []struct {
+		name string
+		pts  []LoadPoint
+		ok   bool
+		why  string
+	}{
+		{"Italy all day", points(spring, 92, Italy), true, ""},
+		{"seven zones all day", points(spring, 92, seven...), true, ""},
+		{"ten quarter hours", points(spring, 10, Italy), false, "has 10 of its 92 quarter hours"},
+		{"six zones", points(spring, 92, seven[:6]...), false, "has 0 of its 92 quarter hours"},
+		{"Italy then zone sums", mixed, false, "mixes Italy's values with sums of the zones"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if ok, why := CheckDay(spring, tc.pts); ok != tc.ok || why != tc.why {
+				t.Errorf("got %v %q, want %v %q", ok, why, tc.ok, tc.why)
+			}
+		})
+	}
+}

@@ -98,13 +98,13 @@ func ParseTotalLoad(name string, r io.Reader) ([]energy.LoadPoint, error) {
 		if !ok {
 			return nil, t.Errorf(i, "%s %q is not one of %s", colLoadZone, zcell, zoneList(zones))
 		}
-		total, err := parseLoadMW(t.Cell(i, col[colLoadTotal]))
+		total, err := parseLoadMW(t.Cell(i, col[colLoadTotal]), zones[zone])
 		if err != nil {
 			return nil, t.Errorf(i, "%s: %v", colLoadTotal, err)
 		}
 		forecast := math.NaN()
 		if c := t.Cell(i, forecastCol); hasForecast && c != "" {
-			if forecast, err = parseLoadMW(c); err != nil {
+			if forecast, err = parseLoadMW(c, zones[zone]); err != nil {
 				return nil, t.Errorf(i, "%s: %v", colLoadForecast, err)
 			}
 		}
@@ -319,9 +319,18 @@ func zoneList(zones []energy.Zone) string {
 	return strings.Join(names, ", ")
 }
 
-// parseLoadMW reads a load in MW. Demand is never negative, so a negative
-// value means a wrong column or a corrupt file.
-func parseLoadMW(s string) (float64, error) {
+// Plausible loads, MW: Italy's demand has stayed between about 17 and 60 GW,
+// and no bidding zone alone comes near 40 GW. A value outside these is a
+// wrong column, a unit slip (GW read as MW: 28.385 for 28,385) or a corrupt
+// file, and importing it would serve nonsense.
+const (
+	minItalyMW = 10_000
+	maxItalyMW = 70_000
+	maxZoneMW  = 40_000
+)
+
+// parseLoadMW reads a load of zone in MW and checks it is plausible.
+func parseLoadMW(s string, zone energy.Zone) (float64, error) {
 	if s == "" {
 		return 0, fmt.Errorf("empty")
 	}
@@ -329,8 +338,13 @@ func parseLoadMW(s string) (float64, error) {
 	if err != nil {
 		return 0, err
 	}
-	if v < 0 {
+	switch {
+	case v < 0:
 		return 0, fmt.Errorf("%q is negative", s)
+	case zone == energy.Italy && (v < minItalyMW || v > maxItalyMW):
+		return 0, fmt.Errorf("%q MW is not a plausible load for Italy (%d to %d MW)", s, minItalyMW, maxItalyMW)
+	case zone != energy.Italy && v > maxZoneMW:
+		return 0, fmt.Errorf("%q MW is not a plausible load for %s (at most %d MW)", s, zone, maxZoneMW)
 	}
 	return v, nil
 }
