@@ -42,6 +42,7 @@ func runImport(ctx context.Context, args []string, getenv func(string) string, s
 	}
 	fs := newFlagSet("import", stderr)
 	db := dbFlag(fs)
+	allowIncomplete := fs.Bool("allow-incomplete", false, "also publish a peak and valley derived from what an incomplete day of total load holds (by default such a day gets none)")
 	name := fs.String("dataset", "", "what the files hold: "+strings.Join(importable, ", ")+" (required; see energyapi datasets)")
 	if err := parseFlags(fs, args, getenv); err != nil {
 		return err
@@ -73,8 +74,16 @@ func runImport(ctx context.Context, args []string, getenv func(string) string, s
 		return err
 	}
 	defer st.Close()
+	batches := []dataset.Batch{{Dataset: d, Rows: rows}}
+	if *allowIncomplete {
+		extra, err := partialBatches(ctx, cat, d, st, rows)
+		if err != nil {
+			return err
+		}
+		batches = append(batches, extra...)
+	}
 	p.printf("import: writing %s rows to %s in one transaction...", count(len(rows)), storeName(*db))
-	stats, err := dataset.Import(ctx, st, cat, d, rows, start)
+	stats, err := dataset.ImportBatches(ctx, st, cat, batches, start)
 	if err != nil {
 		return err
 	}
@@ -87,6 +96,49 @@ func runImport(ctx context.Context, args []string, getenv func(string) string, s
 		p.printf("import: no derived peak and valley for %s", g)
 	}
 	return json.NewEncoder(stdout).Encode(sum)
+}
+
+// partialBatches returns, for each dataset derived from d that can derive
+// from incomplete periods, the records it derives from the incomplete days
+// of rows once merged with what the store holds, to be imported with rows
+// as published records of that dataset.
+func partialBatches(ctx context.Context, cat *dataset.Catalog, d *dataset.Dataset, src dataset.PartSource, rows []dataset.Row) ([]dataset.Batch, error) {
+	live, err := dataset.NewLive(ctx, cat, src)
+	if err != nil {
+		return nil, err
+	}
+	table := live.Snapshot().Table(d)
+	byPart, days := map[string][]dataset.Row{}, map[int64]bool{}
+	for _, r := range rows {
+		id := dataset.PartID(d.Grain, r.Time)
+		byPart[id] = append(byPart[id], r)
+		days[dataset.Bucket(dataset.Day, r.Time)] = true
+	}
+	var out []dataset.Batch
+	for _, e := range cat.All() {
+		if e.Derive == nil || e.Derive.From != d.Name || e.Derive.Partial == nil {
+			continue
+		}
+		b := dataset.Batch{Dataset: e}
+		for id, rs := range byPart {
+			merged, _, changed, err := dataset.Merge(cat.Layout(d), d.Grain, id, table.Part(id), rs)
+			if err != nil {
+				return nil, err
+			}
+			if !changed {
+				merged = table.Part(id)
+			}
+			for _, r := range e.Derive.Partial(merged) {
+				if days[dataset.Bucket(dataset.Day, r.Time)] {
+					b.Rows = append(b.Rows, r)
+				}
+			}
+		}
+		if len(b.Rows) > 0 {
+			out = append(out, b)
+		}
+	}
+	return out, nil
 }
 
 // gaps returns the days of rows, as now stored, from which a dataset derived

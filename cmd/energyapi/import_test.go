@@ -1,8 +1,10 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -10,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/energyapi/energyapi/internal/catalog"
+	"github.com/energyapi/energyapi/internal/dataset"
 	"github.com/energyapi/energyapi/internal/energy"
 )
 
@@ -212,6 +216,15 @@ func TestImportReportsIncompleteDaysAndRefusesImplausibleLoad(t *testing.T) {
 		t.Errorf("summary: got %+v, want 106 inserted and 3 March incomplete", sum)
 	}
 
+	// With --allow-incomplete the same day gets a peak and valley from its
+	// ten quarter hours: 30009 MW at 02:15, 30000 at 00:00.
+	if _, err := runCmd(t, env, "import", "--allow-incomplete", "--dataset", "total-load", file); err != nil {
+		t.Fatal(err)
+	}
+	if got := servedPeakValley(t, db, "2024-03-03"); got != "2024-03-03 00:00:00 valley 30.000|2024-03-03 02:15:00 peak 30.009" {
+		t.Errorf("3 March with --allow-incomplete: got %q", got)
+	}
+
 	// A national load written in GW where MW belong: refused, nothing stored.
 	bad := filepath.Join(t.TempDir(), "gw.csv")
 	if err := os.WriteFile(bad, []byte("Date,Total Load [MW],Forecast Total load [MW],Bidding zone\n04/03/2024 00:00:00,28.385,,Italy\n"), 0o644); err != nil {
@@ -221,4 +234,40 @@ func TestImportReportsIncompleteDaysAndRefusesImplausibleLoad(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), bad+`:2: Total Load [MW]: "28.385" MW is not a plausible load for Italy`) {
 		t.Errorf("got %v, want the implausible value refused at %s:2", err, bad)
 	}
+}
+
+// servedPeakValley returns the peak-valley records a server of db serves
+// for day, as "time kind GW|...".
+func servedPeakValley(t *testing.T, db, day string) string {
+	t.Helper()
+	ctx := context.Background()
+	st, err := openStore(ctx, db, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	cat, err := catalog.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	live, err := dataset.NewLive(ctx, cat, st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pv, _ := cat.Lookup("peak-valley")
+	var out []string
+	for _, p := range live.Snapshot().Table(pv).Parts {
+		for i := range p.Len() {
+			at := time.Unix(p.Times[i], 0).In(energy.Rome()).Format("2006-01-02 15:04:05")
+			if !strings.HasPrefix(at, day) {
+				continue
+			}
+			kind, gw := "peak", p.Nums[0][i]
+			if math.IsNaN(gw) {
+				kind, gw = "valley", p.Nums[1][i]
+			}
+			out = append(out, fmt.Sprintf("%s %s %.3f", at, kind, gw))
+		}
+	}
+	return strings.Join(out, "|")
 }

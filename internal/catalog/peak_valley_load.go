@@ -33,7 +33,7 @@ func PeakValleyLoad() *dataset.Dataset {
 			{Name: "kind", Kind: dataset.Text, Hidden: true, Ref: energy.Plain(peakKind, valleyKind)},
 		},
 		ExactlyOne: []string{"peak_load_GW", "valley_load_GW"},
-		Derive:     &dataset.Derivation{From: "total-load", Rows: derivePeakValley, Gaps: peakValleyGaps},
+		Derive:     &dataset.Derivation{From: "total-load", Rows: derivePeakValley, Gaps: peakValleyGaps, Partial: partialPeakValley},
 		Import: &dataset.ImportSpec{Parse: importPeakValley,
 			Formats: "published peaks and valleys: CSV or XLSX with the columns date, date_tz, date_offset, peak_load_GW, valley_load_GW, or a JSON file shaped like this endpoint's answer"},
 	}
@@ -81,6 +81,20 @@ func peakValleyGaps(src *dataset.Part) []string {
 	eachLoadDay(src, func(day energy.Date, pts []energy.LoadPoint) {
 		if ok, why := energy.CheckDay(day, pts); !ok {
 			out = append(out, day.String()+": "+why)
+		}
+	})
+	return out
+}
+
+// partialPeakValley computes the extremes of the incomplete days of a
+// total-load part from the quarter hours they have.
+func partialPeakValley(src *dataset.Part) []dataset.Row {
+	var out []dataset.Row
+	eachLoadDay(src, func(day energy.Date, pts []energy.LoadPoint) {
+		if ok, _ := energy.CheckDay(day, pts); !ok {
+			if ext, ok := energy.DeriveDay(day, pts); ok {
+				out = append(out, PeakValleyRows(ext)...)
+			}
 		}
 	})
 	return out

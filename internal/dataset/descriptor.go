@@ -194,6 +194,9 @@ type Derivation struct {
 	// nothing for, and why ("2024-03-31: has 10 of its 92 quarter hours"),
 	// for import reports.
 	Gaps func(src *Part) []string
+	// Partial, optional, derives from the periods Gaps lists what they
+	// hold, for an import that asks to publish those records anyway.
+	Partial func(src *Part) []Row
 }
 
 // Dataset declares one endpoint of the family.

@@ -2,6 +2,7 @@ package dataset
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"time"
@@ -67,49 +68,91 @@ type PartWriter interface {
 // canonical (as a parser returns them) and have distinct keys; Import
 // returns an error with code Invalid naming the first repeated key.
 func Import(ctx context.Context, w PartWriter, c *Catalog, d *Dataset, rows []Row, started time.Time) (energy.ImportStats, error) {
-	l := c.layoutOf(d)
-	if l == nil {
-		return energy.ImportStats{}, fmt.Errorf("import: dataset %s is not in the catalogue", d.Name)
+	return ImportBatches(ctx, w, c, []Batch{{d, rows}}, started)
+}
+
+// Batch is the records of one dataset in an import.
+type Batch struct {
+	Dataset *Dataset
+	Rows    []Row
+}
+
+// ImportBatches is Import for the records of several datasets at once, in
+// one transaction, recorded as one import run of the first batch's
+// dataset. Its counts are those of the first batch.
+func ImportBatches(ctx context.Context, w PartWriter, c *Catalog, batches []Batch, started time.Time) (energy.ImportStats, error) {
+	if len(batches) == 0 {
+		return energy.ImportStats{}, errors.New("import: no records")
 	}
-	byPart := map[string][]Row{}
-	seen := make(map[string]bool, len(rows))
-	for _, r := range rows {
-		if len(r.Text) != l.NText || len(r.Num) != l.NNum {
-			return energy.ImportStats{}, fmt.Errorf("import %s: a row has %d text and %d number values, want %d and %d", d.Name, len(r.Text), len(r.Num), l.NText, l.NNum)
+	type group struct {
+		d      *Dataset
+		l      *Layout
+		byPart map[string][]Row
+	}
+	groups := map[string]*group{}
+	var refs []PartRef
+	for _, b := range batches {
+		d := b.Dataset
+		l := c.layoutOf(d)
+		if l == nil {
+			return energy.ImportStats{}, fmt.Errorf("import: dataset %s is not in the catalogue", d.Name)
 		}
-		k := l.keyOf(d.Grain, r)
-		if seen[k] {
-			return energy.ImportStats{}, energy.Errorf(energy.Invalid, "%s: the record %s appears twice", d.Name, d.DescribeKey(r))
+		if groups[d.Name] != nil {
+			return energy.ImportStats{}, fmt.Errorf("import: dataset %s in two batches", d.Name)
 		}
-		seen[k] = true
-		id := PartID(d.Grain, r.Time)
-		byPart[id] = append(byPart[id], r)
-	}
-	refs := make([]PartRef, 0, len(byPart))
-	for id := range byPart {
-		refs = append(refs, PartRef{d.Name, id})
-	}
-	slices.SortFunc(refs, func(a, b PartRef) int { return compareString(a.ID, b.ID) })
-	merge := func(stored []StoredPart) ([]StoredPart, energy.ImportStats, error) {
-		old := map[string]*Part{}
-		for _, sp := range stored {
-			p, err := DecodePart(l, sp.Data, sp.Version)
-			if err != nil {
-				return nil, energy.ImportStats{}, fmt.Errorf("%s part %s: %w", d.Name, sp.ID, err)
+		g := &group{d: d, l: l, byPart: map[string][]Row{}}
+		groups[d.Name] = g
+		seen := make(map[string]bool, len(b.Rows))
+		for _, r := range b.Rows {
+			if len(r.Text) != l.NText || len(r.Num) != l.NNum {
+				return energy.ImportStats{}, fmt.Errorf("import %s: a row has %d text and %d number values, want %d and %d", d.Name, len(r.Text), len(r.Num), l.NText, l.NNum)
 			}
-			old[sp.ID] = p
+			k := l.keyOf(d.Grain, r)
+			if seen[k] {
+				return energy.ImportStats{}, energy.Errorf(energy.Invalid, "%s: the record %s appears twice", d.Name, d.DescribeKey(r))
+			}
+			seen[k] = true
+			id := PartID(d.Grain, r.Time)
+			if g.byPart[id] == nil {
+				refs = append(refs, PartRef{d.Name, id})
+			}
+			g.byPart[id] = append(g.byPart[id], r)
+		}
+	}
+	slices.SortFunc(refs, func(a, b PartRef) int {
+		if c := compareString(a.Dataset, b.Dataset); c != 0 {
+			return c
+		}
+		return compareString(a.ID, b.ID)
+	})
+	first := batches[0].Dataset.Name
+	merge := func(stored []StoredPart) ([]StoredPart, energy.ImportStats, error) {
+		old := map[PartRef]*Part{}
+		for _, sp := range stored {
+			g := groups[sp.Dataset]
+			if g == nil {
+				continue
+			}
+			p, err := DecodePart(g.l, sp.Data, sp.Version)
+			if err != nil {
+				return nil, energy.ImportStats{}, fmt.Errorf("%s part %s: %w", sp.Dataset, sp.ID, err)
+			}
+			old[sp.PartRef] = p
 		}
 		var total energy.ImportStats
 		var write []StoredPart
 		for _, ref := range refs {
-			p, st, changed, err := Merge(l, d.Grain, ref.ID, old[ref.ID], byPart[ref.ID])
+			g := groups[ref.Dataset]
+			p, st, changed, err := Merge(g.l, g.d.Grain, ref.ID, old[ref], g.byPart[ref.ID])
 			if err != nil {
 				return nil, total, err
 			}
-			total.Read += st.Read
-			total.Inserted += st.Inserted
-			total.Updated += st.Updated
-			total.Unchanged += st.Unchanged
+			if ref.Dataset == first {
+				total.Read += st.Read
+				total.Inserted += st.Inserted
+				total.Updated += st.Updated
+				total.Unchanged += st.Unchanged
+			}
 			if !changed {
 				continue
 			}
@@ -121,7 +164,7 @@ func Import(ctx context.Context, w PartWriter, c *Catalog, d *Dataset, rows []Ro
 		}
 		return write, total, nil
 	}
-	return w.UpdateParts(ctx, d.Name, started, refs, merge)
+	return w.UpdateParts(ctx, first, started, refs, merge)
 }
 
 func compareString(a, b string) int {
