@@ -76,11 +76,7 @@ func MoveLegacy(ctx context.Context, tx LegacyTx, now func() time.Time) error {
 	}
 	rows := make([]dataset.Row, len(recs))
 	for i, r := range recs {
-		rows[i] = dataset.Row{
-			Time: time.Date(r.Year, time.January, 1, 0, 0, 0, 0, energy.Rome()).Unix(),
-			Text: []string{r.CapacityType, r.Region, r.Province, r.Category, r.Subcategory},
-			Num:  []float64{r.ProductionGWh},
-		}
+		rows[i] = catalog.ThermoRow(r)
 	}
 	if err := m.move(ctx, thermo, rows); err != nil {
 		return err
@@ -99,11 +95,7 @@ func MoveLegacy(ctx context.Context, tx LegacyTx, now func() time.Time) error {
 			if err != nil {
 				return fmt.Errorf("total load: %w", err)
 			}
-			rows := make([]dataset.Row, len(pts))
-			for i, p := range pts {
-				rows[i] = dataset.Row{Time: p.At.Unix(), Text: []string{string(p.Zone)}, Num: []float64{p.TotalMW, p.ForecastMW}}
-			}
-			if err := m.move(ctx, load, rows); err != nil {
+			if err := m.move(ctx, load, catalog.TotalLoadRows(pts)); err != nil {
 				return err
 			}
 		}
