@@ -122,10 +122,19 @@ func TestSessionLogsHoldNoCredentials(t *testing.T) {
 		t.Fatal(err)
 	}
 	credentials = append(credentials, rotated.ClientSecret)
-	send(tokenReq(form(id, secret), "")) // the old secret
+	// The server refuses old credentials once its in-memory client table
+	// reloads, within the poll interval (the guarantee is 5 s).
+	refused := func(what, secret string) {
+		t.Helper()
+		waitFor(t, 5*time.Second, what, func() bool {
+			st, _ := send(tokenReq(form(id, secret), ""))
+			return st == http.StatusUnauthorized
+		})
+	}
+	refused("the old secret refused after rotation", secret)
 	tok2 := token(id, rotated.ClientSecret)
 	cmd("clients", "revoke", "--db", db, id)
-	send(tokenReq(form(id, rotated.ClientSecret), ""))
+	refused("the revoked client's token request refused", rotated.ClientSecret)
 	waitFor(t, 10*time.Second, "revoked client's token refused", func() bool { return data(pv, "Bearer "+tok2) == http.StatusUnauthorized })
 
 	logs := serveLog.String() + cmdLogs.String()

@@ -227,7 +227,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 			func(err error) { log.Error("data reload failed", "err", err) })
 	})
 	wg.Go(func() {
-		tokens.SyncClients(bg, st, cfg.pollInterval, func(err error) { log.Error("client sync failed", "err", err) })
+		reg.Sync(bg, cfg.pollInterval, tokens, func(err error) { log.Error("client sync failed", "err", err) })
 	})
 	wg.Go(func() {
 		tick := time.NewTicker(keyReload)

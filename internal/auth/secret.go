@@ -6,8 +6,12 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/hex"
+	"errors"
 	"fmt"
+	"hash"
 	"io"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/energyapi/energyapi/internal/energy"
@@ -25,11 +29,21 @@ const hashKeyName = "client-secret-hmac-sha256"
 var hashScheme = []byte("h1:")
 
 // Registry creates, authenticates, rotates and revokes API clients.
+//
+// A serving process keeps a copy of the client table in memory (see Sync),
+// so that a token request that succeeds costs no store lookup.
 type Registry struct {
 	store ClientStore
 	key   []byte // HMAC key for secret hashes
 	now   func() time.Time
 	rand  io.Reader
+
+	table  atomic.Pointer[clientTable] // nil until loaded
+	loadMu sync.Mutex                  // serialises loads
+
+	// hashers reuses keyed HMAC states: a new one costs two allocations
+	// and two hash blocks for the key on every token request.
+	hashers sync.Pool
 }
 
 // NewRegistry returns a Registry whose secret-hashing key is kept in keys
@@ -47,9 +61,15 @@ func NewRegistry(ctx context.Context, store ClientStore, keys KeyStore, now func
 }
 
 func (g *Registry) hash(secret string) []byte {
-	m := hmac.New(sha256.New, g.key)
-	m.Write([]byte(secret))
-	return m.Sum(append([]byte(nil), hashScheme...))
+	m, _ := g.hashers.Get().(hash.Hash)
+	if m == nil {
+		m = hmac.New(sha256.New, g.key)
+	}
+	m.Reset()
+	io.WriteString(m, secret)
+	sum := m.Sum(append(make([]byte, 0, len(hashScheme)+sha256.Size), hashScheme...))
+	g.hashers.Put(m)
+	return sum
 }
 
 // matches compares in constant time so response timing reveals nothing about
@@ -111,10 +131,15 @@ func (g *Registry) Ensure(ctx context.Context, id, name, secret string) error {
 	case g.matches(secret, c.SecretHash):
 		return nil
 	}
-	return g.store.SetClientSecret(ctx, id, g.hash(secret))
+	if err := g.store.SetClientSecret(ctx, id, g.hash(secret)); err != nil {
+		return err
+	}
+	g.forget(id)
+	return nil
 }
 
-// Rotate gives the client a new generated secret; the old one stops working at once.
+// Rotate gives the client a new generated secret. The old one stops working
+// at once in this process and within Sync's interval in the others.
 func (g *Registry) Rotate(ctx context.Context, id string) (Client, string, error) {
 	c, err := g.store.Client(ctx, id)
 	if err != nil {
@@ -127,13 +152,19 @@ func (g *Registry) Rotate(ctx context.Context, id string) (Client, string, error
 	if err := g.store.SetClientSecret(ctx, id, g.hash(secret)); err != nil {
 		return Client{}, "", err
 	}
+	g.forget(id)
 	return c, secret, nil
 }
 
-// Revoke stops the client from obtaining tokens at once; verifiers refuse its
-// outstanding tokens once they next poll the registry.
+// Revoke stops the client from obtaining tokens, at once in this process and
+// within Sync's interval in the others; they refuse its outstanding tokens
+// from then on too.
 func (g *Registry) Revoke(ctx context.Context, id string) error {
-	return g.store.RevokeClient(ctx, id, g.now().UTC())
+	if err := g.store.RevokeClient(ctx, id, g.now().UTC()); err != nil {
+		return err
+	}
+	g.forget(id)
+	return nil
 }
 
 // List returns every client.
@@ -143,19 +174,62 @@ func (g *Registry) List(ctx context.Context) ([]Client, error) { return g.store.
 // revoked client, so that the endpoint does not reveal which IDs exist.
 var errBadClient = energy.Errorf(energy.Unauthorized, "client authentication failed")
 
-// Authenticate checks a client's credentials against the store (no cache, so a
-// revocation or rotation through any process applies to the next request).
+// Reasons a client authentication fails, for the server's own log only: the
+// caller is told errBadClient whatever the reason.
+const (
+	ReasonUnknownClient = "unknown_client"
+	ReasonWrongSecret   = "wrong_secret"
+	ReasonRevokedClient = "revoked_client"
+)
+
+// authError is a failed client authentication: errBadClient to callers (code
+// Unauthorized, one message), with the reason kept for the log.
+type authError struct{ reason string }
+
+func (e *authError) Error() string { return "client authentication failed: " + e.reason }
+func (e *authError) Unwrap() error { return errBadClient }
+
+// FailureReason returns why Authenticate refused a client (ReasonUnknownClient,
+// ReasonWrongSecret or ReasonRevokedClient), or "" if err is not such a refusal.
+func FailureReason(err error) string {
+	var ae *authError
+	if errors.As(err, &ae) {
+		return ae.reason
+	}
+	return ""
+}
+
+// Authenticate checks a client's credentials. It returns an error with code
+// Unauthorized (and a FailureReason) if the client is unknown or revoked or
+// the secret is wrong, and any other error if the store fails.
+//
+// Success is decided from the in-memory table when it holds the client, active,
+// with this secret: no store lookup. Everything else is decided by the store,
+// so that a client created or a secret rotated through any process works at
+// once. A revocation or rotation therefore stops the old credentials once the
+// table next reloads: within Sync's interval.
 func (g *Registry) Authenticate(ctx context.Context, id, secret string) (Client, error) {
+	h := g.hash(secret)
+	if t := g.table.Load(); t != nil {
+		if c, ok := t.byID[id]; ok && c.Active() && hmac.Equal(h, c.SecretHash) {
+			return c, nil
+		}
+	}
 	c, err := g.store.Client(ctx, id)
 	if energy.ErrorCode(err) == energy.NotFound {
-		g.matches(secret, nil) // spend the same work as for a known client
-		return Client{}, errBadClient
+		return Client{}, &authError{ReasonUnknownClient}
 	}
 	if err != nil {
 		return Client{}, err
 	}
-	if !g.matches(secret, c.SecretHash) || !c.Active() {
-		return Client{}, errBadClient
+	// Compared in constant time (and before the revocation check) so that
+	// response timing reveals nothing about how much of a guessed secret was right.
+	ok := hmac.Equal(h, c.SecretHash)
+	switch {
+	case !c.Active():
+		return Client{}, &authError{ReasonRevokedClient}
+	case !ok:
+		return Client{}, &authError{ReasonWrongSecret}
 	}
 	return c, nil
 }

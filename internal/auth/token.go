@@ -170,47 +170,6 @@ func (t *Tokens) isRevoked(clientID string) bool {
 // SetRevoked replaces the set of revoked clients whose tokens are refused.
 func (t *Tokens) SetRevoked(revoked map[string]time.Time) { t.revoked.Store(&revoked) }
 
-// SyncClients loads the revoked clients from the store into t whenever the
-// registry version changes, every interval, until ctx ends. Revocation through
-// any process therefore reaches this one within about one interval.
-func (t *Tokens) SyncClients(ctx context.Context, store ClientStore, interval time.Duration, onErr func(error)) {
-	last := int64(-1)
-	sync := func() {
-		v, err := store.ClientsVersion(ctx)
-		if err != nil {
-			onErr(err)
-			return
-		}
-		if v == last {
-			return
-		}
-		cs, err := store.Clients(ctx)
-		if err != nil {
-			onErr(err)
-			return
-		}
-		revoked := map[string]time.Time{}
-		for _, c := range cs {
-			if !c.Active() {
-				revoked[c.ID] = c.Revoked
-			}
-		}
-		t.SetRevoked(revoked)
-		last = v
-	}
-	sync()
-	tick := time.NewTicker(interval)
-	defer tick.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-tick.C:
-			sync()
-		}
-	}
-}
-
 type verified struct {
 	clientID string
 	exp      time.Time

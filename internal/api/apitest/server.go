@@ -122,6 +122,11 @@ func Start(o Options) (*Server, error) {
 			err = reg.Ensure(ctx, id, id, secret)
 		}
 	}
+	if err == nil {
+		// Token requests are served from the registry's in-memory table, as
+		// in serve (which keeps it current with Registry.Sync).
+		_, err = reg.Load(ctx)
+	}
 	var keys *auth.Keyring
 	if err == nil {
 		keys, err = auth.NewKeyring(ctx, s.st, auth.KeyringConfig{Rotation: 24 * time.Hour, Activation: 2 * time.Minute, TokenTTL: o.TokenTTL}, o.Now, rand.Reader)

@@ -1,0 +1,174 @@
+package auth_test
+
+import (
+	"context"
+	"crypto/rand"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/energyapi/energyapi/internal/auth"
+	"github.com/energyapi/energyapi/internal/energy"
+)
+
+// countingStore counts single-client lookups, the store work that a token
+// request served from memory must not do.
+type countingStore struct {
+	*memStore
+	lookups atomic.Int64
+}
+
+func (c *countingStore) Client(ctx context.Context, id string) (auth.Client, error) {
+	c.lookups.Add(1)
+	return c.memStore.Client(ctx, id)
+}
+
+// replicas returns two registries on one store: serving, with its in-memory
+// table, counted; and admin, standing for another process (energyapi
+// clients) that changes the registry.
+func replicas(tb testing.TB) (e *env, serving *auth.Registry, counted *countingStore, admin *auth.Registry) {
+	tb.Helper()
+	e = newEnv(tb)
+	counted = &countingStore{memStore: e.store}
+	var err error
+	if serving, err = auth.NewRegistry(context.Background(), counted, e.store, e.clock.Now, rand.Reader); err != nil {
+		tb.Fatal(err)
+	}
+	return e, serving, counted, e.reg
+}
+
+func mustLoad(tb testing.TB, g *auth.Registry, wantChanged bool) {
+	tb.Helper()
+	changed, err := g.Load(context.Background())
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if changed != wantChanged {
+		tb.Fatalf("Load: got changed=%v, want %v", changed, wantChanged)
+	}
+}
+
+// wantAuth asserts the outcome of Authenticate: reason "" for success.
+func wantAuth(tb testing.TB, g *auth.Registry, id, secret, wantReason string) {
+	tb.Helper()
+	_, err := g.Authenticate(context.Background(), id, secret)
+	switch {
+	case wantReason == "" && err != nil:
+		tb.Errorf("Authenticate(%s): got %v, want success", id, err)
+	case wantReason != "" && err == nil:
+		tb.Errorf("Authenticate(%s): got success, want %s", id, wantReason)
+	case wantReason != "" && (auth.FailureReason(err) != wantReason || energy.ErrorCode(err) != energy.Unauthorized):
+		tb.Errorf("Authenticate(%s): got %v (reason %q, code %q), want reason %q and code Unauthorized", id, err, auth.FailureReason(err), energy.ErrorCode(err), wantReason)
+	}
+}
+
+func TestRegistryAuthenticatesFromMemory(t *testing.T) {
+	_, serving, counted, admin := replicas(t)
+	ctx := context.Background()
+	c, secret, err := admin.Create(ctx, "c")
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustLoad(t, serving, true)
+	mustLoad(t, serving, false) // same version: nothing to reload
+	for range 100 {
+		wantAuth(t, serving, c.ID, secret, "")
+	}
+	if n := counted.lookups.Load(); n != 0 {
+		t.Errorf("store lookups for 100 successful authentications: got %d, want 0", n)
+	}
+}
+
+func TestRegistryPicksUpRevocationWhenVersionChanges(t *testing.T) {
+	e, serving, _, admin := replicas(t)
+	ctx := context.Background()
+	c, secret, err := admin.Create(ctx, "c")
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustLoad(t, serving, true)
+	if err := admin.Revoke(ctx, c.ID); err != nil {
+		t.Fatal(err)
+	}
+	// Until the serving process reloads, its table still holds the client
+	// as active: this is what being served from memory means, and why
+	// revocation is bounded by the poll interval rather than immediate.
+	wantAuth(t, serving, c.ID, secret, "")
+	mustLoad(t, serving, true) // the clients version changed
+	wantAuth(t, serving, c.ID, secret, auth.ReasonRevokedClient)
+
+	// Sync hands the revocation to the token verifier as well.
+	tok, err := e.tokens.Issue(c.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.tokens.Verify(ctx, tok); err != nil {
+		t.Fatalf("before Sync: got %v, want the token accepted", err)
+	}
+	sctx, cancel := context.WithCancel(ctx)
+	cancel() // Sync loads once at start, then returns on the cancelled context
+	other, err := auth.NewRegistry(ctx, e.store, e.store, e.clock.Now, rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	other.Sync(sctx, time.Hour, e.tokens, func(err error) { t.Error(err) })
+	if _, err := e.tokens.Verify(ctx, tok); err == nil {
+		t.Error("after Sync: got the revoked client's token accepted, want it refused")
+	}
+}
+
+func TestRegistryFallsBackToStoreForWhatMemoryRefuses(t *testing.T) {
+	_, serving, counted, admin := replicas(t)
+	ctx := context.Background()
+	c, old, err := admin.Create(ctx, "c")
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustLoad(t, serving, true)
+
+	// A client created after the load works at once: the store decides.
+	fresh, freshSecret, err := admin.Create(ctx, "fresh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantAuth(t, serving, fresh.ID, freshSecret, "")
+
+	// A secret rotated by another process: the new one works at once, the
+	// old one until the next load.
+	_, rotated, err := admin.Rotate(ctx, c.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantAuth(t, serving, c.ID, rotated, "")
+	wantAuth(t, serving, c.ID, old, "")
+	mustLoad(t, serving, true)
+	wantAuth(t, serving, c.ID, old, auth.ReasonWrongSecret)
+	wantAuth(t, serving, c.ID, rotated, "")
+	wantAuth(t, serving, "no-such-client", "whatever", auth.ReasonUnknownClient)
+
+	before := counted.lookups.Load()
+	wantAuth(t, serving, c.ID, rotated, "")
+	wantAuth(t, serving, fresh.ID, freshSecret, "")
+	if n := counted.lookups.Load() - before; n != 0 {
+		t.Errorf("store lookups after the reload: got %d, want 0", n)
+	}
+}
+
+func TestRegistryChangesApplyAtOnceInTheSameProcess(t *testing.T) {
+	_, serving, _, _ := replicas(t)
+	ctx := context.Background()
+	c, secret, err := serving.Create(ctx, "c")
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustLoad(t, serving, true)
+	_, rotated, err := serving.Rotate(ctx, c.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantAuth(t, serving, c.ID, secret, auth.ReasonWrongSecret)
+	if err := serving.Revoke(ctx, c.ID); err != nil {
+		t.Fatal(err)
+	}
+	wantAuth(t, serving, c.ID, rotated, auth.ReasonRevokedClient)
+}
