@@ -43,6 +43,7 @@ type Tokens struct {
 
 	revoked atomic.Pointer[map[string]time.Time] // client ID -> revocation time
 	cache   verifiedCache
+	header  headerCache
 }
 
 // NewTokens returns a Tokens that signs with keys and issues tokens valid for ttl.
@@ -70,25 +71,11 @@ func (t *Tokens) Issue(clientID string) (string, error) {
 		return "", fmt.Errorf("auth: random: %w", err)
 	}
 	key := t.keys.signing()
-	tok := jwt.NewWithClaims(jwt.SigningMethodEdDSA, tokenClaims{
-		ClientID: clientID,
-		RegisteredClaims: jwt.RegisteredClaims{
-			Issuer:    Issuer,
-			Subject:   clientID,
-			Audience:  jwt.ClaimStrings{Issuer},
-			IssuedAt:  jwt.NewNumericDate(now),
-			NotBefore: jwt.NewNumericDate(now),
-			ExpiresAt: jwt.NewNumericDate(now.Add(t.ttl)),
-			ID:        base64.RawURLEncoding.EncodeToString(jti),
-		},
-	})
-	tok.Header["kid"] = key.ID
-	tok.Header["typ"] = tokenType
-	s, err := tok.SignedString(key.Private)
+	header, err := t.header.get(key.ID)
 	if err != nil {
-		return "", fmt.Errorf("auth: sign token: %w", err)
+		return "", err
 	}
-	return s, nil
+	return signJWS(header, newAccessClaims(clientID, now, t.ttl, base64.RawURLEncoding.EncodeToString(jti)), key.Private)
 }
 
 // errInvalidToken is the one message for every unusable token: callers learn
