@@ -116,8 +116,11 @@ func limitInFlight(log *slog.Logger, m Recorder, limit int) func(http.Handler) h
 // honours the request's context (store queries, secret lookups) stops at the
 // deadline; if the handler has not begun its answer by then, the client gets
 // 503 with Retry-After at once, and whatever the handler writes later is
-// discarded. The middleware returns only when the handler has, so that a
-// request keeps its in-flight slot for as long as it holds resources.
+// discarded. The handler runs on the server's goroutine (no goroutine per
+// request: that cost a fresh stack grown anew on every request); the 503 is
+// written by a context.AfterFunc, and the middleware returns only when both
+// the handler and that answer are done, so that a request keeps its slot for
+// as long as it holds resources and nothing writes after it returns.
 func withDeadline(log *slog.Logger, d time.Duration) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		if d <= 0 {
@@ -127,32 +130,28 @@ func withDeadline(log *slog.Logger, d time.Duration) func(http.Handler) http.Han
 			ctx, cancel := context.WithTimeout(r.Context(), d)
 			defer cancel()
 			tw := &timeoutWriter{w: w, h: make(http.Header)}
-			done := make(chan struct{})
-			var panicked any
-			go func() {
-				defer close(done)
-				// Re-raised below, on the server's goroutine, where
-				// recoverPanics turns it into a 500: a panic here would
-				// otherwise end the process.
-				defer func() { panicked = recover() }()
-				next.ServeHTTP(tw, r.WithContext(ctx))
-			}()
-			select {
-			case <-done:
-			case <-ctx.Done():
+			answered := make(chan struct{})
+			stop := context.AfterFunc(ctx, func() {
+				defer close(answered)
 				// A client that went away also cancels ctx; it gets no answer.
-				if r.Context().Err() == nil {
-					tw.timeout(func() {
-						w.Header().Set("Retry-After", "1")
-						writeError(w, r, log, energy.Errorf(unavailable, "The request took longer than %s: retry after 1 s", d))
-						_ = http.NewResponseController(w).Flush()
-					})
+				if r.Context().Err() != nil {
+					return
 				}
-				<-done
-			}
-			if panicked != nil {
-				panic(panicked)
-			}
+				tw.timeout(func() {
+					w.Header().Set("Retry-After", "1")
+					writeError(w, r, log, energy.Errorf(unavailable, "The request took longer than %s: retry after 1 s", d))
+					_ = http.NewResponseController(w).Flush()
+				})
+			})
+			// Deferred before cancel runs, so that our own cancel never
+			// triggers the answer; also on a panic, which recoverPanics
+			// then answers as usual.
+			defer func() {
+				if !stop() {
+					<-answered
+				}
+			}()
+			next.ServeHTTP(tw, r.WithContext(ctx))
 		})
 	}
 }
