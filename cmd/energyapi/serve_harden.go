@@ -132,6 +132,7 @@ func (h *hardening) options(o api.Options) api.Options {
 	if h.limiter != nil {
 		o.RateLimit = h.limiter
 	}
+	o.RemoteAddr = api.RemoteAddr(h.cfg.trustProxy)
 	o.MaxInFlight = h.cfg.maxInFlight
 	o.RequestTimeout = h.cfg.requestTimeout
 	return o

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net/http"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"time"
 )
@@ -16,7 +17,8 @@ import (
 type entry struct {
 	id       string
 	clientID string
-	route    string // the pattern the mux matched; "" when none did
+	route    string      // the pattern the mux matched; "" when none did
+	extra    []slog.Attr // what handlers add (see addLogAttrs)
 }
 
 type entryKey struct{}
@@ -31,6 +33,27 @@ func setLogClient(r *http.Request, clientID string) {
 	if e := entryFrom(r.Context()); e != nil {
 		e.clientID = clientID
 	}
+}
+
+// addLogAttrs adds attributes to the request's log line; the token endpoint
+// adds why it refused a request and which client the request named.
+func addLogAttrs(r *http.Request, attrs ...slog.Attr) {
+	if e := entryFrom(r.Context()); e != nil {
+		e.extra = append(e.extra, attrs...)
+	}
+}
+
+// maxUserAgent bounds the User-Agent kept in a log line.
+const maxUserAgent = 256
+
+// userAgent returns the request's User-Agent, cut to maxUserAgent bytes
+// (on a character boundary), for the log; the JSON log escapes the rest.
+func userAgent(r *http.Request) string {
+	ua := r.Header.Get("User-Agent")
+	if len(ua) <= maxUserAgent {
+		return ua
+	}
+	return strings.ToValidUTF8(ua[:maxUserAgent], "")
 }
 
 // routed records the pattern that the mux matched for the request, which the
@@ -105,12 +128,13 @@ func businessID(r *http.Request) string {
 }
 
 // logRequests writes one structured line per request and sets the headers that
-// every response carries.
+// every response carries. The line names the caller by its address (as
+// remoteAddr finds it) and its User-Agent.
 //
 // Requests that the mux served carry their route (see routed); for the others
 // (refused before the mux by a limit, or answered 404 or 405 by the mux
 // itself) routeOf finds the pattern that would have served them.
-func logRequests(log *slog.Logger, now func() time.Time, ids *requestIDs, m Recorder, routeOf func(*http.Request) string) func(http.Handler) http.Handler {
+func logRequests(log *slog.Logger, now func() time.Time, ids *requestIDs, m Recorder, routeOf, remoteAddr func(*http.Request) string) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			start := now()
@@ -138,7 +162,14 @@ func logRequests(log *slog.Logger, now func() time.Time, ids *requestIDs, m Reco
 			if m != nil {
 				m.ObserveRequest(route, sw.status, d)
 			}
-			attrs := []slog.Attr{
+			lh := log.Handler()
+			if !lh.Enabled(r.Context(), slog.LevelInfo) {
+				return
+			}
+			// A record without a caller's PC: the log has no source field,
+			// and finding the PC is a stack walk on every request.
+			rec := slog.NewRecord(start.Add(d), slog.LevelInfo, "request", 0)
+			rec.AddAttrs(
 				slog.String("req_id", e.id),
 				slog.String("method", r.Method),
 				slog.String("path", r.URL.Path),
@@ -146,14 +177,19 @@ func logRequests(log *slog.Logger, now func() time.Time, ids *requestIDs, m Reco
 				slog.Int("status", sw.status),
 				slog.Float64("duration_ms", float64(d.Microseconds())/1000),
 				slog.Int("bytes", sw.bytes),
+				slog.String("remote_addr", remoteAddr(r)),
+			)
+			if ua := userAgent(r); ua != "" {
+				rec.AddAttrs(slog.String("user_agent", ua))
 			}
 			if e.clientID != "" {
-				attrs = append(attrs, slog.String("client_id", e.clientID))
+				rec.AddAttrs(slog.String("client_id", e.clientID))
 			}
 			if bid != "" {
-				attrs = append(attrs, slog.String("business_id", bid))
+				rec.AddAttrs(slog.String("business_id", bid))
 			}
-			log.LogAttrs(r.Context(), slog.LevelInfo, "request", attrs...)
+			rec.AddAttrs(e.extra...)
+			_ = lh.Handle(r.Context(), rec)
 		})
 	}
 }

@@ -17,6 +17,7 @@ func addRoutes(mux *http.ServeMux, o Options) {
 	}
 	token := *o.TokenEndpoint
 	token.SetLogID = setLogClient
+	token.LogAttrs = addLogAttrs
 	// No method in these patterns: the endpoint itself answers other methods
 	// with 405 in the OAuth error shape.
 	handle("/public-api/access-token", &token)

@@ -42,6 +42,9 @@ type Options struct {
 	MaxInFlight int
 	// RequestTimeout is each request's deadline; 0 for none.
 	RequestTimeout time.Duration
+	// RemoteAddr finds the caller's address for the request log; defaults
+	// to RemoteAddr(false), the connection's peer.
+	RemoteAddr func(*http.Request) string
 }
 
 // NewServer returns the HTTP handler for the public API.
@@ -49,13 +52,16 @@ func NewServer(o Options) http.Handler {
 	if o.Now == nil {
 		o.Now = time.Now
 	}
+	if o.RemoteAddr == nil {
+		o.RemoteAddr = RemoteAddr(false)
+	}
 	mux := http.NewServeMux()
 	addRoutes(mux, o)
 	var h http.Handler = mux
 	h = guardRequests(o)(h)
 	h = recoverPanics(o.Log)(h)
 	routeOf := func(r *http.Request) string { _, pattern := mux.Handler(r); return pattern }
-	h = logRequests(o.Log, o.Now, newRequestIDs(), o.Metrics, routeOf)(h)
+	h = logRequests(o.Log, o.Now, newRequestIDs(), o.Metrics, routeOf, o.RemoteAddr)(h)
 	return h
 }
 

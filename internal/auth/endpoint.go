@@ -1,6 +1,10 @@
 package auth
 
 import (
+	"cmp"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"log/slog"
@@ -51,6 +55,9 @@ type TokenEndpoint struct {
 	Observe  func(TokenOutcome)                     // optional
 	Remote   func(*http.Request) string             // the caller's address for Guard; optional
 	SetLogID func(r *http.Request, clientID string) // records the client in the request log; optional
+	// LogAttrs adds attributes to the request's log line; optional. The
+	// endpoint adds, for a refused request, the reason and the client it named.
+	LogAttrs func(r *http.Request, attrs ...slog.Attr)
 }
 
 type tokenResponse struct {
@@ -65,49 +72,60 @@ type oauthError struct {
 }
 
 func (e *TokenEndpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if f := e.serve(w, r); f.reason != "" {
+		e.noteFailure(r, f)
+	}
+}
+
+// StatusClientClosedRequest is the status the request log and metrics record
+// for a token request whose caller went away before the answer (nginx's
+// 499); the caller, gone, never sees it.
+const StatusClientClosedRequest = 499
+
+// refusal is what the log learns of a refused token request.
+type refusal struct {
+	reason     string // why, never anything secret; "" when a token was issued
+	clientID   string // the client the request named, if any
+	registered bool   // the store knows that client
+}
+
+// serve answers the token request and, if it refused it, says why.
+func (e *TokenEndpoint) serve(w http.ResponseWriter, r *http.Request) refusal {
 	// Every answer, error or not, carries credentials or speaks of them: never cache.
 	w.Header().Set("Cache-Control", "no-store")
 	w.Header().Set("Pragma", "no-cache")
 	if r.Method != http.MethodPost {
 		w.Header().Set("Allow", http.MethodPost)
-		e.fail(w, http.StatusMethodNotAllowed, MethodNotAllowed, "invalid_request", "The token endpoint accepts only POST")
-		return
+		return refusal{reason: e.fail(w, http.StatusMethodNotAllowed, MethodNotAllowed, "invalid_request", "The token endpoint accepts only POST")}
 	}
-	mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
-	if err != nil || mt != "application/x-www-form-urlencoded" {
-		e.fail(w, http.StatusBadRequest, InvalidRequest, "invalid_request", "Content-Type must be application/x-www-form-urlencoded")
-		return
+	if !isForm(r.Header.Get("Content-Type")) {
+		return refusal{reason: e.fail(w, http.StatusBadRequest, InvalidRequest, "invalid_request", "Content-Type must be application/x-www-form-urlencoded")}
 	}
 	r.Body = http.MaxBytesReader(w, r.Body, maxTokenRequest)
 	if err := r.ParseForm(); err != nil {
 		var tooBig *http.MaxBytesError
 		if errors.As(err, &tooBig) {
-			e.fail(w, http.StatusRequestEntityTooLarge, RequestTooLarge, "invalid_request", "The request body is larger than "+strconv.Itoa(maxTokenRequest)+" bytes")
-			return
+			return refusal{reason: e.fail(w, http.StatusRequestEntityTooLarge, RequestTooLarge, "invalid_request", "The request body is larger than "+strconv.Itoa(maxTokenRequest)+" bytes")}
 		}
-		e.fail(w, http.StatusBadRequest, InvalidRequest, "invalid_request", "The request body is not a valid form")
-		return
+		return refusal{reason: e.fail(w, http.StatusBadRequest, InvalidRequest, "invalid_request", "The request body is not a valid form")}
 	}
 	form := r.PostForm // never the query string: credentials do not belong in URLs
+	named := form.Get("client_id")
 	for name, vs := range form {
 		if len(vs) > 1 {
-			e.fail(w, http.StatusBadRequest, InvalidRequest, "invalid_request", "Parameter "+name+" is repeated")
-			return
+			return refusal{clientID: named, reason: e.fail(w, http.StatusBadRequest, InvalidRequest, "invalid_request", "Parameter "+name+" is repeated")}
 		}
 	}
 	grant := form.Get("grant_type")
 	if grant == "" {
-		e.fail(w, http.StatusBadRequest, InvalidRequest, "invalid_request", "Missing parameter grant_type")
-		return
+		return refusal{clientID: named, reason: e.fail(w, http.StatusBadRequest, InvalidRequest, "invalid_request", "Missing parameter grant_type")}
 	}
 	if grant != "client_credentials" {
-		e.fail(w, http.StatusBadRequest, UnsupportedGrant, "unsupported_grant_type", "grant_type must be client_credentials")
-		return
+		return refusal{clientID: named, reason: e.fail(w, http.StatusBadRequest, UnsupportedGrant, "unsupported_grant_type", "grant_type must be client_credentials")}
 	}
 	id, secret, basic, msg := clientCredentials(r, form)
 	if msg != "" {
-		e.fail(w, http.StatusBadRequest, InvalidRequest, "invalid_request", msg)
-		return
+		return refusal{clientID: cmp.Or(id, named), reason: e.fail(w, http.StatusBadRequest, InvalidRequest, "invalid_request", msg)}
 	}
 	remote := ""
 	if e.Remote != nil {
@@ -116,16 +134,20 @@ func (e *TokenEndpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if e.Guard != nil {
 		if wait, ok := e.Guard.Allow(id, remote); !ok {
 			w.Header().Set("Retry-After", strconv.Itoa(int((wait+time.Second-1)/time.Second)))
-			e.fail(w, http.StatusTooManyRequests, RateLimited, "invalid_client", "Too many failed authentications; retry later")
-			return
+			return refusal{clientID: id, reason: e.fail(w, http.StatusTooManyRequests, RateLimited, "invalid_client", "Too many failed authentications; retry later")}
 		}
 	}
 	client, err := e.Registry.Authenticate(r.Context(), id, secret)
 	if err != nil {
+		if clientGone(r, err) {
+			// Not a fault of the server's: nothing to answer, nothing to alarm anyone.
+			e.Log.DebugContext(r.Context(), "token: client went away", "err", err)
+			w.WriteHeader(StatusClientClosedRequest)
+			return refusal{clientID: id, reason: "client_canceled"}
+		}
 		if energy.ErrorCode(err) != energy.Unauthorized {
 			e.Log.ErrorContext(r.Context(), "token: authenticate", "err", err)
-			e.fail(w, http.StatusInternalServerError, ServerError, "server_error", "The server could not process the request")
-			return
+			return refusal{clientID: id, reason: e.fail(w, http.StatusInternalServerError, ServerError, "server_error", "The server could not process the request")}
 		}
 		if e.Guard != nil {
 			e.Guard.Failed(id, remote)
@@ -134,7 +156,8 @@ func (e *TokenEndpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("WWW-Authenticate", `Basic realm="`+Realm+`"`)
 		}
 		e.fail(w, http.StatusUnauthorized, InvalidClient, "invalid_client", "Client authentication failed")
-		return
+		why := FailureReason(err)
+		return refusal{clientID: id, reason: string(InvalidClient) + ": " + why, registered: why != ReasonUnknownClient}
 	}
 	if e.SetLogID != nil {
 		e.SetLogID(r, client.ID)
@@ -142,11 +165,57 @@ func (e *TokenEndpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	tok, err := e.Tokens.Issue(client.ID)
 	if err != nil {
 		e.Log.ErrorContext(r.Context(), "token: issue", "err", err)
-		e.fail(w, http.StatusInternalServerError, ServerError, "server_error", "The server could not issue a token")
-		return
+		return refusal{reason: e.fail(w, http.StatusInternalServerError, ServerError, "server_error", "The server could not issue a token")}
 	}
 	e.observe(Issued)
 	writeJSON(w, http.StatusOK, tokenResponse{AccessToken: tok, TokenType: "bearer", ExpiresIn: int(e.Tokens.TTL() / time.Second)})
+	return refusal{}
+}
+
+// clientGone reports whether err only says that the caller went away: its
+// request's context was cancelled (a closed connection, an HTTP/2 stream
+// reset), not past a deadline.
+func clientGone(r *http.Request, err error) bool {
+	return errors.Is(err, context.Canceled) && errors.Is(r.Context().Err(), context.Canceled)
+}
+
+// noteFailure tells the request log why a token request was refused and
+// which client it named. The ID is written as sent only when it names a
+// registered client; any other ID appears as a short SHA-256 fingerprint,
+// because what a caller sends as client_id may be a secret sent in the
+// wrong field, and secrets never go into the log.
+func (e *TokenEndpoint) noteFailure(r *http.Request, f refusal) {
+	if e.LogAttrs == nil {
+		return
+	}
+	attrs := []slog.Attr{slog.String("reason", f.reason)}
+	switch {
+	case f.clientID == "":
+	case f.registered || (e.Registry != nil && e.Registry.Registered(f.clientID)):
+		attrs = append(attrs, slog.String("client_id", f.clientID))
+	default:
+		attrs = append(attrs, slog.String("client_id_hash", Fingerprint(f.clientID)))
+	}
+	e.LogAttrs(r, attrs...)
+}
+
+// Fingerprint returns the first 64 bits of the SHA-256 of s in hex: enough to
+// tell IDs apart in a log, or to check one against a suspect, without
+// writing down what may be a secret.
+func Fingerprint(s string) string {
+	sum := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(sum[:8])
+}
+
+// isForm reports whether a Content-Type names a form, parsing it only when
+// it is not the plain value that nearly every client sends.
+func isForm(contentType string) bool {
+	const form = "application/x-www-form-urlencoded"
+	if contentType == form {
+		return true
+	}
+	mt, _, err := mime.ParseMediaType(contentType)
+	return err == nil && mt == form
 }
 
 // clientCredentials reads the client's credentials from the form
@@ -192,9 +261,12 @@ func (e *TokenEndpoint) observe(o TokenOutcome) {
 	}
 }
 
-func (e *TokenEndpoint) fail(w http.ResponseWriter, status int, o TokenOutcome, code, desc string) {
+// fail answers with an RFC 6749 error and returns the reason for the log:
+// the outcome and the description the caller is given.
+func (e *TokenEndpoint) fail(w http.ResponseWriter, status int, o TokenOutcome, code, desc string) string {
 	e.observe(o)
 	writeJSON(w, status, oauthError{Error: code, Description: desc})
+	return string(o) + ": " + desc
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {
