@@ -1,11 +1,18 @@
-// Command loadtest drives the data endpoints of an energyapi server on this
-// machine for a bounded time and prints requests per second and latency
-// percentiles. It obtains a token with client credentials first and renews
-// it when the server refuses it.
+// Command loadtest drives an energyapi server on this machine for a bounded
+// time and prints requests per second, status counts and latency
+// percentiles. By default it drives the data endpoints: it obtains a token
+// with client credentials first and renews it when the server refuses it.
+// With -token it drives the token endpoint itself, and with -compare-url it
+// drives other servers in turn with the first and prints the ratios of their
+// rates (scripts/bench-token-ratio). With -connections N it opens N
+// keep-alive connections, one per worker, to overload a server, and reports
+// the latencies of served and of refused (503) requests apart
+// (scripts/overload).
 //
 // It refuses any target that is not a loopback address, at the start and
-// again on every connection, and runs for at most a minute: it is a tool for
-// measuring your own server, not for loading someone else's.
+// again on every connection, and runs for at most a minute (20 s with
+// -connections): it is a tool for measuring your own server, not for loading
+// someone else's.
 package main
 
 import (
@@ -29,11 +36,18 @@ import (
 	"time"
 )
 
-// maxDuration bounds a run; maxWorkers bounds its concurrency.
+// Limits of a run: its length, its workers, and in -connections mode its
+// connections and length. A comparison (-compare-url) runs every target for
+// -duration in each round, within maxDuration in all.
 const (
-	maxDuration = time.Minute
-	maxWorkers  = 256
+	maxDuration        = time.Minute
+	maxWorkers         = 256
+	maxConnections     = 2000
+	maxOverloadSeconds = 20
 )
+
+// tokenPath is where the token requests of -token mode go, on both targets.
+const tokenPath = "/public-api/access-token"
 
 // defaultPaths are data requests that the demo dataset (serve --demo) answers
 // with records: a year of thermoelectric production, filtered and not, and
@@ -59,11 +73,24 @@ func main() {
 // config is what run reads from its flags.
 type config struct {
 	base        *url.URL
+	compare     []*url.URL // servers driven in turn with base, round after round
 	id, secret  string
 	duration    time.Duration
-	concurrency int
+	rounds      int
+	concurrency int  // workers sharing a pool of connections
+	connections int  // if > 0: this many workers, each on its own keep-alive connection
+	token       bool // drive the token endpoint instead of the data endpoints
+	backoff     bool // wait as Retry-After asks after a 429 or 503
 	paths       []string
 	insecure    bool
+}
+
+// workers is how many requests are in flight at once.
+func (c config) workers() int {
+	if c.connections > 0 {
+		return c.connections
+	}
+	return c.concurrency
 }
 
 type pathList []string
@@ -75,11 +102,17 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	fs := flag.NewFlagSet("loadtest", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	rawURL := fs.String("url", "http://127.0.0.1:8080", "base URL of the server; loopback only")
+	var rawCompare pathList
+	fs.Var(&rawCompare, "compare-url", "with -token: base URL of another server (loopback only) driven the same way, in turn with -url in every round; prints each rate and -url's ratio to it (repeatable)")
 	var c config
 	fs.StringVar(&c.id, "client-id", "demo", "client_id for the token")
 	fs.StringVar(&c.secret, "client-secret", "", "client_secret for the token (default: $LOADTEST_CLIENT_SECRET, else the demo client's)")
-	fs.DurationVar(&c.duration, "duration", 10*time.Second, "how long to send requests; at most "+maxDuration.String())
+	fs.DurationVar(&c.duration, "duration", 10*time.Second, "how long to send requests (per target and round with -compare-url); at most "+maxDuration.String()+" in all")
+	fs.IntVar(&c.rounds, "rounds", 1, "with -compare-url: how many times to drive each target, in turn")
 	fs.IntVar(&c.concurrency, "concurrency", 8, "requests in flight at once; at most "+strconv.Itoa(maxWorkers))
+	fs.IntVar(&c.connections, "connections", 0, "overload mode: this many workers, each on its own keep-alive connection (at most "+strconv.Itoa(maxConnections)+", for at most "+strconv.Itoa(maxOverloadSeconds)+"s); reports served and 503 latencies apart")
+	fs.BoolVar(&c.token, "token", false, "drive the token endpoint ("+tokenPath+") with the client's credentials instead of the data endpoints")
+	fs.BoolVar(&c.backoff, "backoff", true, "after a 429 or 503, wait as Retry-After asks before the next request, as well-behaved clients do")
 	var paths pathList
 	fs.Var(&paths, "path", "a data request path with its query, repeatable (default: thermoelectric and peak-valley requests the demo data answers)")
 	fs.BoolVar(&c.insecure, "insecure", false, "with https, accept any certificate (a self-signed one on this machine)")
@@ -98,19 +131,30 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	switch {
 	case c.secret == "":
 		return c, errors.New("--client-secret (or LOADTEST_CLIENT_SECRET) is required for a client other than demo")
-	case c.duration <= 0 || c.duration > maxDuration:
-		return c, fmt.Errorf("--duration must be more than 0 and at most %s", maxDuration)
+	case c.rounds < 1:
+		return c, errors.New("--rounds must be at least 1")
+	case c.duration <= 0 || time.Duration((1+len(rawCompare))*c.rounds)*c.duration > maxDuration:
+		return c, fmt.Errorf("--duration must be more than 0 and, times the rounds and targets, at most %s", maxDuration)
 	case c.concurrency < 1 || c.concurrency > maxWorkers:
 		return c, fmt.Errorf("--concurrency must be between 1 and %d", maxWorkers)
+	case c.connections < 0 || c.connections > maxConnections:
+		return c, fmt.Errorf("--connections must be between 1 and %d", maxConnections)
+	case c.connections > 0 && c.duration > maxOverloadSeconds*time.Second:
+		return c, fmt.Errorf("--connections runs for at most %ds", maxOverloadSeconds)
+	case len(rawCompare) > 0 && !c.token:
+		return c, errors.New("--compare-url goes with -token")
 	}
-	u, err := url.Parse(*rawURL)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return c, fmt.Errorf("--url %q: want http:// or https:// and a host", *rawURL)
+	var err error
+	if c.base, err = loopbackURL("url", *rawURL); err != nil {
+		return c, err
 	}
-	if !loopbackHost(u.Hostname()) {
-		return c, fmt.Errorf("--url %q: refusing a target that is not a loopback address (127.0.0.0/8, ::1 or localhost)", *rawURL)
+	for _, raw := range rawCompare {
+		u, err := loopbackURL("compare-url", raw)
+		if err != nil {
+			return c, err
+		}
+		c.compare = append(c.compare, u)
 	}
-	c.base = u
 	c.paths = paths
 	if len(c.paths) == 0 {
 		c.paths = defaultPaths()
@@ -121,6 +165,18 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 		}
 	}
 	return c, nil
+}
+
+// loopbackURL parses a target URL and refuses any host but a loopback address.
+func loopbackURL(flagName, raw string) (*url.URL, error) {
+	u, err := url.Parse(raw)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, fmt.Errorf("--%s %q: want http:// or https:// and a host", flagName, raw)
+	}
+	if !loopbackHost(u.Hostname()) {
+		return nil, fmt.Errorf("--%s %q: refusing a target that is not a loopback address (127.0.0.0/8, ::1 or localhost)", flagName, raw)
+	}
+	return u, nil
 }
 
 // loopbackHost reports whether host is a loopback IP address or localhost.
@@ -152,11 +208,12 @@ func loopbackDialer() func(ctx context.Context, network, addr string) (net.Conn,
 	}
 }
 
-func newClient(c config) *http.Client {
+// newClient returns a client that keeps up to conns connections to the target.
+func newClient(c config, conns int) *http.Client {
 	tr := &http.Transport{
 		DialContext:         loopbackDialer(),
-		MaxIdleConnsPerHost: c.concurrency,
-		MaxConnsPerHost:     c.concurrency,
+		MaxIdleConnsPerHost: conns,
+		MaxConnsPerHost:     conns,
 		ForceAttemptHTTP2:   true,
 	}
 	if c.insecure {
@@ -173,6 +230,7 @@ func newClient(c config) *http.Client {
 // was refused, once for all workers that saw the refusal.
 type tokenSource struct {
 	c      config
+	base   *url.URL
 	client *http.Client
 	mu     sync.Mutex
 	token  string
@@ -192,12 +250,10 @@ func (s *tokenSource) renew(ctx context.Context, gen int) error {
 	if s.gen != gen {
 		return nil
 	}
-	form := url.Values{"client_id": {s.c.id}, "client_secret": {s.c.secret}, "grant_type": {"client_credentials"}}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, s.c.base.JoinPath("/public-api/access-token").String(), strings.NewReader(form.Encode()))
+	req, err := tokenRequest(ctx, s.c, s.base)
 	if err != nil {
 		return err
 	}
-	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	resp, err := s.client.Do(req)
 	if err != nil {
 		return fmt.Errorf("token: %w", err)
@@ -215,51 +271,157 @@ func (s *tokenSource) renew(ctx context.Context, gen int) error {
 	return nil
 }
 
+// tokenRequest returns a client-credentials token request for the client.
+func tokenRequest(ctx context.Context, c config, base *url.URL) (*http.Request, error) {
+	form := url.Values{"client_id": {c.id}, "client_secret": {c.secret}, "grant_type": {"client_credentials"}}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, base.JoinPath(tokenPath).String(), strings.NewReader(form.Encode()))
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	return req, nil
+}
+
 // tally is one worker's results.
 type tally struct {
-	latencies []time.Duration // of answered requests
-	status    map[int]int
+	latencies map[int][]time.Duration // of answered requests, by status
 	errors    int
 	lastErr   error
 }
+
+func newTally() *tally { return &tally{latencies: map[int][]time.Duration{}} }
+
+// result is one target's results over one or more runs.
+type result struct {
+	base    *url.URL
+	lat     map[int][]time.Duration
+	errors  int
+	lastErr error
+	elapsed time.Duration
+}
+
+func (r *result) add(tallies []*tally, elapsed time.Duration) {
+	if r.lat == nil {
+		r.lat = map[int][]time.Duration{}
+	}
+	for _, t := range tallies {
+		for s, l := range t.latencies {
+			r.lat[s] = append(r.lat[s], l...)
+		}
+		r.errors += t.errors
+		if t.lastErr != nil {
+			r.lastErr = t.lastErr
+		}
+	}
+	r.elapsed += elapsed
+}
+
+func (r *result) answered() int {
+	n := 0
+	for _, l := range r.lat {
+		n += len(l)
+	}
+	return n
+}
+
+func (r *result) rate() float64 { return float64(r.answered()) / r.elapsed.Seconds() }
 
 func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	c, err := parseConfig(args, getenv, stderr)
 	if err != nil {
 		return err
 	}
-	client := newClient(c)
-	tokens := &tokenSource{c: c, client: client}
-	if err := tokens.renew(ctx, 0); err != nil {
-		return err
+	if len(c.compare) == 0 {
+		var r result
+		if err := drive(ctx, c, c.base, &r); err != nil {
+			return err
+		}
+		return report(stdout, c, &r)
+	}
+	// Every target in turn, round after round, so that whatever else the
+	// machine does weighs on all of them alike.
+	results := []*result{{base: c.base}}
+	for _, u := range c.compare {
+		results = append(results, &result{base: u})
+	}
+	for i := range c.rounds {
+		fmt.Fprintf(stdout, "round %d   ", i+1)
+		for _, r := range results {
+			n, t := r.answered(), r.elapsed
+			if err := drive(ctx, c, r.base, r); err != nil {
+				return err
+			}
+			fmt.Fprintf(stdout, " %s %.0f/s", r.base.Host, float64(r.answered()-n)/(r.elapsed-t).Seconds())
+		}
+		fmt.Fprintln(stdout)
+	}
+	for _, r := range results {
+		if err := report(stdout, c, r); err != nil {
+			return err
+		}
+	}
+	for _, r := range results[1:] {
+		fmt.Fprintf(stdout, "ratio      %.2f  %s %.0f/s over %s %.0f/s\n", results[0].rate()/r.rate(), results[0].base.Host, results[0].rate(), r.base.Host, r.rate())
+	}
+	return nil
+}
+
+// drive loads base for c.duration and adds what it saw to r.
+func drive(ctx context.Context, c config, base *url.URL, r *result) error {
+	r.base = base
+	workers := c.workers()
+	shared := newClient(c, workers)
+	var tokens *tokenSource
+	if !c.token {
+		tokens = &tokenSource{c: c, base: base, client: shared}
+		if err := tokens.renew(ctx, 0); err != nil {
+			return err
+		}
 	}
 	ctx, cancel := context.WithTimeout(ctx, c.duration)
 	defer cancel()
-	tallies := make([]*tally, c.concurrency)
+	tallies := make([]*tally, workers)
 	var wg sync.WaitGroup
 	start := time.Now()
 	for w := range tallies {
-		t := &tally{status: map[int]int{}}
+		t := newTally()
 		tallies[w] = t
-		wg.Go(func() { work(ctx, c, client, tokens, w, t) })
+		client := shared
+		if c.connections > 0 {
+			client = newClient(c, 1) // a keep-alive connection of its own
+		}
+		wg.Go(func() {
+			work(ctx, c, base, client, tokens, w, t)
+			client.CloseIdleConnections()
+		})
 	}
 	wg.Wait()
-	elapsed := time.Since(start)
-	return report(stdout, c, tallies, elapsed)
+	shared.CloseIdleConnections()
+	r.add(tallies, time.Since(start))
+	return nil
 }
 
-// work sends requests, cycling through the paths, until ctx ends.
-func work(ctx context.Context, c config, client *http.Client, tokens *tokenSource, w int, t *tally) {
+// work sends requests, cycling through the paths (or token requests), until ctx ends.
+func work(ctx context.Context, c config, base *url.URL, client *http.Client, tokens *tokenSource, w int, t *tally) {
 	for i := w; ctx.Err() == nil; i++ {
-		path := c.paths[i%len(c.paths)]
-		tok, gen := tokens.get()
-		req, err := http.NewRequestWithContext(ctx, http.MethodGet, c.base.String()+path, nil)
+		var req *http.Request
+		var err error
+		var gen int
+		if c.token {
+			req, err = tokenRequest(ctx, c, base)
+		} else {
+			var tok string
+			tok, gen = tokens.get()
+			req, err = http.NewRequestWithContext(ctx, http.MethodGet, base.String()+c.paths[i%len(c.paths)], nil)
+			if err == nil {
+				req.Header.Set("Authorization", "Bearer "+tok)
+				req.Header.Set("Accept", "application/json")
+			}
+		}
 		if err != nil {
 			t.errors, t.lastErr = t.errors+1, err
 			return
 		}
-		req.Header.Set("Authorization", "Bearer "+tok)
-		req.Header.Set("Accept", "application/json")
 		began := time.Now()
 		resp, err := client.Do(req)
 		if err != nil {
@@ -276,14 +438,18 @@ func work(ctx context.Context, c config, client *http.Client, tokens *tokenSourc
 			}
 			continue
 		}
-		t.latencies = append(t.latencies, time.Since(began))
-		t.status[resp.StatusCode]++
+		t.latencies[resp.StatusCode] = append(t.latencies[resp.StatusCode], time.Since(began))
 		switch resp.StatusCode {
 		case http.StatusUnauthorized:
-			if err := tokens.renew(ctx, gen); err != nil && ctx.Err() == nil {
-				t.errors, t.lastErr = t.errors+1, err
+			if tokens != nil {
+				if err := tokens.renew(ctx, gen); err != nil && ctx.Err() == nil {
+					t.errors, t.lastErr = t.errors+1, err
+				}
 			}
 		case http.StatusTooManyRequests, http.StatusServiceUnavailable:
+			if !c.backoff {
+				continue
+			}
 			// Back off as the server asks, as a well-behaved client does.
 			secs, _ := strconv.Atoi(resp.Header.Get("Retry-After"))
 			select {
@@ -294,43 +460,49 @@ func work(ctx context.Context, c config, client *http.Client, tokens *tokenSourc
 	}
 }
 
-func report(w io.Writer, c config, tallies []*tally, elapsed time.Duration) error {
-	var lat []time.Duration
-	status := map[int]int{}
-	errs := 0
-	var lastErr error
-	for _, t := range tallies {
-		lat = append(lat, t.latencies...)
-		for s, n := range t.status {
-			status[s] += n
-		}
-		errs += t.errors
-		if t.lastErr != nil {
-			lastErr = t.lastErr
-		}
-	}
-	slices.Sort(lat)
-	codes := make([]int, 0, len(status))
-	for s := range status {
+func report(w io.Writer, c config, r *result) error {
+	var all, served []time.Duration
+	codes := make([]int, 0, len(r.lat))
+	for s, l := range r.lat {
 		codes = append(codes, s)
+		all = append(all, l...)
+		if s >= 200 && s < 300 {
+			served = append(served, l...)
+		}
 	}
 	slices.Sort(codes)
+	slices.Sort(all)
+	slices.Sort(served)
 	var sb strings.Builder
 	for _, s := range codes {
-		fmt.Fprintf(&sb, " %d:%d", s, status[s])
+		fmt.Fprintf(&sb, " %d:%d", s, len(r.lat[s]))
 	}
-	fmt.Fprintf(w, "target     %s (%d paths, %d workers, %s)\n", c.base, len(c.paths), c.concurrency, c.duration)
-	fmt.Fprintf(w, "requests   %d in %.2fs = %.0f/s\n", len(lat), elapsed.Seconds(), float64(len(lat))/elapsed.Seconds())
+	what := fmt.Sprintf("%d paths", len(c.paths))
+	if c.token {
+		what = "token requests"
+	}
+	how := fmt.Sprintf("%d workers", c.concurrency)
+	if c.connections > 0 {
+		how = fmt.Sprintf("%d connections", c.connections)
+	}
+	fmt.Fprintf(w, "target     %s (%s, %s, %s)\n", r.base, what, how, r.elapsed.Round(time.Millisecond))
+	fmt.Fprintf(w, "requests   %d in %.2fs = %.0f/s\n", len(all), r.elapsed.Seconds(), float64(len(all))/r.elapsed.Seconds())
 	fmt.Fprintf(w, "status    %s\n", sb.String())
-	if len(lat) > 0 {
+	if len(all) > 0 {
 		fmt.Fprintf(w, "latency    p50 %s  p90 %s  p99 %s  p99.9 %s  max %s\n",
-			pct(lat, 50), pct(lat, 90), pct(lat, 99), pct(lat, 99.9), lat[len(lat)-1].Round(time.Microsecond))
+			pct(all, 50), pct(all, 90), pct(all, 99), pct(all, 99.9), all[len(all)-1].Round(time.Microsecond))
 	}
-	fmt.Fprintf(w, "errors     %d\n", errs)
-	if lastErr != nil {
-		fmt.Fprintf(w, "last error %v\n", lastErr)
+	if len(served) > 0 && len(served) < len(all) {
+		fmt.Fprintf(w, "served     %d (2xx)  p50 %s  p99 %s  max %s\n", len(served), pct(served, 50), pct(served, 99), served[len(served)-1].Round(time.Microsecond))
 	}
-	if status[http.StatusOK] == 0 {
+	if shed := slices.Sorted(slices.Values(r.lat[http.StatusServiceUnavailable])); len(shed) > 0 {
+		fmt.Fprintf(w, "503        %d  p50 %s  p99 %s  max %s\n", len(shed), pct(shed, 50), pct(shed, 99), shed[len(shed)-1].Round(time.Microsecond))
+	}
+	fmt.Fprintf(w, "errors     %d\n", r.errors)
+	if r.lastErr != nil {
+		fmt.Fprintf(w, "last error %v\n", r.lastErr)
+	}
+	if len(r.lat[http.StatusOK]) == 0 {
 		return errors.New("no request succeeded")
 	}
 	return nil
