@@ -77,10 +77,11 @@ type config struct {
 	id, secret  string
 	duration    time.Duration
 	rounds      int
-	concurrency int  // workers sharing a pool of connections
-	connections int  // if > 0: this many workers, each on its own keep-alive connection
-	token       bool // drive the token endpoint instead of the data endpoints
-	backoff     bool // wait as Retry-After asks after a 429 or 503
+	concurrency int           // workers sharing a pool of connections
+	connections int           // if > 0: this many workers, each on its own keep-alive connection
+	token       bool          // drive the token endpoint instead of the data endpoints
+	backoff     bool          // wait as Retry-After asks after a 429 or 503
+	warmup      time.Duration // requests begun this early in a run are not counted
 	paths       []string
 	insecure    bool
 }
@@ -112,6 +113,7 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	fs.IntVar(&c.concurrency, "concurrency", 8, "requests in flight at once; at most "+strconv.Itoa(maxWorkers))
 	fs.IntVar(&c.connections, "connections", 0, "overload mode: this many workers, each on its own keep-alive connection (at most "+strconv.Itoa(maxConnections)+", for at most "+strconv.Itoa(maxOverloadSeconds)+"s); reports served and 503 latencies apart")
 	fs.BoolVar(&c.token, "token", false, "drive the token endpoint ("+tokenPath+") with the client's credentials instead of the data endpoints")
+	fs.DurationVar(&c.warmup, "warmup", 0, "leave out of the figures the requests begun during this first part of -duration (the connections' opening, the server's first reaction)")
 	fs.BoolVar(&c.backoff, "backoff", true, "after a 429 or 503, wait as Retry-After asks before the next request, as well-behaved clients do")
 	var paths pathList
 	fs.Var(&paths, "path", "a data request path with its query, repeatable (default: thermoelectric and peak-valley requests the demo data answers)")
@@ -141,6 +143,8 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 		return c, fmt.Errorf("--connections must be between 1 and %d", maxConnections)
 	case c.connections > 0 && c.duration > maxOverloadSeconds*time.Second:
 		return c, fmt.Errorf("--connections runs for at most %ds", maxOverloadSeconds)
+	case c.warmup < 0 || c.warmup >= c.duration:
+		return c, errors.New("--warmup must be 0 or more and shorter than --duration")
 	case len(rawCompare) > 0 && !c.token:
 		return c, errors.New("--compare-url goes with -token")
 	}
@@ -383,6 +387,7 @@ func drive(ctx context.Context, c config, base *url.URL, r *result) error {
 	tallies := make([]*tally, workers)
 	var wg sync.WaitGroup
 	start := time.Now()
+	from := start.Add(c.warmup)
 	for w := range tallies {
 		t := newTally()
 		tallies[w] = t
@@ -391,18 +396,19 @@ func drive(ctx context.Context, c config, base *url.URL, r *result) error {
 			client = newClient(c, 1) // a keep-alive connection of its own
 		}
 		wg.Go(func() {
-			work(ctx, c, base, client, tokens, w, t)
+			work(ctx, c, base, client, tokens, w, t, from)
 			client.CloseIdleConnections()
 		})
 	}
 	wg.Wait()
 	shared.CloseIdleConnections()
-	r.add(tallies, time.Since(start))
+	r.add(tallies, time.Since(from))
 	return nil
 }
 
 // work sends requests, cycling through the paths (or token requests), until ctx ends.
-func work(ctx context.Context, c config, base *url.URL, client *http.Client, tokens *tokenSource, w int, t *tally) {
+// Requests begun before from are sent but not counted.
+func work(ctx context.Context, c config, base *url.URL, client *http.Client, tokens *tokenSource, w int, t *tally, from time.Time) {
 	for i := w; ctx.Err() == nil; i++ {
 		var req *http.Request
 		var err error
@@ -423,9 +429,10 @@ func work(ctx context.Context, c config, base *url.URL, client *http.Client, tok
 			return
 		}
 		began := time.Now()
+		counted := !began.Before(from)
 		resp, err := client.Do(req)
 		if err != nil {
-			if ctx.Err() == nil { // requests cut off by the end of the run are not errors
+			if ctx.Err() == nil && counted { // requests cut off by the end of the run are not errors
 				t.errors, t.lastErr = t.errors+1, err
 			}
 			continue
@@ -433,12 +440,14 @@ func work(ctx context.Context, c config, base *url.URL, client *http.Client, tok
 		_, err = io.Copy(io.Discard, resp.Body)
 		resp.Body.Close()
 		if err != nil {
-			if ctx.Err() == nil {
+			if ctx.Err() == nil && counted {
 				t.errors, t.lastErr = t.errors+1, err
 			}
 			continue
 		}
-		t.latencies[resp.StatusCode] = append(t.latencies[resp.StatusCode], time.Since(began))
+		if counted {
+			t.latencies[resp.StatusCode] = append(t.latencies[resp.StatusCode], time.Since(began))
+		}
 		switch resp.StatusCode {
 		case http.StatusUnauthorized:
 			if tokens != nil {
@@ -484,6 +493,9 @@ func report(w io.Writer, c config, r *result) error {
 	how := fmt.Sprintf("%d workers", c.concurrency)
 	if c.connections > 0 {
 		how = fmt.Sprintf("%d connections", c.connections)
+	}
+	if c.warmup > 0 {
+		how += fmt.Sprintf(", after %s of warm-up", c.warmup)
 	}
 	fmt.Fprintf(w, "target     %s (%s, %s, %s)\n", r.base, what, how, r.elapsed.Round(time.Millisecond))
 	fmt.Fprintf(w, "requests   %d in %.2fs = %.0f/s\n", len(all), r.elapsed.Seconds(), float64(len(all))/r.elapsed.Seconds())

@@ -32,6 +32,7 @@ func TestBoundedRun(t *testing.T) {
 		{"-duration", "61s"}, {"-duration", "0s"}, {"-concurrency", "0"}, {"-concurrency", "257"},
 		{"-client-id", "someone"}, // no secret for a client other than demo
 		{"-path", "no-slash"},
+		{"-warmup", "10s"}, {"-warmup", "-1s"}, // the whole default run, or less than nothing
 		{"-connections", "2001"}, {"-connections", "1500", "-duration", "21s"},
 		{"-compare-url", "http://127.0.0.1:9"},                                              // comparisons are of token endpoints
 		{"-token", "-compare-url", "http://192.0.2.1:9"},                                    // loopback only, there too
