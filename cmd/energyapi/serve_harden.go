@@ -35,6 +35,9 @@ type hardenConfig struct {
 	authFailPerAddr   limit.Rate
 	trustProxy        bool
 	maxInFlight       int
+	maxQueue          int
+	queueTimeout      time.Duration
+	queueTarget       time.Duration
 	requestTimeout    time.Duration
 	maxHeaderBytes    int
 	metricsAddr       string
@@ -50,7 +53,10 @@ func (c *hardenConfig) register(fs *flag.FlagSet) {
 	fs.Var(&c.authFailPerClient, "auth-fail-per-client", "failed token requests (invalid_client) allowed per client_id, as N/m (0: no limit)")
 	fs.Var(&c.authFailPerAddr, "auth-fail-per-addr", "failed token requests (invalid_client) allowed per remote address, as N/m (0: no limit)")
 	fs.BoolVar(&c.trustProxy, "trust-proxy-headers", false, "take the remote address from the last X-Forwarded-For entry (only behind a reverse proxy that sets it)")
-	fs.IntVar(&c.maxInFlight, "max-in-flight", 512, "requests served at once; more are answered 503 at once (0: no bound)")
+	fs.IntVar(&c.maxInFlight, "max-in-flight", 512, "requests served at once; more wait for a slot, see --max-queue and --queue-timeout (0: no bound)")
+	fs.IntVar(&c.maxQueue, "max-queue", 1024, "requests waiting for a slot; more are answered 503 at once")
+	fs.DurationVar(&c.queueTimeout, "queue-timeout", 100*time.Millisecond, "longest wait for a slot, from when the request's headers were read (with the wait for a CPU before); then 503 (0: no waiting, 503 at once)")
+	fs.DurationVar(&c.queueTarget, "queue-target", 5*time.Millisecond, "when the shortest wait for a slot stays above this for 100ms, serve the newest waiters first and refuse those that waited twice as long (0: off)")
 	fs.DurationVar(&c.requestTimeout, "request-timeout", 15*time.Second, "deadline of each request; later, 503 (0: none)")
 	fs.IntVar(&c.maxHeaderBytes, "max-header-bytes", 16<<10, "largest request line and headers accepted, in bytes")
 	fs.StringVar(&c.metricsAddr, "metrics-addr", "", "serve /metrics on this address instead of the API's")
@@ -65,6 +71,14 @@ func (c *hardenConfig) check(writeTimeout time.Duration) error {
 		return invalidValue("--rate-burst", strconv.Itoa(c.rateBurst), "want at least 1 with --rate-limit")
 	case c.maxInFlight < 0:
 		return invalidValue("--max-in-flight", strconv.Itoa(c.maxInFlight), "want 0 or more")
+	case c.maxQueue < 0:
+		return invalidValue("--max-queue", strconv.Itoa(c.maxQueue), "want 0 or more")
+	case c.queueTimeout < 0:
+		return invalidValue("--queue-timeout", c.queueTimeout.String(), "want 0 or more")
+	case c.queueTarget < 0:
+		return invalidValue("--queue-target", c.queueTarget.String(), "want 0 or more")
+	case c.requestTimeout > 0 && c.queueTimeout >= c.requestTimeout:
+		return invalidValue("--queue-timeout", c.queueTimeout.String(), fmt.Sprintf("want less than --request-timeout (%s)", c.requestTimeout))
 	case c.requestTimeout < 0:
 		return invalidValue("--request-timeout", c.requestTimeout.String(), "want 0 or more")
 	case c.requestTimeout > 0 && writeTimeout > 0 && c.requestTimeout >= writeTimeout:
@@ -134,6 +148,9 @@ func (h *hardening) options(o api.Options) api.Options {
 	}
 	o.RemoteAddr = api.RemoteAddr(h.cfg.trustProxy)
 	o.MaxInFlight = h.cfg.maxInFlight
+	o.MaxQueue = h.cfg.maxQueue
+	o.QueueTimeout = h.cfg.queueTimeout
+	o.QueueTarget = h.cfg.queueTarget
 	o.RequestTimeout = h.cfg.requestTimeout
 	return o
 }

@@ -169,6 +169,9 @@ func TestServeHardeningFlags(t *testing.T) {
 		{"burst 0", []string{"--rate-limit", "10/s", "--rate-burst", "0"}, nil, "--rate-burst"},
 		{"negative in-flight from env", nil, map[string]string{"ENERGYAPI_MAX_IN_FLIGHT": "-1"}, "--max-in-flight"},
 		{"deadline not below write timeout", []string{"--request-timeout", "30s", "--write-timeout", "30s"}, nil, "--request-timeout"},
+		{"negative queue", []string{"--max-queue", "-1"}, nil, "--max-queue"},
+		{"queue budget not below the deadline", []string{"--queue-timeout", "15s"}, nil, "--queue-timeout"},
+		{"negative queue target from env", nil, map[string]string{"ENERGYAPI_QUEUE_TARGET": "-5ms"}, "--queue-target"},
 		{"tiny header limit", []string{"--max-header-bytes", "100"}, nil, "--max-header-bytes"},
 		{"auth limit not N/unit", []string{"--auth-fail-per-client", "many"}, nil, "rate"},
 	} {
@@ -187,7 +190,8 @@ func TestServeHardeningFlags(t *testing.T) {
 	}
 	h := cfg.hard
 	if !h.rateLimit.IsZero() || h.authFailPerClient.String() != "10/m" || h.authFailPerAddr.String() != "100/m" ||
-		h.maxInFlight != 512 || h.requestTimeout != 15*time.Second || h.maxHeaderBytes != 16<<10 || h.trustProxy || h.metricsAddr != "" {
+		h.maxInFlight != 512 || h.maxQueue != 1024 || h.queueTimeout != 100*time.Millisecond || h.queueTarget != 5*time.Millisecond ||
+		h.requestTimeout != 15*time.Second || h.maxHeaderBytes != 16<<10 || h.trustProxy || h.metricsAddr != "" {
 		t.Errorf("defaults: got %+v", h)
 	}
 	cfg, err = parseServeFlags(nil, func(k string) string {

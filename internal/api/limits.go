@@ -8,7 +8,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/energyapi/energyapi/internal/auth"
@@ -65,12 +64,13 @@ func limitClient(o Options, next http.Handler) http.Handler {
 }
 
 // guardRequests bounds what one request and all requests together can take:
-// the number in flight, the time each may run and the body each may send.
+// the number served at once and waiting, the time each may run and the body
+// each may send.
 func guardRequests(o Options) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		next = limitBody(next)
 		next = withDeadline(o.Log, o.RequestTimeout)(next)
-		return limitInFlight(o.Log, o.Metrics, o.MaxInFlight)(next)
+		return limitInFlight(o)(next)
 	}
 }
 
@@ -84,27 +84,39 @@ func limitBody(next http.Handler) http.Handler {
 	})
 }
 
-// limitInFlight answers 503 at once, without queueing, while max requests are
-// already being served (max 0: no bound). Overload then costs a few hundred
-// bytes per refused request instead of a goroutine and buffers per waiting one,
-// and clients back off on Retry-After.
-func limitInFlight(log *slog.Logger, m Recorder, limit int) func(http.Handler) http.Handler {
+// limitInFlight serves at most o.MaxInFlight requests at once (0: no bound).
+// Others wait, parked, in a queue of at most o.MaxQueue for at most
+// o.QueueTimeout counted from when the request reached the outermost
+// handler; the queue turns LIFO and sheds its oldest waiters while CoDel's
+// rule (o.QueueTarget) says it is standing. A request that cannot get a slot
+// is answered 503 with Retry-After at once: under overload a refusal costs a
+// few hundred bytes, and the requests served keep a bounded latency because
+// the CPU is not shared among every connection's goroutine.
+func limitInFlight(o Options) func(http.Handler) http.Handler {
+	a := o.admission
+	if a == nil {
+		a = newAdmission(admissionConfig{Slots: o.MaxInFlight, MaxQueue: o.MaxQueue, Timeout: o.QueueTimeout, Target: o.QueueTarget}, o.Now)
+		a.schedDelay = newSchedLatency(0.9, codelInterval/4).estimate
+	}
 	return func(next http.Handler) http.Handler {
-		var n atomic.Int64
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			if c := n.Add(1); limit > 0 && c > int64(limit) {
-				n.Add(-1)
-				w.Header().Set("Retry-After", "1")
-				writeError(w, r, log, energy.Errorf(unavailable, "The server is busy: retry after 1 s"))
+			arrived := o.Now()
+			if e := entryFrom(r.Context()); e != nil {
+				arrived = e.start
+			}
+			if got := a.acquire(r.Context(), arrived); got != admitted {
+				secs := a.retryAfter(got)
+				w.Header().Set("Retry-After", secs)
+				writeError(w, r, o.Log, energy.Errorf(unavailable, "The server is busy: retry after %s s", secs))
 				return
 			}
-			if m != nil {
-				m.InFlight(1)
+			if o.Metrics != nil {
+				o.Metrics.InFlight(1)
 			}
 			defer func() {
-				n.Add(-1)
-				if m != nil {
-					m.InFlight(-1)
+				a.release()
+				if o.Metrics != nil {
+					o.Metrics.InFlight(-1)
 				}
 			}()
 			next.ServeHTTP(w, r)

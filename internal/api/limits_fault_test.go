@@ -262,3 +262,65 @@ func TestRetryAfterRoundsUp(t *testing.T) {
 		}
 	}
 }
+
+// TestExcessRequestsQueueThenGet503 runs the real server with one slot and a
+// queue of one in front of a handler that blocks: the second request waits,
+// the third is refused at once while the first still blocks, and the waiter
+// is refused when its budget runs out (on the test's timer, not a clock).
+func TestExcessRequestsQueueThenGet503(t *testing.T) {
+	b := newBlockingReady()
+	rec := newRecorder()
+	a, clk, timers := testAdmission(admissionConfig{Slots: 1, MaxQueue: 1, Timeout: 50 * time.Millisecond, Target: 5 * time.Millisecond})
+	cat, err := catalog.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	live, err := dataset.NewLive(context.Background(), cat, dataset.NewMemory())
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(NewServer(Options{
+		Log:           slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Now:           clk.now,
+		Catalog:       cat,
+		Data:          live.Snapshot,
+		TokenEndpoint: &auth.TokenEndpoint{},
+		Ready:         b.ready,
+		Metrics:       rec,
+		MaxInFlight:   1, MaxQueue: 1, QueueTimeout: 50 * time.Millisecond,
+		admission: a,
+	}))
+	defer srv.Close()
+
+	first := make(chan answer, 1)
+	go func() { first <- fetch(srv.URL + "/readyz") }()
+	<-b.entered // the first holds the only slot
+	second := make(chan answer, 1)
+	go func() { second <- fetch(srv.URL + "/healthz") }()
+	budget := <-timers.started // the second waits in the queue
+	wantState(t, a, 1, 1)
+
+	// The queue is full: the third is answered while the first still blocks.
+	wantUnavailable(t, fetch(srv.URL+"/healthz"), "busy")
+	wantState(t, a, 1, 1)
+
+	budget.fire <- time.Time{}
+	wantUnavailable(t, <-second, "busy")
+	wantState(t, a, 1, 0)
+
+	close(b.release)
+	if got := <-first; got.err != nil || got.status != http.StatusOK {
+		t.Errorf("the blocked request: got %d %v, want 200", got.status, got.err)
+	}
+	if got := fetch(srv.URL + "/healthz"); got.status != http.StatusOK {
+		t.Errorf("after the slot was freed: got %d, want 200", got.status)
+	}
+	if got := rec.count("GET /healthz Service Unavailable"); got != 2 {
+		t.Errorf("metrics: got %d refused /healthz requests, want 2", got)
+	}
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	if rec.inFlight != 0 {
+		t.Errorf("in-flight gauge after all requests: got %d, want 0", rec.inFlight)
+	}
+}

@@ -15,6 +15,7 @@ import (
 
 // entry is what the request log learns while a request is served.
 type entry struct {
+	start    time.Time // when the request reached the outermost handler
 	id       string
 	clientID string
 	route    string      // the pattern the mux matched; "" when none did
@@ -138,7 +139,7 @@ func logRequests(log *slog.Logger, now func() time.Time, ids *requestIDs, m Reco
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			start := now()
-			e := &entry{id: ids.next()}
+			e := &entry{start: start, id: ids.next()}
 			h := w.Header()
 			h.Set("X-Request-Id", e.id)
 			h.Set("X-Content-Type-Options", "nosniff")

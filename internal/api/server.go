@@ -38,13 +38,29 @@ type Options struct {
 	MetricsHandler http.Handler
 	// RateLimit limits each client's data requests; nil for no limit.
 	RateLimit Limiter
-	// MaxInFlight bounds the requests served at once; more get 503. 0 for no bound.
+	// MaxInFlight bounds the requests served at once; 0 for no bound. More
+	// wait for a slot (MaxQueue, QueueTimeout) or get 503 with Retry-After.
 	MaxInFlight int
+	// MaxQueue bounds the requests waiting for a slot; more get 503 at once.
+	MaxQueue int
+	// QueueTimeout is the longest a request waits for a slot, counted from
+	// when it reached the server's outermost handler; then 503. 0: no queue,
+	// a request that finds every slot taken gets 503 at once.
+	QueueTimeout time.Duration
+	// QueueTarget is CoDel's target: when the shortest wait of the requests
+	// admitted over 100 ms (the wait for a slot plus the estimated wait for a
+	// CPU before the handler) stays above it, the server is overloaded: the
+	// queue serves the newest requests first, refuses those that have waited
+	// more than twice the target, and a share of arrivals is refused at once.
+	// 0: off.
+	QueueTarget time.Duration
 	// RequestTimeout is each request's deadline; 0 for none.
 	RequestTimeout time.Duration
 	// RemoteAddr finds the caller's address for the request log; defaults
 	// to RemoteAddr(false), the connection's peer.
 	RemoteAddr func(*http.Request) string
+
+	admission *admission // tests set it to control the queue's clock and timers
 }
 
 // NewServer returns the HTTP handler for the public API.
