@@ -136,15 +136,6 @@ func wantParts(t testing.TB, got, want []partView) {
 	}
 }
 
-// haveOf returns the versions of ps, as a reader that loaded them has them.
-func haveOf(ps []dataset.StoredPart) map[dataset.PartRef]int64 {
-	have := map[dataset.PartRef]int64{}
-	for _, p := range ps {
-		have[p.PartRef] = p.Version
-	}
-	return have
-}
-
 // sameParts reports whether a and b are the same stored parts, bytes
 // included.
 func sameParts(a, b []dataset.StoredPart) bool {
