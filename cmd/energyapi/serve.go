@@ -38,6 +38,7 @@ type serveConfig struct {
 	idle            time.Duration
 	shutdownTimeout time.Duration
 	answerCacheMB   int
+	cacheControl    string
 	unmatchedFilter api.UnmatchedFilter
 	hard            hardenConfig
 }
@@ -63,6 +64,7 @@ func parseServeFlags(args []string, getenv func(string) string, stderr io.Writer
 	fs.DurationVar(&c.idle, "idle-timeout", 120*time.Second, "how long an idle keep-alive connection stays open")
 	fs.DurationVar(&c.shutdownTimeout, "shutdown-timeout", 20*time.Second, "how long in-flight requests may take to finish on SIGTERM")
 	fs.IntVar(&c.answerCacheMB, "answer-cache-mb", 64, "memory for encoded answers kept for reuse until the data change, in MiB (0: encode every answer)")
+	fs.StringVar(&c.cacheControl, "cache-control", "private, no-cache", "Cache-Control header of data answers (they carry an ETag and answer If-None-Match with 304)")
 	unmatched := fs.String("unmatched-filter", string(api.EmptyBody), "answer to a filter value outside its list: empty-body (the specification's 200 with no body) or empty-array (the envelope with an empty array, for clients that cannot parse an empty body)")
 	c.hard.register(fs)
 	if err := parseFlags(fs, args, getenv); err != nil {
@@ -177,6 +179,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		Data:    live.Snapshot,
 		// Answers are encoded once per data version; this bounds the ones kept.
 		AnswerCacheBytes: cfg.answerCacheMB << 20,
+		CacheControl:     cfg.cacheControl,
 		UnmatchedFilter:  cfg.unmatchedFilter,
 		Tokens:           tokens,
 		TokenEndpoint:    hard.tokenEndpoint(&auth.TokenEndpoint{Registry: reg, Tokens: tokens, Log: log}),

@@ -14,6 +14,8 @@ const (
 	formatCSV
 )
 
+var formatNames = [...]string{formatJSON: "json", formatCSV: "csv"}
+
 var contentTypes = [...]string{formatJSON: "application/json", formatCSV: "text/csv; charset=utf-8"}
 
 // negotiate picks the representation an Accept header asks for: JSON unless

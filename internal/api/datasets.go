@@ -3,6 +3,7 @@ package api
 import (
 	"container/list"
 	"net/http"
+	"strings"
 	"sync"
 
 	"github.com/energyapi/energyapi/internal/dataset"
@@ -46,27 +47,43 @@ func handleDataset(o Options, c *dataset.Catalog, d *dataset.Dataset, cache *ans
 				return
 			}
 		}
-		version := snap.Table(d).Version
-		key := q.Key()
-		if f == formatCSV {
-			key = "csv|" + key
+		tag := snap.Tag(q, formatNames[f])
+		h := w.Header()
+		h.Set("ETag", tag)
+		h.Set("Cache-Control", o.CacheControl)
+		if inm := r.Header.Get("If-None-Match"); inm != "" && etagMatches(inm, tag) {
+			w.WriteHeader(http.StatusNotModified)
+			return
 		}
-		body, ok := cache.get(key, version)
+		key := formatNames[f] + "|" + q.Key()
+		body, ok := cache.get(key, tag)
 		if !ok {
 			if f == formatCSV {
 				body = snap.AppendCSV(nil, q)
 			} else {
 				body = snap.AppendJSON(nil, q)
 			}
-			cache.put(key, version, body)
+			cache.put(key, tag, body)
 		}
 		writeBodyAs(w, contentTypes[f], http.StatusOK, body)
 	})
 }
 
+// etagMatches reports whether an If-None-Match header names tag (RFC 9110
+// 13.1.2: a list of tags, weak ones compared weakly, or "*").
+func etagMatches(header, tag string) bool {
+	for _, t := range strings.Split(header, ",") {
+		t = strings.TrimPrefix(strings.TrimSpace(t), "W/")
+		if t == "*" || t == tag {
+			return true
+		}
+	}
+	return false
+}
+
 // answerCache keeps encoded answers, least recently used first out, within
 // a byte budget. An entry is valid only for the data version it was
-// encoded from; a later version replaces it.
+// encoded from; answers encoded from changed parts replace it.
 type answerCache struct {
 	mu     sync.Mutex
 	budget int
@@ -76,9 +93,9 @@ type answerCache struct {
 }
 
 type cached struct {
-	key     string
-	version int64
-	body    []byte
+	key  string
+	tag  string // the entity tag of the data the body was encoded from
+	body []byte
 }
 
 // newAnswerCache returns a cache of at most budget bytes of answers; a
@@ -87,18 +104,18 @@ func newAnswerCache(budget int) *answerCache {
 	return &answerCache{budget: budget, lru: list.New(), byKey: map[string]*list.Element{}}
 }
 
-func (c *answerCache) get(key string, version int64) ([]byte, bool) {
+func (c *answerCache) get(key, tag string) ([]byte, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	e, ok := c.byKey[key]
-	if !ok || e.Value.(*cached).version != version {
+	if !ok || e.Value.(*cached).tag != tag {
 		return nil, false
 	}
 	c.lru.MoveToFront(e)
 	return e.Value.(*cached).body, true
 }
 
-func (c *answerCache) put(key string, version int64, body []byte) {
+func (c *answerCache) put(key, tag string, body []byte) {
 	// An answer larger than an eighth of the budget would evict too much.
 	if len(body) > c.budget/8 {
 		return
@@ -108,10 +125,10 @@ func (c *answerCache) put(key string, version int64, body []byte) {
 	if e, ok := c.byKey[key]; ok {
 		old := e.Value.(*cached)
 		c.size += len(body) - len(old.body)
-		old.version, old.body = version, body
+		old.tag, old.body = tag, body
 		c.lru.MoveToFront(e)
 	} else {
-		c.byKey[key] = c.lru.PushFront(&cached{key, version, body})
+		c.byKey[key] = c.lru.PushFront(&cached{key, tag, body})
 		c.size += len(body)
 	}
 	for c.size > c.budget {

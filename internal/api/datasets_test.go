@@ -131,3 +131,26 @@ func TestCatalogListsEveryDataset(t *testing.T) {
 		}
 	}
 }
+
+func TestETagFollowsTheCoveredParts(t *testing.T) {
+	h := newHarnessWith(t, apitest.Options{Load: someLoad(t)})
+	march := totalLoadPath + "?dateFrom=31/3/2024&dateTo=31/3/2024"
+	first := h.get(t, march)
+	tag := first.header.Get("ETag")
+	if first.status != http.StatusOK || !strings.HasPrefix(tag, `"`) || first.header.Get("Cache-Control") != "private, no-cache" {
+		t.Fatalf("got %d, ETag %q, Cache-Control %q", first.status, tag, first.header.Get("Cache-Control"))
+	}
+	if again := h.get(t, march); again.header.Get("ETag") != tag {
+		t.Errorf("the same request: ETag %q, then %q", tag, again.header.Get("ETag"))
+	}
+	r := h.get(t, march, "If-None-Match", `"other", `+tag)
+	if r.status != http.StatusNotModified || len(r.body) != 0 {
+		t.Errorf("If-None-Match with the tag: got %d and %d bytes, want 304 and none", r.status, len(r.body))
+	}
+	if csv := h.get(t, march, "Accept", "text/csv"); csv.header.Get("ETag") == tag {
+		t.Error("the CSV answer has the JSON answer's ETag")
+	}
+	if other := h.get(t, totalLoadPath+"?dateFrom=1/3/2024&dateTo=1/3/2024"); other.header.Get("ETag") == tag {
+		t.Error("another range has the same ETag")
+	}
+}

@@ -151,7 +151,8 @@ func pathItem(d *dataset.Dataset, name string, alias int) *yaml.Node {
 			params = append(params, ymap("name", p.Name, "in", "query", "required", p.Required, "description", pd, "schema", schema))
 		}
 	}
-	params = append(params, yref("#/components/parameters/businessID"))
+	params = append(params, yref("#/components/parameters/businessID"),
+		ymap("name", "If-None-Match", "in", "header", "description", "Entity tags of answers the caller holds: an answer whose ETag is among them gets 304 with no body.", "schema", ymap("type", "string")))
 	if empty {
 		desc += "**Empty body.** A filter value outside its list is answered 200 with an empty body (`Content-Length: 0`), not an error; read it as zero records. Known values that match nothing give the JSON answer with an empty array.\n"
 	}
@@ -178,7 +179,10 @@ func pathItem(d *dataset.Dataset, name string, alias int) *yaml.Node {
 		ystr("responses"), ymap(
 			"200", ymap("description", "The records, in the dataset's order.", "headers", ymap(
 				"X-Request-Id", yref("#/components/headers/X-Request-Id"),
-				"businessID", yref("#/components/headers/businessID")), "content", content),
+				"businessID", yref("#/components/headers/businessID"),
+				"ETag", ymap("description", "A strong tag of the data the answer covers: it changes when an import changes a month (or year) the answer covers, and only then.", "schema", ymap("type", "string")),
+				"Cache-Control", ymap("description", "private, no-cache unless the server is configured otherwise: keep, but revalidate with If-None-Match.", "schema", ymap("type", "string"))), "content", content),
+			"304", ymap("description", "Not modified: If-None-Match named the answer's current ETag. No body."),
 			"400", yref("#/components/responses/InvalidInput"),
 			"401", yref("#/components/responses/Unauthorized"),
 			"406", yref("#/components/responses/NotAcceptable"),

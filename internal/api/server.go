@@ -29,6 +29,10 @@ type Options struct {
 	// UnmatchedFilter is the answer to a filter value outside its list;
 	// the zero value is EmptyBody.
 	UnmatchedFilter UnmatchedFilter
+	// CacheControl is the Cache-Control header of data answers; the zero
+	// value is "private, no-cache": caches may keep an answer but must
+	// revalidate it (If-None-Match) before reuse.
+	CacheControl string
 	// AnswerCacheBytes bounds the encoded answers kept for reuse; 0 keeps none.
 	AnswerCacheBytes int
 
@@ -67,6 +71,9 @@ type Options struct {
 func NewServer(o Options) http.Handler {
 	if o.Now == nil {
 		o.Now = time.Now
+	}
+	if o.CacheControl == "" {
+		o.CacheControl = "private, no-cache"
 	}
 	if o.RemoteAddr == nil {
 		o.RemoteAddr = RemoteAddr(false)

@@ -243,3 +243,41 @@ func TestCatalogChecksDemoOrder(t *testing.T) {
 		t.Error("a generator declared before the dataset it reads: got no error")
 	}
 }
+
+func TestTagChangesOnlyWithTheCoveredParts(t *testing.T) {
+	d := testSeries()
+	c := newTestCatalog(t, d)
+	m := NewMemory()
+	ctx := context.Background()
+	row := func(at string, mw float64) Row {
+		return Row{Time: rome(at), Text: []string{"North"}, Num: []float64{mw, 0}}
+	}
+	if _, err := Import(ctx, m, c, d, []Row{row("2024-03-01 10:00", 1), row("2024-04-01 10:00", 2)}, time.Unix(1, 0)); err != nil {
+		t.Fatal(err)
+	}
+	live, err := NewLive(ctx, c, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	march, err := c.ParseQuery(d, map[string][]string{"dateFrom": {"1/3/2024"}, "dateTo": {"31/3/2024"}}, Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tag := live.Snapshot().Tag(march, "json")
+	step := func(at string, mw float64) string {
+		t.Helper()
+		if _, err := Import(ctx, m, c, d, []Row{row(at, mw)}, time.Unix(2, 0)); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := live.Refresh(ctx); err != nil {
+			t.Fatal(err)
+		}
+		return live.Snapshot().Tag(march, "json")
+	}
+	if got := step("2024-04-02 10:00", 3); got != tag {
+		t.Errorf("an import into April changed March's tag from %s to %s", tag, got)
+	}
+	if got := step("2024-03-02 10:00", 4); got == tag {
+		t.Errorf("an import into March left its tag %s", tag)
+	}
+}

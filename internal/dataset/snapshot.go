@@ -2,9 +2,13 @@ package dataset
 
 import (
 	"context"
+	"encoding/binary"
 	"fmt"
+	"hash/fnv"
+	"io"
 	"slices"
 	"sort"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -300,4 +304,28 @@ func (l *Live) Watch(ctx context.Context, interval time.Duration, onSwap func(*S
 			}
 		}
 	}
+}
+
+// Tag returns a strong entity tag for the answer to q: it changes exactly
+// when a part the answer covers changes, whichever dataset or month another
+// import touches, and is the same on every server that loaded the same
+// data. variant tells representations of one answer apart ("json", "csv").
+func (s *Snapshot) Tag(q *Query, variant string) string {
+	lo, hi := q.bounds()
+	h := fnv.New64a()
+	io.WriteString(h, variant)
+	h.Write([]byte{0})
+	io.WriteString(h, q.key)
+	var buf [8]byte
+	for _, p := range s.Table(q.Dataset).Parts {
+		n := p.Len()
+		if n == 0 || p.Times[n-1] < lo || p.Times[0] >= hi {
+			continue
+		}
+		h.Write([]byte{0})
+		io.WriteString(h, p.ID)
+		binary.LittleEndian.PutUint64(buf[:], uint64(p.Version))
+		h.Write(buf[:])
+	}
+	return `"` + strconv.FormatUint(h.Sum64(), 36) + `"`
 }
