@@ -3,6 +3,7 @@ package api
 import (
 	"container/list"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -31,12 +32,21 @@ func handleDataset(o Options, c *dataset.Catalog, d *dataset.Dataset, cache *ans
 			writeError(w, r, o.Log, errNotAcceptable)
 			return
 		}
-		q, err := c.ParseQuery(d, r.URL.Query(), dataset.Limits{MaxRangeDays: o.MaxRangeDays, Now: o.Now()})
+		snap := o.Data()
+		now := o.Now()
+		// A query string seen before on this snapshot has its answer ready:
+		// no parsing, no tag to compute. The year is part of the key because
+		// year windows move with it.
+		raw := formatNames[f] + "|" + strconv.Itoa(now.Year()) + "|" + r.URL.RawQuery
+		if tag, body, ok := cache.recent(d, raw, snap); ok {
+			writeTagged(w, r, o, f, tag, body)
+			return
+		}
+		q, err := c.ParseQuery(d, r.URL.Query(), dataset.Limits{MaxRangeDays: o.MaxRangeDays, Now: now})
 		if err != nil {
 			writeError(w, r, o.Log, err)
 			return
 		}
-		snap := o.Data()
 		if snap.Unknown(q) {
 			if o.UnmatchedFilter != EmptyArray {
 				writeEmpty(w)
@@ -48,13 +58,6 @@ func handleDataset(o Options, c *dataset.Catalog, d *dataset.Dataset, cache *ans
 			}
 		}
 		tag := snap.Tag(q, formatNames[f])
-		h := w.Header()
-		h.Set("ETag", tag)
-		h.Set("Cache-Control", o.CacheControl)
-		if inm := r.Header.Get("If-None-Match"); inm != "" && etagMatches(inm, tag) {
-			w.WriteHeader(http.StatusNotModified)
-			return
-		}
 		key := formatNames[f] + "|" + q.Key()
 		body, ok := cache.get(key, tag)
 		if !ok {
@@ -65,8 +68,21 @@ func handleDataset(o Options, c *dataset.Catalog, d *dataset.Dataset, cache *ans
 			}
 			cache.put(key, tag, body)
 		}
-		writeBodyAs(w, contentTypes[f], http.StatusOK, body)
+		cache.remember(d, raw, snap, tag, body)
+		writeTagged(w, r, o, f, tag, body)
 	})
+}
+
+// writeTagged answers with body and its tag, or 304 if the caller has it.
+func writeTagged(w http.ResponseWriter, r *http.Request, o Options, f format, tag string, body []byte) {
+	h := w.Header()
+	h.Set("ETag", tag)
+	h.Set("Cache-Control", o.CacheControl)
+	if inm := r.Header.Get("If-None-Match"); inm != "" && etagMatches(inm, tag) {
+		w.WriteHeader(http.StatusNotModified)
+		return
+	}
+	writeBodyAs(w, contentTypes[f], http.StatusOK, body)
 }
 
 // etagMatches reports whether an If-None-Match header names tag (RFC 9110
@@ -90,6 +106,52 @@ type answerCache struct {
 	size   int
 	lru    *list.List // of *cached, most recent at the front
 	byKey  map[string]*list.Element
+
+	// byQuery maps a dataset's raw query strings to their answer on one
+	// snapshot; it is emptied when the snapshot changes or it grows large.
+	snap    *dataset.Snapshot
+	byQuery map[*dataset.Dataset]map[string]recentAnswer
+	queries int
+}
+
+type recentAnswer struct {
+	tag  string
+	body []byte
+}
+
+// maxRecentQueries bounds the raw query strings remembered; callers choose
+// them, so they are not trusted to be few.
+const maxRecentQueries = 4096
+
+func (c *answerCache) recent(d *dataset.Dataset, raw string, snap *dataset.Snapshot) (tag string, body []byte, ok bool) {
+	if c.budget == 0 {
+		return "", nil, false
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.snap != snap {
+		return "", nil, false
+	}
+	a, ok := c.byQuery[d][raw]
+	return a.tag, a.body, ok
+}
+
+func (c *answerCache) remember(d *dataset.Dataset, raw string, snap *dataset.Snapshot, tag string, body []byte) {
+	if c.budget == 0 || len(body) > c.budget/8 {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.snap != snap || c.queries >= maxRecentQueries {
+		c.snap, c.byQuery, c.queries = snap, map[*dataset.Dataset]map[string]recentAnswer{}, 0
+	}
+	if c.byQuery[d] == nil {
+		c.byQuery[d] = map[string]recentAnswer{}
+	}
+	if _, ok := c.byQuery[d][raw]; !ok {
+		c.queries++
+	}
+	c.byQuery[d][raw] = recentAnswer{tag, body}
 }
 
 type cached struct {
