@@ -49,7 +49,7 @@ func runDatasets(args []string, getenv func(string) string, stdout io.Writer, te
 	var infos []datasetInfo
 	for _, d := range cat.All() {
 		in := datasetInfo{Name: d.Name, Path: d.Path(), Granularity: d.Grain.String(), Fields: d.Columns(), Importable: d.Import != nil}
-		for _, p := range d.Params {
+		for _, p := range d.Parameters() {
 			name := p.Name
 			if p.Kind == dataset.DateRange {
 				name += "," + p.To

@@ -67,7 +67,7 @@ func parseGetFlags(args []string, getenv func(string) string, stdout, stderr io.
 		}
 	}
 	var required []string
-	for _, p := range d.Params {
+	for _, p := range d.Parameters() {
 		switch p.Kind {
 		case dataset.DateRange:
 			fs.Func(p.Name, "first day, dd/mm/yyyy (required; --from for short)", setAs(p.Name, p.Name, false))

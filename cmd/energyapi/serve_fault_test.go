@@ -242,8 +242,9 @@ func TestSIGKILLDuringImport(t *testing.T) {
 		t.Fatalf("base import: got %d days, want 3", before.PeakValley)
 	}
 	// The large import overwrites the base days with other values and adds
-	// 77 more: any part of it that reached the store would show.
-	big := loadCSV(t, "big.csv", jan, 80, 500)
+	// 362 more, a whole year, so that its write transaction lasts long
+	// enough to be caught: any part of it that reached the store would show.
+	big := loadCSV(t, "big.csv", jan, 365, 500)
 
 	probe, err := sql.Open("sqlite", (&url.URL{Scheme: "file", Path: db, RawQuery: "_pragma=busy_timeout(0)"}).String())
 	if err != nil {
@@ -291,8 +292,8 @@ func TestSIGKILLDuringImport(t *testing.T) {
 	// The same import, run to the end, does change what is served: the
 	// comparison above could have failed.
 	fltRun(t, "import", "--db", db, "--dataset", "total-load", big)
-	if done := readAll(t, db); done.Version == before.Version || done.PeakValley != 80 {
-		t.Fatalf("completed import: got version %d with %d days, want a new version with 80 days", done.Version, done.PeakValley)
+	if done := readAll(t, db); done.Version == before.Version || done.PeakValley != 365 {
+		t.Fatalf("completed import: got version %d with %d days, want a new version with 365 days", done.Version, done.PeakValley)
 	}
 }
 

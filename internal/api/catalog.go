@@ -73,8 +73,10 @@ func describeDataset(o Options, d *dataset.Dataset, t *dataset.Table) catalogDat
 	if d.Derive != nil {
 		cd.Derived = d.Derive.From
 	}
-	for _, p := range d.Params {
+	for _, p := range d.Parameters() {
 		switch p.Kind {
+		case dataset.TimeZoneParam:
+			cd.Parameters = append(cd.Parameters, catalogParam{Name: p.Name, Kind: "timezone", Description: p.Doc, Values: d.EnumValues(p)})
 		case dataset.DateRange:
 			maxDays := p.MaxDays
 			if maxDays == 0 {

@@ -116,7 +116,7 @@ func TestCatalogListsEveryDataset(t *testing.T) {
 			cov = d.Coverage.First + ".." + d.Coverage.Last
 		}
 		got[d.Path] = cov
-		if d.Name == "total-load" && (len(d.Parameters) != 3 || !strings.Contains(strings.Join(d.Parameters[2].Values, ","), "Centre-North")) {
+		if d.Name == "total-load" && (len(d.Parameters) != 4 || !strings.Contains(strings.Join(d.Parameters[2].Values, ","), "Centre-North") || strings.Join(d.Parameters[3].Values, ",") != "Europe/Rome,UTC") {
 			t.Errorf("total-load parameters: got %+v", d.Parameters)
 		}
 	}
@@ -153,4 +153,16 @@ func TestETagFollowsTheCoveredParts(t *testing.T) {
 	if other := h.get(t, totalLoadPath+"?dateFrom=1/3/2024&dateTo=1/3/2024"); other.header.Get("ETag") == tag {
 		t.Error("another range has the same ETag")
 	}
+}
+
+func TestTimeZoneUTC(t *testing.T) {
+	h := newHarnessWith(t, apitest.Options{Load: someLoad(t)})
+	r := h.get(t, totalLoadPath+"?dateFrom=31/3/2024&dateTo=31/3/2024&biddingZone=North&timeZone=utc")
+	want := `{"result":{"message":"Operation completed for the following input. Date from: 31/03/2024, date to: 31/03/2024","status":"Completed"},"total_load":[` +
+		`{"date":"2024-03-31 00:45:00","date_tz":"UTC","date_offset":"+00:00","total_load_MW":"12000.25","forecast_total_load_MW":"11900","bidding_zone":"North"},` +
+		`{"date":"2024-03-31 01:00:00","date_tz":"UTC","date_offset":"+00:00","total_load_MW":"11800","forecast_total_load_MW":"11850","bidding_zone":"North"}]}`
+	if r.status != http.StatusOK || string(r.body) != want {
+		t.Errorf("got %d\n%s\nwant\n%s", r.status, r.body, want)
+	}
+	wantError(t, h.get(t, totalLoadPath+"?dateFrom=31/3/2024&dateTo=31/3/2024&timeZone=CET"), http.StatusBadRequest, "timeZone", "CET")
 }

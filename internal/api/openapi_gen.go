@@ -114,8 +114,10 @@ func pathItem(d *dataset.Dataset, name string, alias int) *yaml.Node {
 	desc := d.Doc + "\n\n"
 	var params []*yaml.Node
 	empty := false
-	for _, p := range d.Params {
+	for _, p := range d.Parameters() {
 		switch p.Kind {
+		case dataset.TimeZoneParam:
+			params = append(params, ymap("name", p.Name, "in", "query", "description", p.Doc+" Letter case is ignored.", "schema", ymap("type", "string")))
 		case dataset.DateRange:
 			days := "the server's limit (60 days by default)"
 			switch {
@@ -220,10 +222,10 @@ func recordSchema(d *dataset.Dataset) *yaml.Node {
 		case dataset.Instant:
 			add(f.Name, "description", f.Doc, "pattern", patternInstant)
 			if f.TZ != "" {
-				add(f.TZ, "description", "IANA time zone of "+f.Name+".", "const", "Europe/Rome")
+				add(f.TZ, "description", "IANA time zone of "+f.Name+": Europe/Rome, or UTC when timeZone=UTC was asked for.", "enum", []string{"Europe/Rome", "UTC"})
 			}
 			if f.Offset != "" {
-				add(f.Offset, "description", "UTC offset of "+f.Name+", +01:00 or +02:00.", "pattern", patternOffset)
+				add(f.Offset, "description", "UTC offset of "+f.Name+": +01:00 or +02:00 in Europe/Rome, +00:00 in UTC.", "pattern", patternOffset)
 			}
 		case dataset.YearOf:
 			add(f.Name, "description", f.Doc, "pattern", `^[0-9]{4}$`)

@@ -12,6 +12,8 @@ import (
 	"io"
 	"slices"
 	"strings"
+
+	"github.com/energyapi/energyapi/internal/energy"
 )
 
 // Grain is the spacing of a dataset's records in time.
@@ -140,7 +142,28 @@ const (
 	MonthParam
 	// Enum filters a Text field by values of its reference list.
 	Enum
+	// TimeZoneParam chooses the zone in which instants are written:
+	// Europe/Rome (the default) or UTC. Every dataset with an Instant field
+	// takes it (Parameters); descriptors do not declare it.
+	TimeZoneParam
 )
+
+// TimeZones are the values of the timeZone parameter, the default first.
+var timeZones = []string{energy.TimeZone, "UTC"}
+
+// Parameters returns the dataset's query parameters: the declared ones,
+// then those the machinery adds (timeZone, for datasets with instants).
+func (d *Dataset) Parameters() []Param {
+	ps := slices.Clone(d.Params)
+	for _, f := range d.Fields {
+		if f.Kind == Instant {
+			ps = append(ps, Param{Name: "timeZone", Kind: TimeZoneParam,
+				Doc: "Zone of the instants: Europe/Rome (the default: wall time with its offset) or UTC (date in UTC, date_tz UTC, offset +00:00)."})
+			break
+		}
+	}
+	return ps
+}
 
 // Param is a query parameter.
 type Param struct {
@@ -369,6 +392,8 @@ func (d *Dataset) Check() (*Layout, error) {
 				}
 			}
 		case YearParam, MonthParam:
+		case TimeZoneParam:
+			return fail("parameter %q: timeZone is added by the machinery, not declared", p.Name)
 		default:
 			return fail("parameter %q has no kind", p.Name)
 		}
@@ -493,9 +518,12 @@ func (c *Catalog) Names() []string {
 
 func (c *Catalog) layoutOf(d *Dataset) *Layout { return c.layout[d] }
 
-// EnumValues returns the canonical values an Enum parameter accepts, in
-// their documented order.
+// EnumValues returns the canonical values an Enum (or TimeZoneParam)
+// parameter accepts, in their documented order.
 func (d *Dataset) EnumValues(p Param) []string {
+	if p.Kind == TimeZoneParam {
+		return slices.Clone(timeZones)
+	}
 	if r := d.paramRef(p); r != nil {
 		return r.Values()
 	}

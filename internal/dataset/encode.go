@@ -34,7 +34,8 @@ func (d *Dataset) Columns() []string {
 // AppendValues appends the shown values of record i of p, in Columns order,
 // as strings, calling emit once per value with the column index and the
 // value's bytes in buf. It returns buf for reuse.
-func (c *Catalog) appendValues(buf []byte, d *Dataset, p *Part, i int, emit func(col int, v []byte)) []byte {
+func (c *Catalog) appendValues(buf []byte, q *Query, p *Part, i int, emit func(col int, v []byte)) []byte {
+	d := q.Dataset
 	l := c.layoutOf(d)
 	col := 0
 	var lt time.Time
@@ -46,6 +47,10 @@ func (c *Catalog) appendValues(buf []byte, d *Dataset, p *Part, i int, emit func
 		}
 		return lt
 	}
+	zone, zoneName := energy.Rome(), energy.TimeZone
+	if q.UTC {
+		zone, zoneName = time.UTC, "UTC"
+	}
 	for fi, f := range d.Fields {
 		if f.Hidden {
 			continue
@@ -53,11 +58,11 @@ func (c *Catalog) appendValues(buf []byte, d *Dataset, p *Part, i int, emit func
 		buf = buf[:0]
 		switch f.Kind {
 		case Instant:
-			t := localTime()
+			t := time.Unix(p.Times[i], 0).In(zone)
 			emit(col, t.AppendFormat(buf, "2006-01-02 15:04:05"))
 			col++
 			if f.TZ != "" {
-				emit(col, append(buf[:0], energy.TimeZone...))
+				emit(col, append(buf[:0], zoneName...))
 				col++
 			}
 			if f.Offset != "" {
@@ -129,7 +134,7 @@ func (s *Snapshot) AppendJSON(dst []byte, q *Query) []byte {
 			dst = append(dst, ',')
 		}
 		first = false
-		buf = s.Catalog.appendValues(buf, d, p, i, func(col int, v []byte) {
+		buf = s.Catalog.appendValues(buf, q, p, i, func(col int, v []byte) {
 			dst = append(dst, keys[col]...)
 			dst = appendJSONBytes(dst, v)
 		})
@@ -161,7 +166,7 @@ func (s *Snapshot) AppendCSV(dst []byte, q *Query) []byte {
 	dst = append(dst, "\r\n"...)
 	var buf []byte
 	s.Each(q, func(p *Part, i int) {
-		buf = s.Catalog.appendValues(buf, q.Dataset, p, i, func(col int, v []byte) {
+		buf = s.Catalog.appendValues(buf, q, p, i, func(col int, v []byte) {
 			if col > 0 {
 				dst = append(dst, ',')
 			}

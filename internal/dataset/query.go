@@ -17,7 +17,9 @@ type Query struct {
 	From, To energy.Date
 	// Year and Month are a YearParam's and a MonthParam's values, 0 when absent.
 	Year, Month int
-	filters     []filter
+	// UTC asks for instants in UTC rather than Europe/Rome wall time.
+	UTC     bool
+	filters []filter
 	// unknown is set when a filter value lies outside its reference list:
 	// the API answers that with an empty body, not an error.
 	unknown bool
@@ -67,8 +69,21 @@ func (c *Catalog) ParseQuery(d *Dataset, params map[string][]string, lim Limits)
 	var key strings.Builder
 	key.WriteString(d.Name)
 	enums := map[string]string{} // single Enum values by parameter, for Within
-	for _, p := range d.Params {
+	for _, p := range d.Parameters() {
 		switch p.Kind {
+		case TimeZoneParam:
+			s, err := single(params, p.Name, false)
+			if err != nil {
+				return nil, err
+			}
+			switch {
+			case s == "" || strings.EqualFold(s, energy.TimeZone):
+			case strings.EqualFold(s, "UTC"):
+				q.UTC = true
+				key.WriteString("|utc")
+			default:
+				return nil, energy.Errorf(energy.Invalid, "parameter %s value %q is not a time zone this API writes instants in (want Europe/Rome or UTC)", p.Name, s)
+			}
 		case DateRange:
 			from, to, err := parseRange(params, p, lim)
 			if err != nil {

@@ -1,0 +1,94 @@
+package catalog
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/energyapi/energyapi/internal/dataset"
+	"github.com/energyapi/energyapi/internal/energy"
+)
+
+// TestDemoSeriesHaveWholeDays proves, for every quarter-hourly and hourly
+// dataset of the catalogue and every series in its demo data (one per
+// combination of key values), that each Europe/Rome day holds exactly its
+// quarter hours (92, 96 or 100) or hours (23, 24 or 25), and that the
+// instants rise strictly, one step apart, from the first day to the last:
+// the clock changes neither drop nor repeat an instant.
+func TestDemoSeriesHaveWholeDays(t *testing.T) {
+	c, err := New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	generated := map[string][]dataset.Row{}
+	for _, d := range c.All() {
+		if d.Demo == nil {
+			continue
+		}
+		rows := d.Demo(generated)
+		generated[d.Name] = rows
+		var step int64
+		switch d.Grain {
+		case dataset.QuarterHour:
+			step = 900
+		case dataset.Hour:
+			step = 3600
+		default:
+			continue
+		}
+		lay := c.Layout(d)
+		var keys []int
+		for _, name := range d.KeyNames() {
+			i, _ := lay.TextIndex(name)
+			keys = append(keys, i)
+		}
+		series := map[string][]int64{}
+		for _, r := range rows {
+			var k strings.Builder
+			for _, i := range keys {
+				k.WriteString(r.Text[i] + "|")
+			}
+			series[k.String()] = append(series[k.String()], r.Time)
+		}
+		if len(series) == 0 {
+			t.Errorf("%s: no demo data", d.Name)
+		}
+		for name, times := range series {
+			checkWholeDays(t, d.Name+" "+name, times, step)
+		}
+	}
+}
+
+func checkWholeDays(t *testing.T, name string, times []int64, step int64) {
+	t.Helper()
+	first := energy.DateOf(time.Unix(times[0], 0))
+	if times[0] != first.Start().Unix() {
+		t.Errorf("%s: starts at %v, not at the start of a day", name, time.Unix(times[0], 0))
+		return
+	}
+	for i := 1; i < len(times); i++ {
+		if times[i]-times[i-1] != step {
+			t.Errorf("%s: %v follows %v", name, time.Unix(times[i], 0).In(energy.Rome()), time.Unix(times[i-1], 0).In(energy.Rome()))
+			return
+		}
+	}
+	last := energy.DateOf(time.Unix(times[len(times)-1], 0))
+	if end := last.End().Unix(); times[len(times)-1] != end-step {
+		t.Errorf("%s: ends at %v, not at the end of a day", name, time.Unix(times[len(times)-1], 0))
+	}
+	// Count each Europe/Rome day's instants: 23, 24 or 25 hours' worth, and
+	// 23 or 25 only on the days the clocks change.
+	perDay := map[energy.Date]int64{}
+	for _, u := range times {
+		perDay[energy.DateOf(time.Unix(u, 0))]++
+	}
+	for d := first; d.Compare(last) <= 0; d = d.AddDays(1) {
+		hours := perDay[d] * step / 3600
+		_, startOff := d.Start().Zone()
+		_, endOff := d.End().Zone()
+		want := int64(24 + (startOff-endOff)/3600) // 23 in March, 25 in October
+		if hours != want {
+			t.Errorf("%s: %s has %d hours of data, want %d", name, d, hours, want)
+		}
+	}
+}
