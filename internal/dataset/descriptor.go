@@ -271,6 +271,11 @@ type ImportSpec struct {
 	Parse func(name string, r io.Reader) ([]Row, error)
 	// Formats describes the files Parse reads, for help texts.
 	Formats string
+	// EnglishNumbers makes the generic reader read number cells in the
+	// English format (a decimal point, commas between thousands: "1,234.5"),
+	// as the transmission download files write them, instead of
+	// energy.ParseNumber's rules, under which a comma is a decimal comma.
+	EnglishNumbers bool
 }
 
 // Path returns the dataset's path: "/load/v2.0/total-load".

@@ -184,3 +184,52 @@ func allZero(b []byte) bool {
 	}
 	return true
 }
+
+// ParseEnglishNumber parses a decimal number in the English format that the
+// transmission download files use: a decimal point and commas between
+// thousands ("1,234.5", "-488.3051289102222", "12,345"). Groups follow
+// ParseNumber's rules with the separators swapped; a comma is never a
+// decimal separator. It returns an *Error with code Invalid whose message
+// repeats s.
+func ParseEnglishNumber(s string) (float64, error) {
+	t := strings.TrimSpace(s)
+	if t == "" {
+		return 0, numberError(s, "empty value")
+	}
+	if strings.ContainsAny(t, "eExXnN") {
+		return 0, numberError(s, "unexpected character (want digits, a decimal point and thousands commas)")
+	}
+	intPart, frac, hasPoint := strings.Cut(t, ".")
+	if strings.Contains(frac, ",") {
+		return 0, numberError(s, "a comma after the decimal point")
+	}
+	sign := ""
+	if intPart != "" && (intPart[0] == '+' || intPart[0] == '-') {
+		sign, intPart = intPart[:1], intPart[1:]
+	}
+	if intPart == "" {
+		return 0, numberError(s, "no digits before the decimal point")
+	}
+	if hasPoint && frac == "" {
+		return 0, numberError(s, "no digits after the decimal point")
+	}
+	if strings.Contains(intPart, ",") {
+		if err := checkGroups(s, strings.ReplaceAll(intPart, ",", ".")); err != nil {
+			return 0, err
+		}
+		intPart = strings.ReplaceAll(intPart, ",", "")
+	}
+	for _, part := range []string{intPart, frac} {
+		for i := 0; i < len(part); i++ {
+			if part[i] < '0' || part[i] > '9' {
+				r, _ := utf8.DecodeRuneInString(part[i:])
+				return 0, numberError(s, "unexpected character "+strconv.QuoteRune(r)+" (want digits, a decimal point and thousands commas)")
+			}
+		}
+	}
+	g := sign + intPart
+	if hasPoint {
+		g += "." + frac
+	}
+	return parseFloat(s, g)
+}

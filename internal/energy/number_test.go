@@ -233,3 +233,27 @@ func BenchmarkParseNumber(b *testing.B) {
 		}
 	}
 }
+
+func TestParseEnglishNumber(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want float64
+	}{
+		{"1,234.5", 1234.5},
+		{"-488.3051289102222", -488.3051289102222},
+		{"12,345", 12345},
+		{"1,234,567.25", 1234567.25},
+		{" +7 ", 7},
+		{"0.408", 0.408},
+	} {
+		got, err := energy.ParseEnglishNumber(tc.in)
+		if err != nil || got != tc.want {
+			t.Errorf("ParseEnglishNumber(%q): got %v, %v; want %v", tc.in, got, err, tc.want)
+		}
+	}
+	for _, bad := range []string{"", "1,23.4", "12,34", "1.234,5", "1.2.3", "1e3", "NaN", ".5", "5.", "1 234", "1,,234", ",123"} {
+		if v, err := energy.ParseEnglishNumber(bad); err == nil {
+			t.Errorf("ParseEnglishNumber(%q): got %v, want an error", bad, v)
+		}
+	}
+}

@@ -114,7 +114,7 @@ func ReadRows(c *dataset.Catalog, d *dataset.Dataset, name string, r io.Reader) 
 					row.Num[k] = math.NaN()
 					continue
 				}
-				n, err := parseCellNumber(v, xlsx)
+				n, err := parseCellNumber(v, xlsx, d.Import.EnglishNumbers)
 				if err != nil {
 					return nil, t.Errorf(i, "%s: %s", f.Name, energy.ErrorMessage(err))
 				}
@@ -197,10 +197,15 @@ func keyWords(d *dataset.Dataset) string {
 	return strings.Join(words[:len(words)-1], ", ") + " and " + words[len(words)-1]
 }
 
-// parseCellNumber parses a number cell (ParseNumber's rules); XLSX cells
-// also admit the E notation that spreadsheets store.
-func parseCellNumber(s string, xlsx bool) (float64, error) {
-	v, err := energy.ParseNumber(s)
+// parseCellNumber parses a number cell (ParseNumber's rules, or
+// ParseEnglishNumber's when english); XLSX cells also admit the E notation
+// that spreadsheets store.
+func parseCellNumber(s string, xlsx, english bool) (float64, error) {
+	parse := energy.ParseNumber
+	if english {
+		parse = energy.ParseEnglishNumber
+	}
+	v, err := parse(s)
 	if err == nil || !xlsx || !strings.ContainsAny(s, "eE") {
 		return v, err
 	}

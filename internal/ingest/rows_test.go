@@ -83,3 +83,25 @@ func TestReadRowsGenericErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestReadRowsEnglishNumbers reads a file in the transmission downloads'
+// English format, where a comma groups thousands and is no decimal comma.
+func TestReadRowsEnglishNumbers(t *testing.T) {
+	c, d := flows(t)
+	d.Import.EnglishNumbers = true
+	const file = "date,flow,flow_MW\n" +
+		"2024-05-01 10:00:00,North -> South,\"1,234.5\"\n" +
+		"2024-05-01 11:00:00,North -> South,-488.25\n"
+	rows, err := ingest.ReadRows(c, d, "flows.csv", strings.NewReader(file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 2 || rows[0].Num[0] != 1234.5 || rows[1].Num[0] != -488.25 {
+		t.Fatalf("got %+v, want 1234.5 and -488.25", rows)
+	}
+	// The same comma is a decimal comma without the flag, and in the
+	// English format "1,5" is a malformed grouping, not one and a half.
+	if _, err := ingest.ReadRows(c, d, "flows.csv", strings.NewReader("date,flow,flow_MW\n2024-05-01 10:00:00,North -> South,\"1,5\"\n")); err == nil || !strings.Contains(err.Error(), "flows.csv:2") {
+		t.Errorf("got %v, want an error on flows.csv:2", err)
+	}
+}
