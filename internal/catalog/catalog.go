@@ -10,6 +10,10 @@ func All() []*dataset.Dataset {
 	return []*dataset.Dataset{
 		TotalLoad(),
 		PeakValleyLoad(),
+		MarketLoad(),
+		PeakValleyLoadDetails(),
+		MonthlyIndexIndustrialConsumption(),
+		DemandCoverageBySource(),
 		ThermoelectricProduction(),
 	}
 }

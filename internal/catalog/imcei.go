@@ -1,0 +1,92 @@
+package catalog
+
+import (
+	"math"
+	"time"
+
+	"github.com/energyapi/energyapi/internal/dataset"
+	"github.com/energyapi/energyapi/internal/demo"
+	"github.com/energyapi/energyapi/internal/energy"
+)
+
+// MonthlyIndexIndustrialConsumption is the IMCEI: the monthly index of
+// industrial electrical consumption per region, sector and supply voltage.
+func MonthlyIndexIndustrialConsumption() *dataset.Dataset {
+	return &dataset.Dataset{
+		Name: "imcei", Title: "Monthly index of industrial electrical consumption (IMCEI)",
+		Doc: "Monthly electricity consumption of industrial customers per region, sector and supply voltage, in GWh, " +
+			"with its index (the series' 2019 monthly average = 100).",
+		Area: "load", Version: "v2.0", Resource: "monthly-index-industrial-electrical-consumption",
+		Array: "monthly_index_industrial_electrical_consumption", Message: dataset.MessageOK, Grain: dataset.Month,
+		Params: []dataset.Param{
+			{Name: "year", Kind: dataset.YearParam, Required: true, Doc: "Year to extract (yyyy)."},
+			{Name: "month", Kind: dataset.MonthParam, Required: true, Doc: "Month to extract, 1 to 12, zero padding optional (\"2\" or \"02\")."},
+			{Name: "sector", Kind: dataset.Enum, Many: true, Field: "sector", Doc: "Sectors to extract (repeat the key for several)."},
+			{Name: "tensionType", Kind: dataset.Enum, Field: "tension_type", Doc: "Supply voltage: AT (high) or MT (medium)."},
+		},
+		Fields: []dataset.Field{
+			{Name: "date", Kind: dataset.Instant, Offset: "date_offset",
+				Doc: "The month's first instant, Europe/Rome wall time yyyy-mm-dd hh:mm:ss (\"2024-02-01 00:00:00\"), followed by its UTC offset; no date_tz field, as the portal documents."},
+			{Name: "region", Kind: dataset.Text, Ref: energy.RegionNames(), Doc: "Region."},
+			{Name: "sector", Kind: dataset.Text, Ref: energy.IMCEISectorNames(), Doc: "Industrial sector."},
+			{Name: "tension_type", Kind: dataset.Text, Ref: energy.TensionTypeNames(), Doc: "Supply voltage: AT (high) or MT (medium)."},
+			{Name: "monthly_imcei", Kind: dataset.Number, Format: dataset.PointFull, Doc: "The month's index, decimal point: the series' consumption as a percentage of its 2019 monthly average.", Min: 0, Max: 1000},
+			{Name: "consumption_Gwh", Kind: dataset.Number, Format: dataset.PointFull, Doc: "The month's consumption, GWh, decimal point (the lowercase \"wh\" is the family's spelling).", Min: 0, Max: 100000},
+		},
+		Order:    []string{"region", "sector", "tension_type"},
+		Demo:     demoIMCEI,
+		DemoFrom: []string{"total-load"},
+		Import: &dataset.ImportSpec{
+			Formats: "CSV or XLSX with the columns date (the month's first day, yyyy-mm-dd hh:mm:ss or dd/mm/yyyy hh:mm:ss), region, sector, tension_type, monthly_imcei, consumption_Gwh"},
+	}
+}
+
+// demoIMCEI follows Italy's monthly demo demand: each series is a fixed
+// part of a region's industrial demand (sector and voltage weights), scaled
+// month by month as Italy's load, with a trend of its own per sector and a
+// noise of ±3%.
+func demoIMCEI(from map[string][]dataset.Row) []dataset.Row {
+	type month struct{ y, m int }
+	energyMWh := map[month]float64{}
+	var months []month
+	rome := energy.Rome()
+	for _, r := range from["total-load"] {
+		if r.Text[0] != string(energy.Italy) {
+			continue
+		}
+		t := time.Unix(r.Time, 0).In(rome)
+		k := month{t.Year(), int(t.Month())}
+		if _, ok := energyMWh[k]; !ok {
+			months = append(months, k)
+		}
+		energyMWh[k] += r.Num[0] / 4
+	}
+	var base2019 float64
+	for k, v := range energyMWh {
+		if k.y == 2019 {
+			base2019 += v / 12
+		}
+	}
+	sectors := energy.IMCEISectorNames().Values()
+	sectorGWh := []float64{11, 9, 6, 4, 6, 9, 14, 4, 4, 12} // a month's national consumption per sector, GWh in 2019
+	shares := demo.RegionDemandShares()
+	var out []dataset.Row
+	for _, k := range months {
+		at := time.Date(k.y, time.Month(k.m), 1, 0, 0, 0, 0, rome).Unix()
+		level := energyMWh[k] / base2019
+		for ri, region := range energy.RegionNames().Values() {
+			for si, sector := range sectors {
+				trend := 1 + 0.01*float64(si%4-1)*float64(k.y-2019)
+				for ti, tension := range []string{"AT", "MT"} {
+					part := 0.45 + 0.1*float64(ti) // MT customers outnumber AT ones
+					base := 20 * sectorGWh[si] * shares[region] * part
+					noise := 1 + 0.03*demo.Noise(0x1ace1, at, int64(ri), int64(si), int64(ti))
+					gwh := math.Round(base*level*trend*noise*1000) / 1000
+					idx := math.Round(1000*gwh/base) / 10
+					out = append(out, dataset.Row{Time: at, Text: []string{region, sector, tension}, Num: []float64{idx, gwh}})
+				}
+			}
+		}
+	}
+	return out
+}

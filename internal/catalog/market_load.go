@@ -1,0 +1,97 @@
+package catalog
+
+import (
+	"math"
+	"slices"
+
+	"github.com/energyapi/energyapi/internal/dataset"
+	"github.com/energyapi/energyapi/internal/demo"
+	"github.com/energyapi/energyapi/internal/energy"
+)
+
+// MarketLoad is the quarter-hourly load of the market perimeter of each
+// bidding zone and Italy: total load less what never passes through the
+// market (self-consumption and the like), grid losses included.
+func MarketLoad() *dataset.Dataset {
+	return &dataset.Dataset{
+		Name: "market-load", Title: "Market load",
+		Doc:  "Actual and day-ahead forecast load of the market perimeter (grid losses included, self-consumption excluded) per bidding zone and for Italy, every quarter hour, in MW.",
+		Area: "load", Version: "v2.0", Resource: "market-load",
+		Array: "market_load", Message: dataset.MessageDates, Grain: dataset.QuarterHour,
+		Params: []dataset.Param{
+			dates(),
+			{Name: "biddingZone", Kind: dataset.Enum, Many: true, Field: "bidding_zone", Doc: "Bidding zones to extract (repeat the key for several)."},
+		},
+		Fields: []dataset.Field{
+			romeTime(),
+			{Name: "market_load_MW", Kind: dataset.Number, Format: dataset.PointFull, Aliases: []string{"Market Load [MW]"}, Doc: "Actual market load, MW.", Min: 0, Max: 80000},
+			{Name: "forecast_market_load_MW", Kind: dataset.Number, Format: dataset.PointFull, Aliases: []string{"Forecast Market load [MW]"}, Optional: true, Doc: "Day-ahead forecast of the market load, MW; empty when not published.", Min: 0, Max: 80000},
+			{Name: "bidding_zone", Kind: dataset.Text, Ref: energy.ZoneNames(), Aliases: []string{"Bidding zone"}, Doc: "Bidding zone, or Italy."},
+		},
+		Demo:     demoMarketLoad,
+		DemoFrom: []string{"total-load"},
+		Import: &dataset.ImportSpec{
+			Formats: "CSV or XLSX with the columns date (yyyy-mm-dd hh:mm:ss or dd/mm/yyyy hh:mm:ss, Europe/Rome), date_offset (optional; needed in the repeated autumn hour), market_load_MW, forecast_market_load_MW (may be empty), bidding_zone; the download file's headers Date, Market Load [MW], Forecast Market load [MW], Bidding zone are accepted too"},
+	}
+}
+
+// marketShare returns the share of a zone's total load that lies outside
+// the market perimeter, mostly self-consumption of industrial sites.
+func marketShare(zone string) float64 {
+	switch energy.Zone(zone) {
+	case energy.North:
+		return 0.045
+	case energy.South:
+		return 0.05
+	case energy.Sicily:
+		return 0.04
+	case energy.Sardinia:
+		return 0.06
+	}
+	return 0.03
+}
+
+// demoMarketLoad derives the market load from the demo total load: each
+// zone's total less its share (marketShare, varying by ±0.5 points), its
+// forecast from the total's forecast with an error of its own of at most
+// 1%, rounded to the kW; Italy is the sum of the rounded zones, as in
+// total-load.
+func demoMarketLoad(from map[string][]dataset.Row) []dataset.Row {
+	src := from["total-load"]
+	rows := make([]dataset.Row, len(src))
+	nums := make([]float64, 2*len(src))
+	var sum, fsum float64
+	fok := true
+	for i, r := range src {
+		zone := r.Text[0]
+		var mw, fc float64
+		if zone == string(energy.Italy) {
+			mw, fc = round3(sum), round3(fsum)
+			if !fok {
+				fc = math.NaN()
+			}
+			sum, fsum, fok = 0, 0, true
+		} else {
+			share := marketShare(zone) + 0.005*demo.Noise(0x3a11e7, r.Time, zoneIndex(zone))
+			mw = round3(r.Num[0] * (1 - share))
+			fc = math.NaN()
+			if !math.IsNaN(r.Num[1]) {
+				fc = round3(r.Num[1] * (1 - share) * (1 + 0.01*demo.Noise(0xf0ca57, r.Time, zoneIndex(zone))))
+			}
+			sum += mw
+			if math.IsNaN(fc) {
+				fok = false
+			} else {
+				fsum += fc
+			}
+		}
+		nums[2*i], nums[2*i+1] = mw, fc
+		rows[i] = dataset.Row{Time: r.Time, Text: r.Text, Num: nums[2*i : 2*i+2 : 2*i+2]}
+	}
+	return rows
+}
+
+// zoneIndex numbers the zones for demo noise.
+func zoneIndex(zone string) int64 { return int64(slices.Index(energy.Zones(), energy.Zone(zone))) }
+
+func round3(v float64) float64 { return math.Round(v*1000) / 1000 }

@@ -1,0 +1,132 @@
+package catalog
+
+import (
+	"math"
+	"time"
+
+	"github.com/energyapi/energyapi/internal/dataset"
+	"github.com/energyapi/energyapi/internal/demo"
+	"github.com/energyapi/energyapi/internal/energy"
+)
+
+// PeakValleyLoadDetails is the coverage of each day's peak and valley of
+// Italy's load by primary source.
+func PeakValleyLoadDetails() *dataset.Dataset {
+	return &dataset.Dataset{
+		Name: "peak-valley-details", Title: "Peak and valley load details",
+		Doc: "How each primary source covered each day's peak and valley of Italy's total load, in GW. " +
+			"A day has one record per source at the moment of its peak and one per source at the moment of its valley; " +
+			"the sources of a moment add up to its peak or valley, Self-consumption and Pumping-consumption counting negative.",
+		Area: "load", Version: "v2.0", Resource: "peak-valley-load-details",
+		Array: "peak_valley_load_details", Message: dataset.MessageDates, Grain: dataset.QuarterHour,
+		Params: []dataset.Param{
+			dates(),
+			{Name: "type", Kind: dataset.Enum, Many: true, Field: "type", Doc: "Primary sources to extract (repeat the key for several)."},
+		},
+		Fields: []dataset.Field{
+			romeTime(),
+			{Name: "peak_load_GW", Kind: dataset.Number, Format: dataset.Point3, Optional: true, Doc: "The day's peak, GW, repeated on every source's record of the peak; empty on a valley record.", Min: 0, Max: 80},
+			{Name: "valley_load_GW", Kind: dataset.Number, Format: dataset.Point3, Optional: true, Doc: "The day's valley, GW, repeated on every source's record of the valley; empty on a peak record.", Min: 0, Max: 80},
+			{Name: "primary_source_GW", Kind: dataset.Number, Format: dataset.Point3, Doc: "The source's part of the peak or valley, GW; negative for Self-consumption and Pumping-consumption, and for Net Foreign Exchange when Italy exports.", Min: -80, Max: 80},
+			{Name: "type", Kind: dataset.Text, Ref: energy.PrimarySourceNames(), Doc: "Primary source: Thermal, Wind, Geothermal, Photovoltaic, Net Foreign Exchange, Self-consumption, Pumping-consumption or Hydro."},
+		},
+		ExactlyOne: []string{"peak_load_GW", "valley_load_GW"},
+		Demo:       demoPeakValleyDetails,
+		DemoFrom:   []string{"total-load"},
+		Import: &dataset.ImportSpec{
+			Formats: "CSV or XLSX with the columns date (yyyy-mm-dd hh:mm:ss, Europe/Rome), date_offset (optional; needed in the repeated autumn hour), peak_load_GW, valley_load_GW (one of the two empty), primary_source_GW, type"},
+	}
+}
+
+// demoPeakValleyDetails finds each day's peak and valley in Italy's demo
+// total load and splits each among the primary sources (PeakValleySplit).
+func demoPeakValleyDetails(from map[string][]dataset.Row) []dataset.Row {
+	var out []dataset.Row
+	var day energy.Date
+	var peak, valley dataset.Row
+	have := false
+	flush := func() {
+		if !have {
+			return
+		}
+		nan := math.NaN()
+		for _, ex := range []struct {
+			r          dataset.Row
+			peak, vall float64
+		}{{peak, peak.Num[0], nan}, {valley, nan, valley.Num[0]}} {
+			gw := round3(ex.r.Num[0] / 1000)
+			at := time.Unix(ex.r.Time, 0).In(energy.Rome())
+			split := PeakValleySplit(at, gw)
+			for k, src := range energy.PrimarySourceNames().Values() {
+				p, v := nan, nan
+				if !math.IsNaN(ex.peak) {
+					p = gw
+				} else {
+					v = gw
+				}
+				out = append(out, dataset.Row{Time: ex.r.Time, Text: []string{src}, Num: []float64{p, v, split[k]}})
+			}
+		}
+		have = false
+	}
+	for _, r := range from["total-load"] {
+		if r.Text[0] != string(energy.Italy) {
+			continue
+		}
+		d := energy.DateOf(time.Unix(r.Time, 0))
+		if d != day {
+			flush()
+			day = d
+		}
+		if !have {
+			peak, valley, have = r, r, true
+			continue
+		}
+		// Ties go to the earliest instant, as in peak-valley-load.
+		if r.Num[0] > peak.Num[0] {
+			peak = r
+		}
+		if r.Num[0] < valley.Num[0] {
+			valley = r
+		}
+	}
+	flush()
+	return out
+}
+
+// PeakValleySplit splits gw, Italy's load at moment at, among the primary
+// sources in energy.PrimarySourceNames order: photovoltaic by daylight and
+// season, wind, geothermal and hydro by season with noise seeded by the
+// moment, a net import of 4 to 7 GW, self-consumption of 3.5% and pumping
+// at night as negative parts, and thermal for the rest. Each part is
+// rounded to the MW and thermal takes what is left, so the parts add up to
+// gw exactly (to the MW).
+func PeakValleySplit(at time.Time, gw float64) []float64 {
+	u := at.Unix()
+	h := float64(at.Hour()) + float64(at.Minute())/60
+	summer := 0.5 - 0.5*math.Cos(2*math.Pi*float64(at.YearDay()-15)/365) // 0 mid-January, 1 mid-July
+	solar := 0.0
+	if sun := math.Sin(math.Pi * (h - 6.5 + summer) / (12 + 2*summer)); sun > 0 && h > 5 && h < 21 {
+		solar = (8 + 12*summer) * sun * (0.85 + 0.15*demo.Noise(0x5012, u))
+	}
+	wind := 2.8 + 1.8*demo.Noise(0x717d, u) - 0.8*summer
+	geo := 0.66 + 0.02*demo.Noise(0x6e0, u)
+	hydro := 4.5 + 3*math.Sin(math.Pi*summer) + 0.8*demo.Noise(0x4d20, u)
+	imp := 5.5 + 1.5*demo.Noise(0x1f0e, u)
+	self := -0.035 * gw
+	pump := -0.3
+	if h < 7 || h >= 23 {
+		pump = -1.2 - 0.5*demo.Noise(0x9a4b, u)
+	}
+	parts := []float64{0, round3(math.Max(wind, 0.2)), round3(geo), round3(solar), round3(imp), round3(self), round3(pump), round3(hydro)}
+	rest := gw
+	for _, p := range parts[1:] {
+		rest -= p
+	}
+	if rest < 2 { // a low valley on a windy day: less import
+		parts[4] = round3(parts[4] - (2 - rest))
+		rest = 2
+	}
+	parts[0] = round3(rest)
+	return parts
+}

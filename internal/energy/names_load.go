@@ -1,0 +1,67 @@
+package energy
+
+// PrimarySourceNames returns the primary sources that cover a peak or a
+// valley of demand (peak-valley-load-details), in the portal's order.
+func PrimarySourceNames() *Names {
+	return Plain("Thermal", "Wind", "Geothermal", "Photovoltaic", "Net Foreign Exchange", "Self-consumption", "Pumping-consumption", "Hydro")
+}
+
+// IMCEISectorNames returns the industrial sectors of the monthly index of
+// industrial electrical consumption (IMCEI), in the portal's order.
+func IMCEISectorNames() *Names {
+	return Plain("ALIMENTARE", "ALTRI", "CARTARIA", "CEMENTO CALCE E GESSO", "CERAMICHE E VETRARIE",
+		"CHIMICA", "MECCANICA", "METALLI NON FERROSI", "MEZZI DI TRASPORTO", "SIDERURGIA")
+}
+
+// TensionTypeNames returns the supply voltages of the IMCEI: AT (high) and MT (medium).
+func TensionTypeNames() *Names { return Plain("AT", "MT") }
+
+// CoverageSourceNames returns the sources of demand-coverage-by-source, in
+// the portal's order.
+func CoverageSourceNames() *Names {
+	return Plain("Bioenergie", "Eolico", "Fotovoltaico", "Geotermoelettrico", "Idrico rinnovabile", "Idrico tradizionale", "Saldo import/export")
+}
+
+// Borders returns the countries at Italy's borders with an interconnection,
+// as the transmission datasets name them.
+func Borders() []string {
+	return []string{"France", "Switzerland", "Austria", "Slovenia", "Greece", "Montenegro", "Malta"}
+}
+
+// BorderNames returns Borders as a reference list.
+func BorderNames() *Names { return Plain(Borders()...) }
+
+// ZoneLinks returns the interconnections between the bidding zones, each
+// as its two zones with the southern or island end first, the direction in
+// which the portal names them ("Centre-North -> North").
+func ZoneLinks() [][2]Zone {
+	return [][2]Zone{
+		{CentreNorth, North},
+		{CentreSouth, CentreNorth},
+		{Sardinia, CentreNorth},
+		{Sardinia, CentreSouth},
+		{South, CentreSouth},
+		{Calabria, South},
+		{Sicily, Calabria},
+	}
+}
+
+// FlowName names the flow from zone a to zone b: "Centre-North -> North".
+func FlowName(a, b Zone) string { return string(a) + " -> " + string(b) }
+
+// FlowNames returns every directed zone pair with a link, each link in the
+// portal's direction and then in the opposite one. Spellings without spaces
+// around the arrow are accepted as aliases.
+func FlowNames() *Names {
+	var es []Name
+	for _, dir := range []bool{true, false} {
+		for _, l := range ZoneLinks() {
+			a, b := l[0], l[1]
+			if !dir {
+				a, b = b, a
+			}
+			es = append(es, Name{Value: FlowName(a, b), Aliases: []string{string(a) + "->" + string(b)}})
+		}
+	}
+	return NewNames(es...)
+}
