@@ -145,7 +145,7 @@ func TestErrorsSayFlagValueAndForm(t *testing.T) {
 		{"date", creds, []string{"get", "peak-valley", "--from", "2024-01-01", "--to", "02/01/2024"},
 			`--from: invalid value "2024-01-01": want a day as dd/mm/yyyy, such as 31/01/2024`},
 		{"dataset", nil, []string{"import", "--dataset", "load", "x.csv"},
-			`--dataset: invalid value "load": want total-load, peak-valley, market-load, peak-valley-details, imcei, demand-coverage, thermoelectric`},
+			`--dataset: invalid value "load": want total-load, peak-valley, market-load, peak-valley-details, imcei, demand-coverage, thermoelectric, physical-foreign-flow, physical-internal-flow, scheduled-foreign-exchange, scheduled-internal-exchange`},
 		{"unknown flag", nil, []string{"serve", "--tokn-ttl", "5m"},
 			`unknown flag --tokn-ttl; did you mean --token-ttl?`},
 		{"unknown flag, nothing close", nil, []string{"init", "--frobnicate"},

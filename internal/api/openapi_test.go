@@ -39,6 +39,10 @@ func TestOpenAPIDocumentDescribesTheSurface(t *testing.T) {
 		"GET /openapi.json",
 		"GET /openapi.yaml",
 		"GET /readyz",
+		"GET /transmission/v2.0/physical-foreign-flow",
+		"GET /transmission/v2.0/physical-internal-flow",
+		"GET /transmission/v2.0/scheduled-foreign-exchange",
+		"GET /transmission/v2.0/scheduled-internal-exchange",
 		"POST /public-api/access-token",
 		"POST /transparency/oauth/accessToken",
 	}

@@ -15,6 +15,10 @@ func All() []*dataset.Dataset {
 		MonthlyIndexIndustrialConsumption(),
 		DemandCoverageBySource(),
 		ThermoelectricProduction(),
+		PhysicalForeignFlow(),
+		PhysicalInternalFlow(),
+		ScheduledForeignExchange(),
+		ScheduledInternalExchange(),
 	}
 }
 
