@@ -1,0 +1,130 @@
+package api_test
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/energyapi/energyapi/internal/api/apitest"
+	"github.com/energyapi/energyapi/internal/catalog"
+	"github.com/energyapi/energyapi/internal/dataset"
+	"github.com/energyapi/energyapi/internal/energy"
+)
+
+// demoWindows are the days the Python client asks for: both 2024 clock changes.
+var demoWindows = [][2]energy.Date{
+	{{Year: 2024, Month: time.March, Day: 30}, {Year: 2024, Month: time.March, Day: 31}},
+	{{Year: 2024, Month: time.October, Day: 26}, {Year: 2024, Month: time.October, Day: 27}},
+}
+
+// demoSource returns the catalogue's demo data, generated as serve --demo
+// generates them, of the days of demoWindows (and of 2024 for monthly and
+// yearly datasets): enough for a client, cheap enough for the race suite.
+func demoSource(tb testing.TB) (*dataset.Catalog, dataset.PartSource) {
+	tb.Helper()
+	cat, err := catalog.New()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	keep := func(d *dataset.Dataset, u int64) bool {
+		if d.Grain >= dataset.Month {
+			return time.Unix(u, 0).In(energy.Rome()).Year() == 2024
+		}
+		for _, w := range demoWindows {
+			if u >= w[0].Start().Unix() && u < w[1].End().Unix() {
+				return true
+			}
+		}
+		return false
+	}
+	m := dataset.NewMemory()
+	generated := map[string][]dataset.Row{}
+	for _, d := range cat.All() {
+		if d.Demo == nil {
+			continue
+		}
+		var rows []dataset.Row
+		for _, r := range d.Demo(generated) {
+			if keep(d, r.Time) {
+				rows = append(rows, r)
+			}
+		}
+		generated[d.Name] = rows
+		if _, err := dataset.Import(context.Background(), m, cat, d, rows, time.Unix(0, 0)); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	return cat, m
+}
+
+// TestPythonClientReadsEveryTimeSeries runs scripts/pyclient/check.py, a
+// client written as the family's Python users write theirs, against a
+// server with demo data: for every time series in GET /catalog it reads
+// body[<array>] and checks date and date_offset against Python's zoneinfo
+// across both 2024 clock changes. Without Python 3 and requests it skips,
+// unless ENERGYAPI_REQUIRE_PYTHON is set (as in CI).
+func TestPythonClientReadsEveryTimeSeries(t *testing.T) {
+	if testing.Short() {
+		t.Skip("generates the demo data")
+	}
+	python, err := exec.LookPath("python3")
+	if err == nil {
+		err = exec.Command(python, "-c", "import requests, zoneinfo").Run()
+	}
+	if err != nil {
+		if os.Getenv("ENERGYAPI_REQUIRE_PYTHON") != "" {
+			t.Fatalf("python3 with requests is required (ENERGYAPI_REQUIRE_PYTHON is set): %v", err)
+		}
+		t.Skipf("SKIP: no python3 with requests and zoneinfo (%v); CI sets ENERGYAPI_REQUIRE_PYTHON=1 and installs python3-requests", err)
+	}
+	cat, src := demoSource(t)
+	srv := apitest.NewServer(t, apitest.Options{Catalog: cat, Source: src})
+
+	args := []string{filepath.Join("..", "..", "scripts", "pyclient", "check.py"), srv.URL, apitest.ClientID, apitest.ClientSecret}
+	for _, w := range demoWindows {
+		args = append(args, w[0].DMY()+"-"+w[1].DMY())
+	}
+	out, err := exec.Command(python, args...).CombinedOutput()
+	if err != nil {
+		t.Fatalf("check.py: %v\n%s", err, out)
+	}
+
+	// Every time series of GET /catalog was read, with records.
+	resp, err := http.Get(srv.URL + "/catalog")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var list struct {
+		Datasets []struct{ Name, Granularity string }
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&list); err != nil {
+		t.Fatal(err)
+	}
+	checked := map[string]bool{}
+	for _, line := range strings.Split(string(out), "\n") {
+		if f := strings.Fields(line); len(f) == 3 && f[0] == "ok" && f[2] != "0" {
+			checked[f[1]] = true
+		}
+	}
+	n := 0
+	for _, d := range list.Datasets {
+		if d.Granularity == "year" || d.Granularity == "month" {
+			continue
+		}
+		n++
+		if !checked[d.Name] {
+			t.Errorf("check.py did not read %s (%s)\n%s", d.Name, d.Granularity, out)
+		}
+	}
+	if n < 7 {
+		t.Errorf("got %d time series in /catalog, want at least total-load, peak-valley, market-load, peak-valley-details and the four transmission datasets", n)
+	}
+	t.Logf("check.py:\n%s", out)
+}
