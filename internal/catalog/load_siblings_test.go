@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"math"
+	"strings"
 	"testing"
 	"time"
 
@@ -69,5 +70,22 @@ func TestDemoPeakValleyDetailsAddUp(t *testing.T) {
 		if thermal := rows[i].Num[2]; thermal < 2 {
 			t.Errorf("moment %v: thermal %v GW, want at least 2", time.Unix(rows[i].Time, 0), thermal)
 		}
+	}
+}
+
+func TestPeakValleyDetailsImportNeedsExactlyOneValue(t *testing.T) {
+	for name, row := range map[string]string{
+		"both":    "2024-07-16 15:00:00,52.1,24,30.5,Thermal",
+		"neither": "2024-07-16 15:00:00,,,30.5,Thermal",
+	} {
+		_, err := importPeakValleyDetails("d.csv", strings.NewReader("date,peak_load_GW,valley_load_GW,primary_source_GW,type\n"+row+"\n"))
+		if err == nil || !strings.Contains(err.Error(), "exactly one of peak_load_GW and valley_load_GW") {
+			t.Errorf("%s: got %v, want an error asking for exactly one value", name, err)
+		}
+	}
+	rows, err := importPeakValleyDetails("d.csv", strings.NewReader("date,peak_load_GW,valley_load_GW,primary_source_GW,type\n"+
+		"2024-07-16 15:00:00,52.1,,30.5,Thermal\n2024-07-16 04:00:00,,24,3,Thermal\n"))
+	if err != nil || len(rows) != 2 || rows[0].Text[1] != peakKind || rows[1].Text[1] != valleyKind {
+		t.Errorf("got %+v, %v; want a peak and a valley record", rows, err)
 	}
 }

@@ -1,12 +1,14 @@
 package catalog
 
 import (
+	"io"
 	"math"
 	"time"
 
 	"github.com/energyapi/energyapi/internal/dataset"
 	"github.com/energyapi/energyapi/internal/demo"
 	"github.com/energyapi/energyapi/internal/energy"
+	"github.com/energyapi/energyapi/internal/ingest"
 )
 
 // PeakValleyLoadDetails is the coverage of each day's peak and valley of
@@ -18,7 +20,7 @@ func PeakValleyLoadDetails() *dataset.Dataset {
 			"A day has one record per source at the moment of its peak and one per source at the moment of its valley; " +
 			"the sources of a moment add up to its peak or valley, Self-consumption and Pumping-consumption counting negative.",
 		Area: "load", Version: "v2.0", Resource: "peak-valley-load-details",
-		Array: "peak_valley_load_details", Message: dataset.MessageDates, Grain: dataset.QuarterHour,
+		Array: "peak_valley_load_details", Message: dataset.MessageDates, Grain: dataset.Day,
 		Params: []dataset.Param{
 			dates(),
 			{Name: "type", Kind: dataset.Enum, Many: true, Field: "type", Doc: "Primary sources to extract (repeat the key for several)."},
@@ -29,13 +31,52 @@ func PeakValleyLoadDetails() *dataset.Dataset {
 			{Name: "valley_load_GW", Kind: dataset.Number, Format: dataset.Point3, Optional: true, Doc: "The day's valley, GW, repeated on every source's record of the valley; empty on a peak record.", Min: 0, Max: 80},
 			{Name: "primary_source_GW", Kind: dataset.Number, Format: dataset.Point3, Doc: "The source's part of the peak or valley, GW; negative for Self-consumption and Pumping-consumption, and for Net Foreign Exchange when Italy exports.", Min: -80, Max: 80},
 			{Name: "type", Kind: dataset.Text, Ref: energy.PrimarySourceNames(), Doc: "Primary source: Thermal, Wind, Geothermal, Photovoltaic, Net Foreign Exchange, Self-consumption, Pumping-consumption or Hydro."},
+			{Name: "kind", Kind: dataset.Text, Hidden: true, Ref: energy.Plain(peakKind, valleyKind)},
 		},
 		ExactlyOne: []string{"peak_load_GW", "valley_load_GW"},
 		Demo:       demoPeakValleyDetails,
 		DemoFrom:   []string{"total-load"},
-		Import: &dataset.ImportSpec{
+		Import: &dataset.ImportSpec{Parse: importPeakValleyDetails,
 			Formats: "CSV or XLSX with the columns date (yyyy-mm-dd hh:mm:ss, Europe/Rome), date_offset (optional; needed in the repeated autumn hour), peak_load_GW, valley_load_GW (one of the two empty), primary_source_GW, type"},
 	}
+}
+
+// detailsFile is the shape of peak-valley-load-details import files: the
+// dataset's fields without the hidden kind, which a record's filled value
+// tells (a peak or a valley), keyed by moment and type.
+func detailsFile() *dataset.Dataset {
+	d := PeakValleyLoadDetails()
+	d.Name, d.Grain, d.Import = d.Name+"-file", dataset.QuarterHour, &dataset.ImportSpec{}
+	d.Demo, d.DemoFrom = nil, nil
+	d.Fields = d.Fields[:len(d.Fields)-1]
+	return d
+}
+
+// importPeakValleyDetails reads a file with the generic reader (detailsFile)
+// and adds each record's kind. It returns an error with code Invalid for a
+// record with both or neither of peak_load_GW and valley_load_GW.
+func importPeakValleyDetails(name string, r io.Reader) ([]dataset.Row, error) {
+	file := detailsFile()
+	c, err := dataset.NewCatalog(file)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := ingest.ReadRows(c, file, name, r)
+	if err != nil {
+		return nil, err
+	}
+	for i := range rows {
+		peak, valley := !math.IsNaN(rows[i].Num[0]), !math.IsNaN(rows[i].Num[1])
+		if peak == valley {
+			return nil, energy.Errorf(energy.Invalid, "%s: record %d (%s): give exactly one of peak_load_GW and valley_load_GW", name, i+1, file.DescribeKey(rows[i]))
+		}
+		kind := valleyKind
+		if peak {
+			kind = peakKind
+		}
+		rows[i].Text = append(rows[i].Text, kind)
+	}
+	return rows, nil
 }
 
 // demoPeakValleyDetails finds each day's peak and valley in Italy's demo
@@ -64,7 +105,11 @@ func demoPeakValleyDetails(from map[string][]dataset.Row) []dataset.Row {
 				} else {
 					v = gw
 				}
-				out = append(out, dataset.Row{Time: ex.r.Time, Text: []string{src}, Num: []float64{p, v, split[k]}})
+				kind := peakKind
+				if math.IsNaN(p) {
+					kind = valleyKind
+				}
+				out = append(out, dataset.Row{Time: ex.r.Time, Text: []string{src, kind}, Num: []float64{p, v, split[k]}})
 			}
 		}
 		have = false
