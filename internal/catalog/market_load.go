@@ -60,6 +60,7 @@ func demoMarketLoad(from map[string][]dataset.Row) []dataset.Row {
 	src := from["total-load"]
 	rows := make([]dataset.Row, len(src))
 	nums := make([]float64, 2*len(src))
+	zones := energy.Zones()
 	var sum, fsum float64
 	fok := true
 	for i, r := range src {
@@ -72,11 +73,11 @@ func demoMarketLoad(from map[string][]dataset.Row) []dataset.Row {
 			}
 			sum, fsum, fok = 0, 0, true
 		} else {
-			share := marketShare(zone) + 0.005*demo.Noise(0x3a11e7, r.Time, zoneIndex(zone))
+			share := marketShare(zone) + 0.005*demo.Noise(0x3a11e7, r.Time, int64(slices.Index(zones, energy.Zone(zone))))
 			mw = round3(r.Num[0] * (1 - share))
 			fc = math.NaN()
 			if !math.IsNaN(r.Num[1]) {
-				fc = round3(r.Num[1] * (1 - share) * (1 + 0.01*demo.Noise(0xf0ca57, r.Time, zoneIndex(zone))))
+				fc = round3(r.Num[1] * (1 - share) * (1 + 0.01*demo.Noise(0xf0ca57, r.Time, int64(slices.Index(zones, energy.Zone(zone))))))
 			}
 			sum += mw
 			if math.IsNaN(fc) {
@@ -90,8 +91,5 @@ func demoMarketLoad(from map[string][]dataset.Row) []dataset.Row {
 	}
 	return rows
 }
-
-// zoneIndex numbers the zones for demo noise.
-func zoneIndex(zone string) int64 { return int64(slices.Index(energy.Zones(), energy.Zone(zone))) }
 
 func round3(v float64) float64 { return math.Round(v*1000) / 1000 }
