@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/energyapi/energyapi/internal/catalog"
 	"github.com/energyapi/energyapi/internal/energy"
 )
 
@@ -145,7 +146,7 @@ func TestErrorsSayFlagValueAndForm(t *testing.T) {
 		{"date", creds, []string{"get", "peak-valley", "--from", "2024-01-01", "--to", "02/01/2024"},
 			`--from: invalid value "2024-01-01": want a day as dd/mm/yyyy, such as 31/01/2024`},
 		{"dataset", nil, []string{"import", "--dataset", "load", "x.csv"},
-			`--dataset: invalid value "load": want total-load, peak-valley, market-load, peak-valley-details, imcei, demand-coverage, thermoelectric, physical-foreign-flow, physical-internal-flow, scheduled-foreign-exchange, scheduled-internal-exchange`},
+			`--dataset: invalid value "load": want ` + strings.Join(catalogNames(t), ", ")},
 		{"unknown flag", nil, []string{"serve", "--tokn-ttl", "5m"},
 			`unknown flag --tokn-ttl; did you mean --token-ttl?`},
 		{"unknown flag, nothing close", nil, []string{"init", "--frobnicate"},
@@ -263,4 +264,15 @@ func TestVersion(t *testing.T) {
 			}
 		})
 	}
+}
+
+// catalogNames returns every dataset's name in catalogue order, as usage
+// messages list them.
+func catalogNames(tb testing.TB) []string {
+	tb.Helper()
+	c, err := catalog.New()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return c.Names()
 }

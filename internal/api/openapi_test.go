@@ -28,6 +28,9 @@ func TestOpenAPIDocumentDescribesTheSurface(t *testing.T) {
 	want := []string{
 		"GET /.well-known/jwks.json",
 		"GET /catalog",
+		"GET /generation/v2.0/actual-generation",
+		"GET /generation/v2.0/energy-balance",
+		"GET /generation/v2.0/renewable-generation",
 		"GET /generation/v2.0/thermoelectric-production",
 		"GET /healthz",
 		"GET /load/v2.0/demand-coverage-by-source",

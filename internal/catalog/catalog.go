@@ -15,6 +15,10 @@ func All() []*dataset.Dataset {
 		MonthlyIndexIndustrialConsumption(),
 		DemandCoverageBySource(),
 		ThermoelectricProduction(),
+		// Generation (docs/datasets-generation.md).
+		ActualGeneration(),
+		RenewableGeneration(),
+		EnergyBalance(),
 		PhysicalForeignFlow(),
 		PhysicalInternalFlow(),
 		ScheduledForeignExchange(),
