@@ -1,0 +1,35 @@
+package catalog
+
+import (
+	"github.com/energyapi/energyapi/internal/dataset"
+	"github.com/energyapi/energyapi/internal/demo"
+	"github.com/energyapi/energyapi/internal/energy"
+)
+
+// InstalledCapacity is Italy's net efficient power by type, yearly.
+func InstalledCapacity() *dataset.Dataset {
+	return &dataset.Dataset{
+		Name: "installed-capacity", Title: "Installed capacity",
+		Doc:  "Italy's net efficient power by type at the end of each year, in GW (the field says GWh, as the API's does).",
+		Area: "generation", Version: "v2.0", Resource: "installed-capacity",
+		Array: "installed_capacity", Message: dataset.MessageYear, Grain: dataset.Year,
+		Params: []dataset.Param{
+			yearParam(6),
+			{Name: "type", Kind: dataset.Enum, Many: true, Field: "type", Doc: "Types to extract (repeat the key for several)."},
+		},
+		Fields: []dataset.Field{
+			yearField(),
+			{Name: "type", Kind: dataset.Text, Ref: energy.GenerationTypeNames(), Doc: "Type, one of the type filter's values."},
+			{Name: "installed_capacity_GWh", Kind: dataset.Number, Format: dataset.PointFull, Min: 0, Max: 500,
+				Doc: "Net efficient power, GW, with a decimal point as the published example (61.62) writes it; the unit in the name is the API's."},
+		},
+		Demo: func(map[string][]dataset.Row) []dataset.Row {
+			var rows []dataset.Row
+			for _, s := range demo.GenerationStats().InstalledCapacity {
+				rows = append(rows, yearRow(s.Year, s.Value, s.Type))
+			}
+			return rows
+		},
+		Import: &dataset.ImportSpec{Formats: "CSV or XLSX with the columns year, type, installed_capacity_GWh"},
+	}
+}
