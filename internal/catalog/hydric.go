@@ -1,0 +1,77 @@
+package catalog
+
+import (
+	"bytes"
+	"io"
+	"strings"
+
+	"github.com/energyapi/energyapi/internal/dataset"
+	"github.com/energyapi/energyapi/internal/demo"
+	"github.com/energyapi/energyapi/internal/energy"
+	"github.com/energyapi/energyapi/internal/ingest"
+)
+
+// Hydric is the hydroelectric production per province and kind of plant,
+// yearly.
+func Hydric() *dataset.Dataset {
+	return &dataset.Dataset{
+		Name: "hydric", Title: "Hydroelectric production",
+		Doc:  "Yearly gross and net hydroelectric production in GWh per region, province and kind of plant (Bacino, Fluente, Serbatoio).",
+		Area: "generation", Version: "v2.0", Resource: "hydric",
+		Array: "hydric", Message: dataset.MessageOK, Grain: dataset.Year,
+		Params: []dataset.Param{
+			yearParam(0), regionParam(), provincesParam(),
+			{Name: "productionType", Kind: dataset.Enum, Field: "production_type", Doc: "Lorda (gross) or Netta (net)."},
+			{Name: "hydricPlant", Kind: dataset.Enum, Field: "hydric_plant", Doc: "Kind of plant."},
+		},
+		Fields: []dataset.Field{
+			yearField(), grossNetField("production_type", "production"), regionField(), provinceField(),
+			{Name: "hydric_plant", Kind: dataset.Text, Ref: energy.HydricPlantNames(), Aliases: []string{"hydric_system"},
+				Doc: "Kind of plant. The page's table names this field hydric_plant and its JSON example hydric_system; this server follows the table " +
+					"and the hydricPlant filter, and import files may name the column either way."},
+			italian("production_GWh", "Production, GWh"),
+		},
+		Order: []string{"region", "province", "hydric_plant", "production_type"},
+		Demo: func(map[string][]dataset.Row) []dataset.Row {
+			return provinceRows(demo.GenerationStats().Hydric, false)
+		},
+		Import: &dataset.ImportSpec{Parse: importHydric, Formats: "CSV or XLSX with the columns year, production_type, region, province, hydric_plant (or hydric_system), production_GWh"},
+	}
+}
+
+// importHydric reads a hydric file with the generic reader, whose header
+// names the plant's column either hydric_plant or hydric_system. The
+// generic reader accepts a field's aliases only beside its main column, so
+// the file is read as one of two twins of the dataset, each of which
+// requires one of the names; the rows are the same for both.
+func importHydric(name string, r io.Reader) ([]dataset.Row, error) {
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, energy.Errorf(energy.Invalid, "%s: %v", name, err)
+	}
+	var first error
+	for _, column := range []string{"hydric_plant", "hydric_system"} {
+		twin := Hydric()
+		twin.Import = &dataset.ImportSpec{}
+		for i := range twin.Fields {
+			if twin.Fields[i].Name == "hydric_plant" {
+				twin.Fields[i].Column, twin.Fields[i].Aliases = column, nil
+			}
+		}
+		c, err := dataset.NewCatalog(twin)
+		if err != nil {
+			return nil, err
+		}
+		rows, err := ingest.ReadRows(c, twin, name, bytes.NewReader(data))
+		if err == nil {
+			return rows, nil
+		}
+		if first == nil {
+			first = err
+		}
+		if !strings.Contains(energy.ErrorMessage(err), "no header row") {
+			break
+		}
+	}
+	return nil, first
+}
