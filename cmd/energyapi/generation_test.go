@@ -1,0 +1,122 @@
+package main
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/energyapi/energyapi/internal/api/apitest"
+	"github.com/energyapi/energyapi/internal/catalog"
+	"github.com/energyapi/energyapi/internal/store/sqlite"
+)
+
+func writeFile(tb testing.TB, name, content string) string {
+	tb.Helper()
+	path := filepath.Join(tb.TempDir(), name)
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		tb.Fatal(err)
+	}
+	return path
+}
+
+// serveStore serves the store at db as the API does.
+func serveStore(t *testing.T, db string) *apitest.Server {
+	t.Helper()
+	st, err := sqlite.Open(context.Background(), db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	c, err := catalog.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return apitest.NewServer(t, apitest.Options{Catalog: c, Source: st})
+}
+
+// TestGenerationImportIsIdempotentAndAllOrNothing imports generation
+// files with the import command, twice, then a file with one bad row, and
+// fetches what was imported with get.
+func TestGenerationImportIsIdempotentAndAllOrNothing(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "gen.db")
+	env := map[string]string{"ENERGYAPI_DB": db}
+	hydric := writeFile(t, "hydric.csv", "year,production_type,region,province,hydric_system,production_GWh\n"+
+		"2023,Lorda,Lombardia,Sondrio,Serbatoio,\"199,301\"\n"+
+		"2023,Netta,Lombardia,Sondrio,Serbatoio,\"195,5\"\n")
+	actual := writeFile(t, "actual.csv", "date,date_offset,actual_generation_GWh,primary_source\n"+
+		"2024-10-27 02:00:00,+02:00,8.25,Thermal\n"+
+		"2024-10-27 02:00:00,+01:00,8.125,Thermal\n"+
+		"2024-10-27 02:00:00,+01:00,1.5,Wind\n")
+	for _, f := range []struct {
+		dataset, file string
+		rows          int
+	}{{"hydric", hydric, 2}, {"actual-generation", actual, 3}} {
+		s, err := importFiles(t, env, f.dataset, f.file)
+		if err != nil || s.Inserted != f.rows {
+			t.Fatalf("%s: got %+v, %v; want %d inserted", f.dataset, s, err, f.rows)
+		}
+		if s, err := importFiles(t, env, f.dataset, f.file); err != nil || s.Unchanged != f.rows || s.Inserted+s.Updated != 0 {
+			t.Fatalf("%s again: got %+v, %v; want %d unchanged", f.dataset, s, err, f.rows)
+		}
+	}
+	// A good row, then a province of another region: nothing is imported.
+	bad := writeFile(t, "bad.csv", "year,production_type,region,province,hydric_plant,production_GWh\n"+
+		"2023,Netta,Trentino-Alto Adige,Bolzano,Bacino,\"3.100,5\"\n"+
+		"2023,Netta,Lombardia,Bolzano,Fluente,1\n")
+	if _, err := importFiles(t, env, "hydric", bad); err == nil {
+		t.Fatal("a file with a province of another region: got no error")
+	}
+	good := writeFile(t, "good.csv", "year,production_type,region,province,hydric_plant,production_GWh\n"+
+		"2023,Netta,Trentino-Alto Adige,Bolzano,Bacino,\"3.100,5\"\n")
+	if s, err := importFiles(t, env, "hydric", good); err != nil || s.Inserted != 1 {
+		t.Fatalf("the good row alone: got %+v, %v; want 1 inserted (the failed import kept none)", s, err)
+	}
+
+	srv := serveStore(t, db)
+	out, _, _, err := runGetCmd(t, srv, credentials(), "hydric", "--year", "2023", "--province", "Sondrio", "--province", "Bolzano", "--format", "csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "year,production_type,region,province,hydric_plant,production_GWh\n" +
+		"2023,Lorda,Lombardia,Sondrio,Serbatoio,199.301\n" +
+		"2023,Netta,Lombardia,Sondrio,Serbatoio,195.5\n" +
+		"2023,Netta,Trentino-Alto Adige,Bolzano,Bacino,3100.5\n"; out != want {
+		t.Errorf("get hydric:\n%s\nwant:\n%s", out, want)
+	}
+	out, _, _, err = runGetCmd(t, srv, credentials(), "actual-generation", "--from", "27/10/2024", "--to", "27/10/2024", "--type", "Thermal", "--format", "csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// get's CSV writes each moment as one RFC 3339 value.
+	if want := "date,actual_generation_GWh,primary_source\n" +
+		"2024-10-27T02:00:00+02:00,8.25,Thermal\n" +
+		"2024-10-27T02:00:00+01:00,8.125,Thermal\n"; out != want {
+		t.Errorf("get actual-generation:\n%s\nwant:\n%s", out, want)
+	}
+}
+
+// TestGenerationDemoFromTheFirstStart starts serve --demo on a new store
+// and finds demo records in every generation dataset.
+func TestGenerationDemoFromTheFirstStart(t *testing.T) {
+	env := map[string]string{"ENERGYAPI_DB": filepath.Join(t.TempDir(), "demo.db")}
+	srv := startServe(t, env, "--demo")
+	tok, _ := srv.token(t, "demo", "demo-secret")
+	for _, q := range []struct{ path, array string }{
+		{"/generation/v2.0/actual-generation?dateFrom=27/10/2024&dateTo=27/10/2024&type=Thermal", "actual_generation"},
+		{"/generation/v2.0/renewable-generation?dateFrom=31/3/2025&dateTo=31/3/2025", "renewable_generation"},
+		{"/generation/v2.0/energy-balance?dateFrom=1/1/2019&dateTo=1/1/2019", "energy_balance"},
+		{"/generation/v2.0/installed-capacity?year=2024", "installed_capacity"},
+		{"/generation/v2.0/generation-plants?year=2015&province=Foggia", "generation_plants"},
+		{"/generation/v2.0/thermoelectric-capacity?year=2024&subcategory=Geotermoelettrica+A+Condensazione", "thermoelectric"},
+		{"/generation/v2.0/electrical-energy-by-source?year=2024&region=Puglia", "electrical_energy_by_source"},
+		{"/generation/v2.0/renewable-sources-production?year=2024&source=Idrico", "renewable_sources"},
+		{"/generation/v2.0/hydric?year=2022&province=Sondrio", "hydric"},
+		{"/generation/v2.0/thermoelectric-heat?year=2024", "thermoelectric_heat"},
+	} {
+		if st, body := srv.get(t, q.path, tok); st != 200 || !strings.Contains(string(body), `"`+q.array+`":[{"`) {
+			t.Errorf("%s: got %d %.300s, want demo records", q.path, st, body)
+		}
+	}
+}
