@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"math/rand/v2"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/energyapi/energyapi/internal/energy"
@@ -218,7 +219,7 @@ func GenerationStats() Stats {
 	thermoNet := map[[2]string]float64{} // year|province -> net GWh
 	capNet := map[[2]string]float64{}    // year|province -> net thermoelectric MW (geothermal excluded)
 	for _, r := range thermo {
-		yp := [2]string{itoa(r.Year), r.Province}
+		yp := [2]string{strconv.Itoa(r.Year), r.Province}
 		if r.CapacityType == energy.Netta {
 			thermoNet[yp] += r.ProductionGWh
 			continue
@@ -255,7 +256,7 @@ func GenerationStats() Stats {
 			}{{energy.Lorda, gross}, {energy.Netta, net}} {
 				s.ThermoCapacity = append(s.ThermoCapacity, ThermoCapacity{year, v.ct, region, p, energy.NonCogenerativa, energy.GeotermoCondens, v.mw})
 			}
-			geoCapNet[[2]string{itoa(year), p}] = net
+			geoCapNet[[2]string{strconv.Itoa(year), p}] = net
 		}
 	}
 
@@ -279,7 +280,7 @@ func GenerationStats() Stats {
 	windW, hydroW, geoW := windProvinces(), hydroProvinces(), geoProvinces()
 
 	for year := ThermoFirstYear; year <= ThermoLastYear; year++ {
-		y := itoa(year)
+		y := strconv.Itoa(year)
 		hydro, wind, pv, geo, bio := renewableTWh(year)
 		windCap, pvCap, hydroCap := capacityGW(year)
 		split := func(w map[string]float64, total float64) map[string]float64 {
@@ -316,7 +317,7 @@ func GenerationStats() Stats {
 		}
 		// Hydro: the hydric records, whose net values add up per province.
 		hydroNet := split(hydroW, hydro*1000)
-		idrico := map[string]float64{}
+		idrico, idricoGross := map[string]float64{}, map[string]float64{}
 		for _, p := range provinces {
 			if hydroNet[p] == 0 {
 				continue
@@ -329,6 +330,7 @@ func GenerationStats() Stats {
 					ProvinceStat{year, energy.Lorda, region, p, kind, gv},
 					ProvinceStat{year, energy.Netta, region, p, kind, nv})
 				idrico[p] += nv
+				idricoGross[p] += gv
 			}
 		}
 		for p := range idrico {
@@ -344,13 +346,7 @@ func GenerationStats() Stats {
 				region, _ := energy.RegionOf(p)
 				g := round(v / (0.97 + 0.02*rng.Float64()))
 				if src == "Idrico" {
-					g = 0
-					for _, h := range s.Hydric {
-						if h.Year == year && h.Province == p && h.Type == energy.Lorda {
-							g += h.Value
-						}
-					}
-					g = round(g)
+					g = round(idricoGross[p])
 				}
 				s.RenewableSources = append(s.RenewableSources,
 					ProvinceStat{year, energy.Lorda, region, p, src, g},
@@ -447,18 +443,4 @@ func sortedKeys(m map[string]float64) []string {
 	}
 	slices.Sort(out)
 	return out
-}
-
-func itoa(n int) string {
-	var b [8]byte
-	i := len(b)
-	for {
-		i--
-		b[i] = byte('0' + n%10)
-		n /= 10
-		if n == 0 {
-			break
-		}
-	}
-	return string(b[i:])
 }
