@@ -111,6 +111,11 @@ func TestActualGeneration(t *testing.T) {
 				a + `2024-10-27 02:00:00","date_tz":"Europe/Rome","date_offset":"+02:00","actual_generation_GWh":"8.25","primary_source":"Thermal"},` +
 				a + `2024-10-27 02:00:00","date_tz":"Europe/Rome","date_offset":"+01:00","actual_generation_GWh":"8.125","primary_source":"Thermal"},` +
 				a + `2024-10-27 03:00:00","date_tz":"Europe/Rome","date_offset":"+01:00","actual_generation_GWh":"8","primary_source":"Thermal"}]}`},
+		{name: "autumn clock change in UTC", query: "dateFrom=27/10/2024&dateTo=27/10/2024&type=Thermal&timeZone=UTC",
+			body: datesMsg("27/10/2024", "27/10/2024") + `"actual_generation":[` +
+				a + `2024-10-27 00:00:00","date_tz":"UTC","date_offset":"+00:00","actual_generation_GWh":"8.25","primary_source":"Thermal"},` +
+				a + `2024-10-27 01:00:00","date_tz":"UTC","date_offset":"+00:00","actual_generation_GWh":"8.125","primary_source":"Thermal"},` +
+				a + `2024-10-27 02:00:00","date_tz":"UTC","date_offset":"+00:00","actual_generation_GWh":"8","primary_source":"Thermal"}]}`},
 		{name: "repeated type keys", query: "dateFrom=27/10/2024&dateTo=28/10/2024&type=wind&type=Thermal&type=Wind",
 			body: datesMsg("27/10/2024", "28/10/2024") + `"actual_generation":[` +
 				a + `2024-10-27 02:00:00","date_tz":"Europe/Rome","date_offset":"+02:00","actual_generation_GWh":"8.25","primary_source":"Thermal"},` +
