@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"encoding/json"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -99,7 +101,9 @@ func TestGenerationImportIsIdempotentAndAllOrNothing(t *testing.T) {
 
 // TestGenerationDemoFromTheFirstStart starts serve --demo on a new store
 // and finds demo records in every generation dataset.
-func TestGenerationDemoFromTheFirstStart(t *testing.T) {
+// TestDemoFromTheFirstStart checks that serve --demo on a new store serves
+// demo records for every dataset, the generation ones by their filters.
+func TestDemoFromTheFirstStart(t *testing.T) {
 	env := map[string]string{"ENERGYAPI_DB": filepath.Join(t.TempDir(), "demo.db")}
 	srv := startServe(t, env, "--demo")
 	tok, _ := srv.token(t, "demo", "demo-secret")
@@ -117,6 +121,50 @@ func TestGenerationDemoFromTheFirstStart(t *testing.T) {
 	} {
 		if st, body := srv.get(t, q.path, tok); st != 200 || !strings.Contains(string(body), `"`+q.array+`":[{"`) {
 			t.Errorf("%s: got %d %.300s, want demo records", q.path, st, body)
+		}
+	}
+
+	// Every dataset /catalog lists answers records for the last day (or
+	// year, or month) that /catalog reports it covers.
+	st, body := srv.get(t, "/catalog", "")
+	var cat struct {
+		Datasets []struct {
+			Name, Path, Array string
+			Parameters        []struct {
+				Name     string
+				Required bool
+			}
+			Coverage *struct{ Last string }
+		}
+	}
+	if err := json.Unmarshal(body, &cat); err != nil || st != 200 {
+		t.Fatalf("/catalog: %d %v", st, err)
+	}
+	if len(cat.Datasets) < 21 {
+		t.Errorf("/catalog lists %d datasets, want at least 21", len(cat.Datasets))
+	}
+	for _, d := range cat.Datasets {
+		if d.Coverage == nil {
+			t.Errorf("%s: no demo data", d.Name)
+			continue
+		}
+		last := d.Coverage.Last // yyyy-mm-dd
+		q := url.Values{}
+		for _, p := range d.Parameters {
+			switch {
+			case !p.Required:
+			case p.Name == "dateFrom" || p.Name == "dateTo":
+				q.Set(p.Name, last[8:10]+"/"+last[5:7]+"/"+last[:4])
+			case p.Name == "year":
+				q.Set(p.Name, last[:4])
+			case p.Name == "month":
+				q.Set(p.Name, last[5:7])
+			default:
+				t.Errorf("%s: a required parameter %s this test cannot fill", d.Name, p.Name)
+			}
+		}
+		if st, body := srv.get(t, d.Path+"?"+q.Encode(), tok); st != 200 || !strings.Contains(string(body), `"`+d.Array+`":[{"`) {
+			t.Errorf("%s %s: got %d %.200s, want records", d.Name, q.Encode(), st, body)
 		}
 	}
 }
