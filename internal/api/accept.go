@@ -22,6 +22,11 @@ var contentTypes = [...]string{formatJSON: "application/json", formatCSV: "text/
 // text/csv is accepted and JSON is not preferred to it. ok is false when the
 // header admits neither.
 func negotiate(header string) (f format, ok bool) {
+	switch header {
+	case "", "*/*", "application/json", "Application/Json":
+		// What nearly every caller sends, without parsing.
+		return formatJSON, true
+	}
 	if strings.TrimSpace(header) == "" {
 		return formatJSON, true
 	}
