@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"errors"
 	"fmt"
+	"github.com/energyapi/energyapi/internal/web"
 	"io"
 	"log/slog"
 	"net"
@@ -186,6 +187,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		Keys:             keys,
 		Ready:            (&readiness{ping: st.Ping, log: log, store: storeName(cfg.db)}).check,
 		MaxRangeDays:     cfg.maxRangeDays,
+		Web:              web.New(web.Options{Demo: demoCredentials(cfg.demo)}),
 	}))
 	srv := hard.server(&http.Server{
 		Handler:           handler,

@@ -41,6 +41,12 @@ func addRoutes(mux *http.ServeMux, o Options) {
 	if o.MetricsHandler != nil {
 		get("/metrics", o.MetricsHandler)
 	}
+	if o.Web != nil { // the public site: pages and assets; its data still need a token
+		handle("GET /{$}", o.Web)
+		handle("GET /docs", o.Web)
+		handle("GET /assets/", o.Web)
+		handle("GET /web/config.json", o.Web)
+	}
 	// Whatever matches no route gets the result envelope, never plain text.
 	handle("/", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, o.Log, energy.Errorf(energy.NotFound, "Not Found: no endpoint at %s", r.URL.Path))

@@ -63,6 +63,8 @@ type Options struct {
 	// RemoteAddr finds the caller's address for the request log; defaults
 	// to RemoteAddr(false), the connection's peer.
 	RemoteAddr func(*http.Request) string
+	// Web, when set, serves the browser site at GET /, /docs, /assets/ and /web/config.json.
+	Web http.Handler
 
 	admission *admission // tests set it to control the queue's clock and timers
 }
