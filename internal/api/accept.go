@@ -2,6 +2,7 @@ package api
 
 import (
 	"mime"
+	"net/http"
 	"strconv"
 	"strings"
 )
@@ -56,4 +57,21 @@ func negotiate(header string) (f format, ok bool) {
 		}
 	}
 	return best, bestQ > 0
+}
+
+// requestFormat picks the representation of r: the format query parameter
+// (json or csv, for links that cannot set headers) when present, else the
+// Accept header. ok is false for any other format value or an Accept header
+// that admits neither.
+func requestFormat(r *http.Request) (f format, ok bool) {
+	if v, set := r.URL.Query()["format"]; set {
+		switch {
+		case len(v) == 1 && v[0] == "json":
+			return formatJSON, true
+		case len(v) == 1 && v[0] == "csv":
+			return formatCSV, true
+		}
+		return formatJSON, false
+	}
+	return negotiate(r.Header.Get("Accept"))
 }

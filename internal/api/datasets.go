@@ -27,7 +27,7 @@ const (
 // repeated query costs a lookup and a write.
 func handleDataset(o Options, c *dataset.Catalog, d *dataset.Dataset, cache *answerCache) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		f, ok := negotiate(r.Header.Get("Accept"))
+		f, ok := requestFormat(r)
 		if !ok {
 			writeError(w, r, o.Log, errNotAcceptable)
 			return

@@ -154,7 +154,8 @@ func pathItem(d *dataset.Dataset, name string, alias int) *yaml.Node {
 		}
 	}
 	params = append(params, yref("#/components/parameters/businessID"),
-		ymap("name", "If-None-Match", "in", "header", "description", "Entity tags of answers the caller holds: an answer whose ETag is among them gets 304 with no body.", "schema", ymap("type", "string")))
+		ymap("name", "If-None-Match", "in", "header", "description", "Entity tags of answers the caller holds: an answer whose ETag is among them gets 304 with no body.", "schema", ymap("type", "string")),
+		ymap("name", "format", "in", "query", "required", false, "description", "`csv` or `json`: the representation, overriding the Accept header, for links that cannot set headers. Any other value is answered 406.", "schema", ymap("type", "string", "pattern", "^(csv|json)$")))
 	if empty {
 		desc += "**Empty body.** A filter value outside its list is answered 200 with an empty body (`Content-Length: 0`), not an error; read it as zero records. Known values that match nothing give the JSON answer with an empty array.\n"
 	}

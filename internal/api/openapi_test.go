@@ -89,7 +89,7 @@ func TestOpenAPIDocumentDescribesTheSurface(t *testing.T) {
 	for _, p := range op("GET", thermoPath).Parameters {
 		params[p.Value.In+" "+p.Value.Name] = p.Value.Required
 	}
-	wantParams := map[string]bool{"query year": true, "query region": false, "query province": false, "query category": false, "query subcategory": false, "header businessID": false, "header If-None-Match": false}
+	wantParams := map[string]bool{"query year": true, "query region": false, "query province": false, "query category": false, "query subcategory": false, "header businessID": false, "header If-None-Match": false, "query format": false}
 	if len(params) != len(wantParams) {
 		t.Errorf("thermoelectric parameters: got %v, want %v", params, wantParams)
 	}

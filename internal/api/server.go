@@ -103,7 +103,7 @@ func dataEndpoint(o Options, h http.Handler) http.Handler {
 	// token is checked, as a content-negotiation failure.
 	acceptable := func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			if _, ok := negotiate(r.Header.Get("Accept")); !ok {
+			if _, ok := requestFormat(r); !ok {
 				writeError(w, r, o.Log, errNotAcceptable)
 				return
 			}
