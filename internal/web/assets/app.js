@@ -142,9 +142,13 @@
         series.push({ label: ts.series[i].label, stroke: color(i), fill: color(i) + "99", width: 1, value: ((j) => (u, v, si, idx) => idx == null ? "" : fmt(raw[j][idx]))(i) });
       }
     } else {
+      // Forecasts, and fields without a unit beside one with it (import and
+      // export beside the net flow in MW), start hidden; the legend shows them.
+      const withUnit = ts.series.some((s) => unitOf(s.field));
       ts.series.forEach((s, i) => {
         data.push(s.ys);
-        series.push({ label: s.label, stroke: color(i), width: 1.5, spanGaps: true, show: !s.field.startsWith("forecast_"), value: (u, v) => fmt(v) });
+        const show = !s.field.startsWith("forecast_") && (!withUnit || unitOf(s.field) !== "");
+        series.push({ label: s.label, stroke: color(i), width: 1.5, spanGaps: true, show, value: (u, v) => fmt(v) });
       });
     }
     box.append(el("h2", { text: title }));
