@@ -122,11 +122,8 @@ func (s *Snapshot) AppendJSON(dst []byte, q *Query) []byte {
 		per += len(k) + 14
 	}
 	dst = slices.Grow(dst, 160+n*per)
-	dst = append(dst, `{"result":{"message":`...)
-	dst = appendJSONString(dst, q.Message())
-	dst = append(dst, `,"status":"Completed"},`...)
-	dst = appendJSONString(dst, d.Array)
-	dst = append(dst, ":["...)
+	dst = appendEnvelope(dst, q)
+	dst = append(dst, '[')
 	first := true
 	var buf []byte
 	s.Each(q, func(p *Part, i int) {
@@ -146,11 +143,17 @@ func (s *Snapshot) AppendJSON(dst []byte, q *Query) []byte {
 // AppendEmptyJSON appends a success answer with no records: the answer to
 // an unknown filter value for callers that cannot read an empty body.
 func AppendEmptyJSON(dst []byte, q *Query) []byte {
+	return append(appendEnvelope(dst, q), "[]}"...)
+}
+
+// appendEnvelope appends the success answer up to its array: the result
+// object and the array's name.
+func appendEnvelope(dst []byte, q *Query) []byte {
 	dst = append(dst, `{"result":{"message":`...)
 	dst = appendJSONString(dst, q.Message())
 	dst = append(dst, `,"status":"Completed"},`...)
 	dst = appendJSONString(dst, q.Dataset.Array)
-	return append(dst, ":[]}"...)
+	return append(dst, ':')
 }
 
 // AppendCSV appends the records q selects as CSV (RFC 4180): a header row

@@ -18,9 +18,6 @@ import (
 // sort chronologically.
 type Table struct {
 	Parts []*Part
-	// Version is the highest data version among the parts it was built
-	// from: an answer computed from the table stays right while it is unchanged.
-	Version int64
 }
 
 // Records returns how many records the table holds.
@@ -243,7 +240,6 @@ func (l *Live) apply(cur *Snapshot, ch Changes) (*Snapshot, error) {
 		t := &Table{}
 		for _, p := range parts {
 			t.Parts = append(t.Parts, p)
-			t.Version = max(t.Version, p.Version)
 		}
 		slices.SortFunc(t.Parts, func(a, b *Part) int { return compareString(a.ID, b.ID) })
 		tables[d] = t
