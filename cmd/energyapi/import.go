@@ -121,7 +121,7 @@ func partialBatches(ctx context.Context, cat *dataset.Catalog, d *dataset.Datase
 		}
 		b := dataset.Batch{Dataset: e}
 		for id, rs := range byPart {
-			merged, _, changed, err := dataset.Merge(cat.Layout(d), d.Grain, id, table.Part(id), rs)
+			merged, _, changed, err := dataset.Merge(cat.Layout(d), d.Grain, id, table.Part(id), rs, 0)
 			if err != nil {
 				return nil, err
 			}

@@ -1,7 +1,9 @@
 package dataset
 
 import (
+	"bytes"
 	"context"
+	"encoding/gob"
 	"encoding/json"
 	"math"
 	"strings"
@@ -70,7 +72,7 @@ func TestMergeCountsAndEncodeRoundTrip(t *testing.T) {
 		{Time: rome("2024-03-01 10:00"), Text: []string{"North"}, Num: []float64{100.5, nan}},
 		{Time: rome("2024-03-01 10:00"), Text: []string{"South"}, Num: []float64{50, 1}},
 	}
-	p, st, changed, err := Merge(l, d.Grain, "2024-03", nil, first)
+	p, st, changed, err := Merge(l, d.Grain, "2024-03", nil, first, 1000)
 	if err != nil || !changed || st != (energy.ImportStats{Read: 2, Inserted: 2}) {
 		t.Fatalf("first merge: got %+v changed %v err %v, want 2 inserted", st, changed, err)
 	}
@@ -78,11 +80,11 @@ func TestMergeCountsAndEncodeRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	back, err := DecodePart(l, b, 7)
+	back, err := DecodePart(l, StoredPart{Version: 7, Written: time.UnixMicro(1000), Data: b})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if back.Version != 7 || back.Len() != 2 || back.Text(0, 0) != "North" || back.Nums[0][0] != 100.5 || !math.IsNaN(back.Nums[1][0]) {
+	if back.Version != 7 || back.Written != 1000 || back.Published(0) != 1000 || back.Revised(1) != 1000 || back.Len() != 2 || back.Text(0, 0) != "North" || back.Nums[0][0] != 100.5 || !math.IsNaN(back.Nums[1][0]) {
 		t.Fatalf("round trip: got %+v", back)
 	}
 	second := []Row{
@@ -90,18 +92,57 @@ func TestMergeCountsAndEncodeRoundTrip(t *testing.T) {
 		{Time: rome("2024-03-01 10:00"), Text: []string{"South"}, Num: []float64{51, 1}},      // corrected
 		{Time: rome("2024-03-01 11:00"), Text: []string{"South"}, Num: []float64{52, 1}},      // new
 	}
-	p2, st, changed, err := Merge(l, d.Grain, "2024-03", back, second)
+	p2, st, changed, err := Merge(l, d.Grain, "2024-03", back, second, 2000)
 	if err != nil || !changed || st != (energy.ImportStats{Read: 3, Inserted: 1, Updated: 1, Unchanged: 1}) {
 		t.Fatalf("second merge: got %+v changed %v err %v, want 1 inserted, 1 updated, 1 unchanged", st, changed, err)
 	}
 	if p2.Len() != 3 || p2.Nums[0][1] != 51 {
 		t.Errorf("second merge: got %d records, South at 10:00 %v; want 3 and 51", p2.Len(), p2.Nums[0][1])
 	}
-	if _, st, changed, _ := Merge(l, d.Grain, "2024-03", p2, second); changed || st.Unchanged != 3 {
+	// Records in order: North 10:00 (unchanged), South 10:00 (corrected), South 11:00 (new).
+	for i, want := range [][2]int64{{1000, 1000}, {1000, 2000}, {2000, 2000}} {
+		if got := [2]int64{p2.Published(i), p2.Revised(i)}; got != want {
+			t.Errorf("second merge record %d: published, revised %v, want %v", i, got, want)
+		}
+	}
+	if _, st, changed, _ := Merge(l, d.Grain, "2024-03", p2, second, 3000); changed || st.Unchanged != 3 {
 		t.Errorf("same rows again: got %+v changed %v, want 3 unchanged and no change", st, changed)
 	}
-	if _, err := DecodePart(l, []byte{9, 1, 2}, 1); err == nil {
+	if _, err := DecodePart(l, StoredPart{Version: 1, Data: []byte{9, 1, 2}}); err == nil {
 		t.Error("DecodePart of an unknown format: got no error")
+	}
+}
+
+// TestDecodeFormat1 reads a part as format 1 stored it, without
+// publication times: its records count as published when it was written.
+func TestDecodeFormat1(t *testing.T) {
+	d := testSeries()
+	c := newTestCatalog(t, d)
+	type format1 struct {
+		ID    string
+		Times []int64
+		Dicts [][]string
+		Codes [][]uint16
+		Nums  [][]float64
+	}
+	var buf bytes.Buffer
+	buf.WriteByte(1)
+	err := gob.NewEncoder(&buf).Encode(format1{"2024-03", []int64{rome("2024-03-01 10:00"), rome("2024-03-01 11:00")},
+		[][]string{{"North"}}, [][]uint16{{0, 0}}, [][]float64{{1, 2}, {3, 4}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := DecodePart(c.layoutOf(d), StoredPart{Version: 3, Written: time.UnixMicro(1_700_000_000_000_000), Data: buf.Bytes()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 2 {
+		if p.Published(i) != 1_700_000_000_000_000 || p.Revised(i) != 1_700_000_000_000_000 {
+			t.Errorf("record %d: published %d revised %d, want both 1700000000000000", i, p.Published(i), p.Revised(i))
+		}
+	}
+	if p.Nums[1][1] != 4 {
+		t.Errorf("value: got %v, want 4", p.Nums[1][1])
 	}
 }
 

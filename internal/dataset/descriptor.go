@@ -146,13 +146,37 @@ const (
 	// Europe/Rome (the default) or UTC. Every dataset with an Instant field
 	// takes it (Parameters); descriptors do not declare it.
 	TimeZoneParam
+	// AsOfParam, ChangedSinceParam and IncludeParam are the revision
+	// parameters every dataset takes (Parameters); descriptors do not
+	// declare them. AsOfParam answers the data as they stood at an RFC 3339
+	// instant; ChangedSinceParam only the records published or revised
+	// after one; IncludeParam "meta" adds each record's published_at and
+	// revised_at.
+	AsOfParam
+	ChangedSinceParam
+	IncludeParam
 )
+
+// IncludeMeta is the value of the include parameter that adds each
+// record's publication and revision times.
+const IncludeMeta = "meta"
+
+// revisionParams are the parameters the machinery adds to every dataset.
+var revisionParams = []Param{
+	{Name: "asOf", Kind: AsOfParam,
+		Doc: "An RFC 3339 instant (2024-03-01T12:00:00Z): the data as they stood then. A record published later is absent; a record revised since shows its value then."},
+	{Name: "changedSince", Kind: ChangedSinceParam,
+		Doc: "An RFC 3339 instant: only the records first published or last revised after it."},
+	{Name: "include", Kind: IncludeParam, Many: true,
+		Doc: "meta: each record also carries published_at (when it was first published) and revised_at (when its values last changed), RFC 3339 instants in UTC."},
+}
 
 // TimeZones are the values of the timeZone parameter, the default first.
 var timeZones = []string{energy.TimeZone, "UTC"}
 
 // Parameters returns the dataset's query parameters: the declared ones,
-// then those the machinery adds (timeZone, for datasets with instants).
+// then those the machinery adds (timeZone, for datasets with instants;
+// asOf, changedSince and include, for every dataset).
 func (d *Dataset) Parameters() []Param {
 	ps := slices.Clone(d.Params)
 	for _, f := range d.Fields {
@@ -162,7 +186,7 @@ func (d *Dataset) Parameters() []Param {
 			break
 		}
 	}
-	return ps
+	return append(ps, revisionParams...)
 }
 
 // Param is a query parameter.
@@ -374,6 +398,14 @@ func (d *Dataset) Check() (*Layout, error) {
 		l.order = append(l.order, i)
 	}
 	seen := map[string]bool{}
+	for _, p := range revisionParams {
+		seen[p.Name] = true
+	}
+	for _, c := range d.Columns() {
+		if c == PublishedAt || c == RevisedAt {
+			return fail("field %q is a name include=meta adds", c)
+		}
+	}
 	for _, p := range d.Params {
 		if seen[p.Name] || (p.To != "" && seen[p.To]) {
 			return fail("parameter %q repeated", p.Name)
@@ -397,8 +429,8 @@ func (d *Dataset) Check() (*Layout, error) {
 				}
 			}
 		case YearParam, MonthParam:
-		case TimeZoneParam:
-			return fail("parameter %q: timeZone is added by the machinery, not declared", p.Name)
+		case TimeZoneParam, AsOfParam, ChangedSinceParam, IncludeParam:
+			return fail("parameter %q: its kind is added by the machinery, not declared", p.Name)
 		default:
 			return fail("parameter %q has no kind", p.Name)
 		}
@@ -526,8 +558,11 @@ func (c *Catalog) layoutOf(d *Dataset) *Layout { return c.layout[d] }
 // EnumValues returns the canonical values an Enum (or TimeZoneParam)
 // parameter accepts, in their documented order.
 func (d *Dataset) EnumValues(p Param) []string {
-	if p.Kind == TimeZoneParam {
+	switch p.Kind {
+	case TimeZoneParam:
 		return slices.Clone(timeZones)
+	case IncludeParam:
+		return []string{IncludeMeta}
 	}
 	if r := d.paramRef(p); r != nil {
 		return r.Values()

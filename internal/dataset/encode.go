@@ -31,6 +31,22 @@ func (d *Dataset) Columns() []string {
 	return out
 }
 
+// The fields include=meta adds to every record.
+const (
+	PublishedAt = "published_at"
+	RevisedAt   = "revised_at"
+)
+
+// Columns returns the names of the fields an answer to q shows: the
+// dataset's, then with Meta its publication and revision times.
+func (q *Query) Columns() []string {
+	cols := q.Dataset.Columns()
+	if q.Meta {
+		cols = append(cols, PublishedAt, RevisedAt)
+	}
+	return cols
+}
+
 // AppendValues appends the shown values of record i of p, in Columns order,
 // as strings, calling emit once per value with the column index and the
 // value's bytes in buf. It returns buf for reuse.
@@ -86,7 +102,17 @@ func (c *Catalog) appendValues(buf []byte, q *Query, p *Part, i int, emit func(c
 		emit(col, buf)
 		col++
 	}
+	if q.Meta {
+		emit(col, appendStamp(buf[:0], p.Published(i)))
+		emit(col+1, appendStamp(buf[:0], p.Revised(i)))
+	}
 	return buf
+}
+
+// appendStamp appends a publication time (Unix microseconds) as an RFC
+// 3339 instant in UTC, with as many fractional digits as it has.
+func appendStamp(dst []byte, us int64) []byte {
+	return time.UnixMicro(us).UTC().AppendFormat(dst, time.RFC3339Nano)
 }
 
 // AppendNumber appends v as format writes it; NaN appends nothing.
@@ -103,8 +129,7 @@ func AppendNumber(dst []byte, v float64, format NumberFormat) []byte {
 // AppendJSON appends the whole success answer to q: the result envelope
 // and the dataset's array of records, every value a JSON string.
 func (s *Snapshot) AppendJSON(dst []byte, q *Query) []byte {
-	d := q.Dataset
-	cols := d.Columns()
+	cols := q.Columns()
 	keys := make([][]byte, len(cols))
 	for i, c := range cols {
 		sep := ","
@@ -160,7 +185,7 @@ func appendEnvelope(dst []byte, q *Query) []byte {
 // with the field names, then one row per record with the same strings the
 // JSON answer holds.
 func (s *Snapshot) AppendCSV(dst []byte, q *Query) []byte {
-	for i, c := range q.Dataset.Columns() {
+	for i, c := range q.Columns() {
 		if i > 0 {
 			dst = append(dst, ',')
 		}

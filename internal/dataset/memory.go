@@ -16,10 +16,20 @@ type Memory struct {
 	version int64
 	updated time.Time
 	parts   map[PartRef]StoredPart
+	history map[PartRef][]replaced // oldest first
 }
 
+type replaced struct {
+	StoredPart
+	at time.Time // when it was replaced
+}
+
+var _ PartHistory = (*Memory)(nil)
+
 // NewMemory returns an empty store.
-func NewMemory() *Memory { return &Memory{parts: map[PartRef]StoredPart{}} }
+func NewMemory() *Memory {
+	return &Memory{parts: map[PartRef]StoredPart{}, history: map[PartRef][]replaced{}}
+}
 
 // DataVersion implements PartSource.
 func (m *Memory) DataVersion(context.Context) (int64, error) {
@@ -41,7 +51,34 @@ func (m *Memory) ChangedParts(_ context.Context, have map[PartRef]int64) (Change
 	return ch, nil
 }
 
-// UpdateParts implements PartWriter.
+// PartVersionAt implements PartHistory.
+func (m *Memory) PartVersionAt(_ context.Context, ref PartRef, t time.Time) (StoredPart, bool, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, h := range m.history[ref] {
+		if !h.Written.After(t) && h.at.After(t) {
+			sp := h.StoredPart
+			sp.Data = nil
+			return sp, true, nil
+		}
+	}
+	return StoredPart{}, false, nil
+}
+
+// ReadPartVersion implements PartHistory.
+func (m *Memory) ReadPartVersion(_ context.Context, ref PartRef, version int64) (StoredPart, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, h := range m.history[ref] {
+		if h.Version == version {
+			return h.StoredPart, nil
+		}
+	}
+	return StoredPart{}, energy.Errorf(energy.NotFound, "part %s/%s has no replaced version %d", ref.Dataset, ref.ID, version)
+}
+
+// UpdateParts implements PartWriter. Its imports are written at started,
+// which keeps the times of tests' records their own.
 func (m *Memory) UpdateParts(ctx context.Context, _ string, started time.Time, refs []PartRef, merge MergeFunc) (energy.ImportStats, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -51,7 +88,7 @@ func (m *Memory) UpdateParts(ctx context.Context, _ string, started time.Time, r
 			stored = append(stored, sp)
 		}
 	}
-	write, st, err := merge(stored)
+	write, st, err := merge(stored, started)
 	if err == nil {
 		err = ctx.Err()
 	}
@@ -62,7 +99,10 @@ func (m *Memory) UpdateParts(ctx context.Context, _ string, started time.Time, r
 		m.version++
 		m.updated = started
 		for _, sp := range write {
-			sp.Version = m.version
+			if old, ok := m.parts[sp.PartRef]; ok {
+				m.history[sp.PartRef] = append(m.history[sp.PartRef], replaced{old, started})
+			}
+			sp.Version, sp.Written = m.version, started
 			m.parts[sp.PartRef] = sp
 		}
 	}

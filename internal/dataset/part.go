@@ -21,6 +21,10 @@ type Row struct {
 	Time int64 // Unix seconds; a yearly record's moment is its year's first instant in Europe/Rome
 	Text []string
 	Num  []float64 // NaN for no value
+	// Pub and Rev are when the record was first published and when its
+	// values last changed, Unix microseconds: set by Merge from the time of
+	// the import that stored it, zero in rows a parser returns.
+	Pub, Rev int64
 }
 
 // Part is one partition of a dataset's records, held column by column: a
@@ -29,10 +33,18 @@ type Row struct {
 type Part struct {
 	ID      string // "2024-03" or "2024"
 	Version int64  // the data version that last changed it
+	Written int64  // when that import wrote it, Unix microseconds (the store keeps it beside the bytes)
 	Times   []int64
 	Dicts   [][]string // per Text field: its distinct values
 	Codes   [][]uint16 // per Text field, per record: the index of its value in Dicts
 	Nums    [][]float64
+	// Stamps are the distinct publication and revision times of the
+	// records (Unix microseconds, ascending); Pub and Rev hold, per record,
+	// the index in Stamps of when it was first published and when its values
+	// last changed. Few imports touch one part, so this costs a record 8
+	// bytes rather than 16.
+	Stamps   []int64
+	Pub, Rev []uint32
 }
 
 // Len returns the number of records.
@@ -43,12 +55,19 @@ func (p *Part) Len() int {
 	return len(p.Times)
 }
 
+// Published returns when record i was first published, Unix microseconds.
+func (p *Part) Published(i int) int64 { return p.Stamps[p.Pub[i]] }
+
+// Revised returns when record i's values last changed (its publication if
+// they never did), Unix microseconds.
+func (p *Part) Revised(i int) int64 { return p.Stamps[p.Rev[i]] }
+
 // Text returns Text field t of record i.
 func (p *Part) Text(t, i int) string { return p.Dicts[t][p.Codes[t][i]] }
 
 // Row returns record i as a Row.
 func (p *Part) Row(i int) Row {
-	r := Row{Time: p.Times[i], Text: make([]string, len(p.Codes)), Num: make([]float64, len(p.Nums))}
+	r := Row{Time: p.Times[i], Text: make([]string, len(p.Codes)), Num: make([]float64, len(p.Nums)), Pub: p.Published(i), Rev: p.Revised(i)}
 	for t := range p.Codes {
 		r.Text[t] = p.Text(t, i)
 	}
@@ -95,11 +114,19 @@ func Bucket(g Grain, t int64) int64 {
 	return t
 }
 
-// BuildPart returns a part holding rows, sorted as l orders records.
+// BuildPart returns a part holding rows, sorted as l orders records, with
+// their publication and revision times.
 func BuildPart(l *Layout, id string, rows []Row) *Part {
 	rows = slices.Clone(rows)
 	slices.SortStableFunc(rows, l.compare)
-	p := &Part{ID: id, Times: make([]int64, len(rows)), Dicts: make([][]string, l.NText), Codes: make([][]uint16, l.NText), Nums: make([][]float64, l.NNum)}
+	p := &Part{ID: id, Times: make([]int64, len(rows)), Dicts: make([][]string, l.NText), Codes: make([][]uint16, l.NText), Nums: make([][]float64, l.NNum),
+		Pub: make([]uint32, len(rows)), Rev: make([]uint32, len(rows))}
+	for _, r := range rows {
+		p.Stamps = append(p.Stamps, r.Pub, r.Rev)
+	}
+	slices.Sort(p.Stamps)
+	p.Stamps = slices.Compact(p.Stamps)
+	stamp := func(t int64) uint32 { i, _ := slices.BinarySearch(p.Stamps, t); return uint32(i) }
 	index := make([]map[string]uint16, l.NText)
 	for t := range index {
 		index[t] = map[string]uint16{}
@@ -122,6 +149,7 @@ func BuildPart(l *Layout, id string, rows []Row) *Part {
 		for n, v := range r.Num {
 			p.Nums[n][i] = v
 		}
+		p.Pub[i], p.Rev[i] = stamp(r.Pub), stamp(r.Rev)
 	}
 	return p
 }
@@ -171,7 +199,12 @@ func sameRow(a, b Row) bool {
 // Merge returns old with rows upserted on their natural key, and counts
 // what changed; changed is false (and the part nil) when every row was
 // already stored as it is. rows must belong to part id and have distinct keys.
-func Merge(l *Layout, g Grain, id string, old *Part, rows []Row) (p *Part, st energy.ImportStats, changed bool, err error) {
+//
+// at (Unix microseconds) is the time of the import: a new record is
+// published then, and a changed one keeps its publication and is revised
+// then; an unchanged one keeps both. With at zero, rows keep the times they
+// carry: an overlay of records that were published elsewhere.
+func Merge(l *Layout, g Grain, id string, old *Part, rows []Row, at int64) (p *Part, st energy.ImportStats, changed bool, err error) {
 	stored := map[string]int{}
 	all := make([]Row, 0, old.Len()+len(rows))
 	for i := range old.Len() {
@@ -186,12 +219,18 @@ func Merge(l *Layout, g Grain, id string, old *Part, rows []Row) (p *Part, st en
 		switch {
 		case !ok:
 			st.Inserted++
+			if at != 0 {
+				r.Pub, r.Rev = at, at
+			}
 			stored[k] = len(all)
 			all = append(all, r)
 		case sameRow(all[i], r):
 			st.Unchanged++
 		default:
 			st.Updated++
+			if at != 0 {
+				r.Pub, r.Rev = all[i].Pub, at
+			}
 			all[i] = r
 		}
 	}
@@ -207,9 +246,13 @@ func Merge(l *Layout, g Grain, id string, old *Part, rows []Row) (p *Part, st en
 	return p, st, true, nil
 }
 
-// partFormat is the first byte of every encoded part; a later encoding
-// takes another value, and Decode keeps reading this one.
-const partFormat byte = 1
+// The first byte of every encoded part names its format. Format 1 holds
+// the records without their publication times; format 2, which Encode
+// writes, adds them. DecodePart reads both.
+const (
+	partFormat1 byte = 1
+	partFormat  byte = 2
+)
 
 type wirePart struct {
 	ID    string
@@ -217,30 +260,52 @@ type wirePart struct {
 	Dicts [][]string
 	Codes [][]uint16
 	Nums  [][]float64
+	// Format 2 only.
+	Stamps   []int64
+	Pub, Rev []uint32
 }
 
-// Encode returns p as stored bytes. Its version is not part of them: the
-// store keeps it beside.
+// Encode returns p as stored bytes. Its version and written time are not
+// part of them: the store keeps them beside.
 func (p *Part) Encode() ([]byte, error) {
 	var buf bytes.Buffer
 	buf.WriteByte(partFormat)
-	if err := gob.NewEncoder(&buf).Encode(wirePart{p.ID, p.Times, p.Dicts, p.Codes, p.Nums}); err != nil {
+	if err := gob.NewEncoder(&buf).Encode(wirePart{p.ID, p.Times, p.Dicts, p.Codes, p.Nums, p.Stamps, p.Pub, p.Rev}); err != nil {
 		return nil, fmt.Errorf("encode part %s: %w", p.ID, err)
 	}
 	return buf.Bytes(), nil
 }
 
-// DecodePart reads a part that Encode wrote, checking that it fits l.
-func DecodePart(l *Layout, b []byte, version int64) (*Part, error) {
-	if len(b) == 0 || b[0] != partFormat {
+// DecodePart reads a part that Encode wrote, checking that it fits l. The
+// records of a format-1 part, which has no publication times, count as
+// published when the part was written.
+func DecodePart(l *Layout, sp StoredPart) (*Part, error) {
+	b := sp.Data
+	if len(b) == 0 || (b[0] != partFormat && b[0] != partFormat1) {
 		return nil, errors.New("decode part: unknown format")
 	}
 	var w wirePart
 	if err := gob.NewDecoder(bytes.NewReader(b[1:])).Decode(&w); err != nil {
 		return nil, fmt.Errorf("decode part: %w", err)
 	}
-	p := &Part{ID: w.ID, Version: version, Times: w.Times, Dicts: w.Dicts, Codes: w.Codes, Nums: w.Nums}
+	p := &Part{ID: w.ID, Version: sp.Version, Written: sp.Written.UnixMicro(), Times: w.Times, Dicts: w.Dicts, Codes: w.Codes, Nums: w.Nums,
+		Stamps: w.Stamps, Pub: w.Pub, Rev: w.Rev}
 	n := len(p.Times)
+	if b[0] == partFormat1 {
+		p.Stamps, p.Pub, p.Rev = []int64{p.Written}, make([]uint32, n), make([]uint32, n)
+	}
+	// gob decodes an empty slice as nil.
+	if n == 0 {
+		p.Pub, p.Rev = []uint32{}, []uint32{}
+	}
+	if len(p.Pub) != n || len(p.Rev) != n {
+		return nil, fmt.Errorf("decode part %s: %d and %d publication times for %d records", p.ID, len(p.Pub), len(p.Rev), n)
+	}
+	for i := range n {
+		if int(p.Pub[i]) >= len(p.Stamps) || int(p.Rev[i]) >= len(p.Stamps) {
+			return nil, fmt.Errorf("decode part %s: a publication time outside the list", p.ID)
+		}
+	}
 	if len(p.Dicts) != l.NText || len(p.Codes) != l.NText || len(p.Nums) != l.NNum {
 		return nil, fmt.Errorf("decode part %s: %d text and %d number fields, want %d and %d", p.ID, len(p.Codes), len(p.Nums), l.NText, l.NNum)
 	}

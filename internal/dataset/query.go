@@ -18,8 +18,13 @@ type Query struct {
 	// Year and Month are a YearParam's and a MonthParam's values, 0 when absent.
 	Year, Month int
 	// UTC asks for instants in UTC rather than Europe/Rome wall time.
-	UTC     bool
-	filters []filter
+	UTC bool
+	// AsOf, when not zero, asks for the data as they stood at that time;
+	// ChangedSince, when not zero, for the records published or revised
+	// after it only. Meta adds each record's publication and revision times.
+	AsOf, ChangedSince time.Time
+	Meta               bool
+	filters            []filter
 	// unknown is set when a filter value lies outside its reference list:
 	// the API answers that with an empty body, not an error.
 	unknown bool
@@ -83,6 +88,42 @@ func (c *Catalog) ParseQuery(d *Dataset, params map[string][]string, lim Limits)
 				key.WriteString("|utc")
 			default:
 				return nil, energy.Errorf(energy.Invalid, "parameter %s value %q is not a time zone this API writes instants in (want Europe/Rome or UTC)", p.Name, s)
+			}
+		case AsOfParam, ChangedSinceParam:
+			s, err := single(params, p.Name, false)
+			if err != nil || s == "" {
+				if err != nil {
+					return nil, err
+				}
+				continue
+			}
+			t, err := time.Parse(time.RFC3339Nano, s)
+			if err != nil {
+				return nil, energy.Errorf(energy.Invalid, "parameter %s value %q does not conform to an RFC 3339 instant such as 2024-03-01T12:00:00Z", p.Name, s)
+			}
+			// Stored times are microseconds; nothing was published before 1970.
+			t = t.UTC().Truncate(time.Microsecond)
+			if t.Before(time.Unix(0, 0)) {
+				t = time.Unix(0, 0).UTC()
+			}
+			if p.Kind == AsOfParam {
+				q.AsOf = t
+				key.WriteString("|asof=" + strconv.FormatInt(t.UnixMicro(), 10))
+			} else {
+				q.ChangedSince = t
+				key.WriteString("|since=" + strconv.FormatInt(t.UnixMicro(), 10))
+			}
+		case IncludeParam:
+			for _, v := range many(params, p.Name) {
+				for _, w := range strings.Split(v, ",") {
+					if w = strings.TrimSpace(w); !strings.EqualFold(w, IncludeMeta) {
+						return nil, energy.Errorf(energy.Invalid, "parameter %s value %q is not one this API knows (want %s)", p.Name, w, IncludeMeta)
+					}
+				}
+				if !q.Meta {
+					q.Meta = true
+					key.WriteString("|meta")
+				}
 			}
 		case DateRange:
 			from, to, err := parseRange(params, p, lim)

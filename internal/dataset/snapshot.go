@@ -66,6 +66,9 @@ type Snapshot struct {
 	Version int64     // the store's data version
 	Updated time.Time // when it last changed
 	tables  map[*Dataset]*Table
+	// stored holds the parts as the store holds them (a derived dataset's
+	// table is computed from them), for reading the data as of a time.
+	stored map[PartRef]*Part
 }
 
 // Table returns d's table; it is never nil.
@@ -96,6 +99,10 @@ func (q *Query) lo() int64 { lo, _ := q.bounds(); return lo }
 func (s *Snapshot) Each(q *Query, fn func(p *Part, i int)) {
 	lo, hi := q.bounds()
 	t := s.Table(q.Dataset)
+	since, bySince := int64(0), !q.ChangedSince.IsZero()
+	if bySince {
+		since = q.ChangedSince.UnixMicro()
+	}
 	var allowed [][]bool
 	for _, p := range t.Parts {
 		n := p.Len()
@@ -116,6 +123,9 @@ func (s *Snapshot) Each(q *Query, fn func(p *Part, i int)) {
 		}
 	rows:
 		for i := start; i < end; i++ {
+			if bySince && p.Revised(i) <= since {
+				continue
+			}
 			for k, f := range q.filters {
 				if !allowed[k][p.Codes[f.text][i]] {
 					continue rows
@@ -136,12 +146,14 @@ type Live struct {
 
 	mu     sync.Mutex // serialises Refresh
 	stored map[PartRef]*Part
+
+	history *partCache // replaced parts read back for asOf
 }
 
 // NewLive loads the first snapshot of c's datasets from src.
 func NewLive(ctx context.Context, c *Catalog, src PartSource) (*Live, error) {
-	l := &Live{cat: c, src: src, stored: map[PartRef]*Part{}}
-	l.cur.Store(&Snapshot{Catalog: c, Version: -1, tables: map[*Dataset]*Table{}})
+	l := &Live{cat: c, src: src, stored: map[PartRef]*Part{}, history: newPartCache(historyCacheParts)}
+	l.cur.Store(&Snapshot{Catalog: c, Version: -1, tables: map[*Dataset]*Table{}, stored: l.stored})
 	if _, err := l.Refresh(ctx); err != nil {
 		return nil, err
 	}
@@ -198,7 +210,7 @@ func (l *Live) apply(cur *Snapshot, ch Changes) (*Snapshot, error) {
 		if !ok {
 			continue // a dataset this server does not serve
 		}
-		p, err := DecodePart(l.cat.layoutOf(d), sp.Data, sp.Version)
+		p, err := DecodePart(l.cat.layoutOf(d), sp)
 		if err != nil {
 			return nil, fmt.Errorf("%s part %s: %w", sp.Dataset, sp.ID, err)
 		}
@@ -244,10 +256,16 @@ func (l *Live) apply(cur *Snapshot, ch Changes) (*Snapshot, error) {
 		slices.SortFunc(t.Parts, func(a, b *Part) int { return compareString(a.ID, b.ID) })
 		tables[d] = t
 	}
-	for ref, p := range decoded {
-		l.stored[ref] = p
+	// A new map, since the snapshots before this one keep theirs.
+	next := make(map[PartRef]*Part, len(l.stored)+len(decoded))
+	for ref, p := range l.stored {
+		next[ref] = p
 	}
-	return &Snapshot{Catalog: l.cat, Version: ch.Version, Updated: ch.Updated, tables: tables}, nil
+	for ref, p := range decoded {
+		next[ref] = p
+	}
+	l.stored = next
+	return &Snapshot{Catalog: l.cat, Version: ch.Version, Updated: ch.Updated, tables: tables, stored: next}, nil
 }
 
 // served returns the part d serves for id: the stored one, or for a
@@ -262,15 +280,15 @@ func (l *Live) served(d *Dataset, id string, stored func(PartRef) *Part) (*Part,
 	src := stored(PartRef{d.Derive.From, id})
 	var derived *Part
 	if src != nil {
-		derived = BuildPart(lay, id, d.Derive.Rows(src))
-		derived.Version = src.Version
+		derived = BuildPart(lay, id, stampDerived(d.Grain, src, d.Derive.Rows(src)))
+		derived.Version, derived.Written = src.Version, src.Written
 	} else {
 		derived = BuildPart(lay, id, nil)
 	}
 	if own == nil {
 		return derived, nil
 	}
-	merged, _, changed, err := Merge(lay, d.Grain, id, derived, own.Rows())
+	merged, _, changed, err := Merge(lay, d.Grain, id, derived, own.Rows(), 0)
 	if err != nil {
 		return nil, err
 	}
@@ -278,7 +296,35 @@ func (l *Live) served(d *Dataset, id string, stored func(PartRef) *Part) (*Part,
 		merged = derived
 	}
 	merged.Version = max(derived.Version, own.Version)
+	merged.Written = max(derived.Written, own.Written)
 	return merged, nil
+}
+
+// stampDerived gives each record derived from src the times of the source
+// records it is derived from, those in the same period of grain g (a day
+// for a daily peak): published when the first of them was, revised when
+// the last of them changed. A revision of a source record that leaves the
+// derived values as they were still counts, since a derived record cannot
+// tell which of its sources made it.
+func stampDerived(g Grain, src *Part, rows []Row) []Row {
+	type span struct{ pub, rev int64 }
+	byPeriod := map[int64]span{}
+	for i := range src.Len() {
+		b := Bucket(g, src.Times[i])
+		pub, rev := src.Published(i), src.Revised(i)
+		if s, ok := byPeriod[b]; ok {
+			pub, rev = min(pub, s.pub), max(rev, s.rev)
+		}
+		byPeriod[b] = span{pub, rev}
+	}
+	for i := range rows {
+		s, ok := byPeriod[Bucket(g, rows[i].Time)]
+		if !ok {
+			s = span{src.Written, src.Written}
+		}
+		rows[i].Pub, rows[i].Rev = s.pub, s.rev
+	}
+	return rows
 }
 
 // Watch calls Refresh every interval until ctx ends, reporting errors and
@@ -307,21 +353,41 @@ func (l *Live) Watch(ctx context.Context, interval time.Duration, onSwap func(*S
 // import touches, and is the same on every server that loaded the same
 // data. variant tells representations of one answer apart ("json", "csv").
 func (s *Snapshot) Tag(q *Query, variant string) string {
-	lo, hi := q.bounds()
 	h := fnv.New64a()
 	io.WriteString(h, variant)
 	h.Write([]byte{0})
 	io.WriteString(h, q.key)
 	var buf [8]byte
+	s.covered(q, func(p *Part) {
+		h.Write([]byte{0})
+		io.WriteString(h, p.ID)
+		binary.LittleEndian.PutUint64(buf[:], uint64(p.Version))
+		h.Write(buf[:])
+	})
+	return `"` + strconv.FormatUint(h.Sum64(), 36) + `"`
+}
+
+// LastModified returns when the last import that touched a part the
+// answer to q covers wrote it; ok is false if the answer covers none.
+func (s *Snapshot) LastModified(q *Query) (t time.Time, ok bool) {
+	var last int64
+	s.covered(q, func(p *Part) {
+		if p.Written > last || !ok {
+			last, ok = p.Written, true
+		}
+	})
+	return time.UnixMicro(last).UTC(), ok
+}
+
+// covered calls fn with every part of q's dataset that holds a record
+// within q's period.
+func (s *Snapshot) covered(q *Query, fn func(p *Part)) {
+	lo, hi := q.bounds()
 	for _, p := range s.Table(q.Dataset).Parts {
 		n := p.Len()
 		if n == 0 || p.Times[n-1] < lo || p.Times[0] >= hi {
 			continue
 		}
-		h.Write([]byte{0})
-		io.WriteString(h, p.ID)
-		binary.LittleEndian.PutUint64(buf[:], uint64(p.Version))
-		h.Write(buf[:])
+		fn(p)
 	}
-	return `"` + strconv.FormatUint(h.Sum64(), 36) + `"`
 }

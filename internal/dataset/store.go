@@ -22,6 +22,7 @@ type PartRef struct {
 type StoredPart struct {
 	PartRef
 	Version int64
+	Written time.Time // when that import wrote it; every record it published is stamped with it
 	Records int
 	Data    []byte
 }
@@ -46,10 +47,45 @@ type PartSource interface {
 }
 
 // MergeFunc computes an import's new parts from the stored ones. It gets
-// the stored parts it asked for (absent ones are missing from the slice) and
-// returns the parts to write, whose Version the store sets, and the import's
-// counts.
-type MergeFunc func(stored []StoredPart) (write []StoredPart, st energy.ImportStats, err error)
+// the stored parts it asked for (absent ones are missing from the slice)
+// and the time at which the store will write the parts it returns, which
+// stamps the records they publish or revise; it returns the parts to
+// write, whose Version and Written the store sets, and the import's counts.
+type MergeFunc func(stored []StoredPart, at time.Time) (write []StoredPart, st energy.ImportStats, err error)
+
+// ImportEvent is a committed import as the updates feed shows it.
+type ImportEvent struct {
+	ID       int64 // increases with every import, in commit order
+	Dataset  string
+	Started  time.Time
+	Finished time.Time // when it committed; the time its records carry
+	Stats    energy.ImportStats
+	// Version is the data version once it committed; FirstPart and
+	// LastPart the first and last part IDs of Dataset it covered. Imports
+	// recorded before stores kept them have neither (0, "").
+	Version             int64
+	FirstPart, LastPart string
+}
+
+// EventSource is a store that lists its imports.
+type EventSource interface {
+	// ImportEvents returns at most limit imports with an ID above after
+	// that finished after since (when not zero), oldest first.
+	ImportEvents(ctx context.Context, after int64, since time.Time, limit int) ([]ImportEvent, error)
+}
+
+// PartHistory is a PartSource that keeps every part an import replaced
+// (a store's part_history), so that the data as they stood at an earlier
+// time can be read again.
+type PartHistory interface {
+	// PartVersionAt returns the version of ref that was current at t among
+	// those an import has replaced since, without its Data; ok is false if
+	// none was (the current part, or none, was current at t).
+	PartVersionAt(ctx context.Context, ref PartRef, t time.Time) (sp StoredPart, ok bool, err error)
+	// ReadPartVersion returns a replaced version of ref, with its Data. It
+	// returns an error with code NotFound if the store holds no such version.
+	ReadPartVersion(ctx context.Context, ref PartRef, version int64) (StoredPart, error)
+}
 
 // PartWriter is what an import writes through.
 type PartWriter interface {
@@ -126,14 +162,14 @@ func ImportBatches(ctx context.Context, w PartWriter, c *Catalog, batches []Batc
 		return compareString(a.ID, b.ID)
 	})
 	first := batches[0].Dataset.Name
-	merge := func(stored []StoredPart) ([]StoredPart, energy.ImportStats, error) {
+	merge := func(stored []StoredPart, at time.Time) ([]StoredPart, energy.ImportStats, error) {
 		old := map[PartRef]*Part{}
 		for _, sp := range stored {
 			g := groups[sp.Dataset]
 			if g == nil {
 				continue
 			}
-			p, err := DecodePart(g.l, sp.Data, sp.Version)
+			p, err := DecodePart(g.l, sp)
 			if err != nil {
 				return nil, energy.ImportStats{}, fmt.Errorf("%s part %s: %w", sp.Dataset, sp.ID, err)
 			}
@@ -143,7 +179,7 @@ func ImportBatches(ctx context.Context, w PartWriter, c *Catalog, batches []Batc
 		var write []StoredPart
 		for _, ref := range refs {
 			g := groups[ref.Dataset]
-			p, st, changed, err := Merge(g.l, g.d.Grain, ref.ID, old[ref], g.byPart[ref.ID])
+			p, st, changed, err := Merge(g.l, g.d.Grain, ref.ID, old[ref], g.byPart[ref.ID], at.UnixMicro())
 			if err != nil {
 				return nil, total, err
 			}

@@ -188,20 +188,25 @@ func (m *mover) move(ctx context.Context, t target, rows []dataset.Row) error {
 // are added under the stored part, if any; nil if that part holds every
 // key of rows already.
 func (m *mover) merged(ctx context.Context, t target, ref dataset.PartRef, rows []dataset.Row) (*dataset.Part, error) {
+	// The tables kept no publication times: the move publishes their records.
+	at := m.at.UnixMicro()
+	for i := range rows {
+		rows[i].Pub, rows[i].Rev = at, at
+	}
 	legacy := dataset.BuildPart(t.l, ref.ID, rows)
 	stored, err := m.tx.ReadParts(ctx, []dataset.PartRef{ref})
 	if err != nil || len(stored) == 0 {
 		return legacy, err
 	}
-	old, err := dataset.DecodePart(t.l, stored[0].Data, stored[0].Version)
+	old, err := dataset.DecodePart(t.l, stored[0])
 	if err != nil {
 		return nil, err
 	}
-	if _, st, _, err := dataset.Merge(t.l, t.d.Grain, ref.ID, old, rows); err != nil || st.Inserted == 0 {
+	if _, st, _, err := dataset.Merge(t.l, t.d.Grain, ref.ID, old, rows, at); err != nil || st.Inserted == 0 {
 		return nil, err
 	}
-	// The stored records upserted over the table's: theirs win.
-	p, _, changed, err := dataset.Merge(t.l, t.d.Grain, ref.ID, legacy, old.Rows())
+	// The stored records upserted over the table's: theirs win, with their times.
+	p, _, changed, err := dataset.Merge(t.l, t.d.Grain, ref.ID, legacy, old.Rows(), 0)
 	if err != nil || !changed {
 		return legacy, err
 	}

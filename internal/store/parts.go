@@ -23,6 +23,10 @@ type ImportRun struct {
 	Started  time.Time
 	Finished time.Time // also the time of the data version it wrote, if any
 	Stats    energy.ImportStats
+	// Version is the data version once the run commits; FirstPart and
+	// LastPart the first and last part IDs of Dataset it read.
+	Version             int64
+	FirstPart, LastPart string
 }
 
 // PartReader is what UpdateParts and ChangedParts read through: a store's
@@ -106,7 +110,10 @@ func UpdateParts(ctx context.Context, tx PartTx, now func() time.Time, name stri
 		return energy.ImportStats{}, err
 	}
 	SortParts(stored)
-	write, st, err := merge(stored)
+	// The time of the write is known before the merge, which stamps the
+	// records it publishes or revises with it.
+	at := now()
+	write, st, err := merge(stored, at)
 	if err != nil {
 		return energy.ImportStats{}, err
 	}
@@ -118,13 +125,23 @@ func UpdateParts(ctx context.Context, tx PartTx, now func() time.Time, name stri
 	if err != nil {
 		return energy.ImportStats{}, err
 	}
-	at := now()
 	if len(write) > 0 {
 		if err := tx.WriteParts(ctx, write, at); err != nil {
 			return energy.ImportStats{}, err
 		}
 	}
-	run := ImportRun{Dataset: name, Started: started, Finished: at, Stats: st}
+	run := ImportRun{Dataset: name, Started: started, Finished: at, Stats: st, Version: version}
+	if len(write) > 0 {
+		run.Version++
+	}
+	for _, r := range distinctRefs(refs) {
+		if r.Dataset == name {
+			if run.FirstPart == "" {
+				run.FirstPart = r.ID
+			}
+			run.LastPart = r.ID
+		}
+	}
 	if err := tx.FinishImport(ctx, run, len(write) > 0); err != nil {
 		return energy.ImportStats{}, err
 	}

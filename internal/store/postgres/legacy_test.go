@@ -109,7 +109,21 @@ func TestMoveLegacy(t *testing.T) {
 func TestMoveLegacyUnderParts(t *testing.T) {
 	dsn, pool := atVersion(t, 2)
 	storeLegacy(t, pool)
-	storetest.ImportBeforeMove(t, &Store{pool: pool, now: time.Now})
+	// This program records import runs with columns schema 4 adds: lend
+	// them for the import, then leave the table as schema 2 had it.
+	for _, q := range []string{
+		`ALTER TABLE import_runs ADD COLUMN version bigint, ADD COLUMN first_part text, ADD COLUMN last_part text`,
+		``,
+		`ALTER TABLE import_runs DROP COLUMN version, DROP COLUMN first_part, DROP COLUMN last_part`,
+	} {
+		if q == "" {
+			storetest.ImportBeforeMove(t, &Store{pool: pool, now: time.Now})
+			continue
+		}
+		if _, err := pool.Exec(t.Context(), q); err != nil {
+			t.Fatal(err)
+		}
+	}
 	pool.Close()
 	s := openStore(t, dsn)
 	storetest.WantLegacyMoved(t, s, true)

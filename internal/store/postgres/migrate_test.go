@@ -58,7 +58,7 @@ func TestMigrationKeepsImportRuns(t *testing.T) {
 	pool.Close()
 
 	s := openStore(t, dsn)
-	if got, want := fmt.Sprint(appliedMigrations(t, s)), "[0001_init 0002_parts 0003_parts_only]"; got != want {
+	if got, want := fmt.Sprint(appliedMigrations(t, s)), "[0001_init 0002_parts 0003_parts_only 0004_import_events]"; got != want {
 		t.Fatalf("schema_migrations: got %s, want %s", got, want)
 	}
 	runs := func() []string {
@@ -92,7 +92,7 @@ func TestMigrationKeepsImportRuns(t *testing.T) {
 	clock := time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC)
 	s.now = func() time.Time { return clock }
 	_, err := s.UpdateParts(t.Context(), "a-new-dataset", clock.Add(-time.Second), nil,
-		func([]dataset.StoredPart) ([]dataset.StoredPart, energy.ImportStats, error) {
+		func([]dataset.StoredPart, time.Time) ([]dataset.StoredPart, energy.ImportStats, error) {
 			return nil, energy.ImportStats{Read: 3, Unchanged: 3}, nil
 		})
 	if err != nil {

@@ -2,6 +2,7 @@ package postgres
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -91,7 +92,7 @@ func (p partTx) ReadParts(ctx context.Context, refs []dataset.PartRef) ([]datase
 	}
 	// The arrays' text has the database's collation; comparing it with the
 	// COLLATE "C" columns needs one named.
-	rows, err := p.tx.Query(ctx, `SELECT p.dataset, p.id, p.version, p.records, p.data
+	rows, err := p.tx.Query(ctx, `SELECT p.dataset, p.id, p.version, p.written, p.records, p.data
 		FROM unnest($1::text[], $2::text[]) AS r (dataset, id)
 		JOIN parts p ON p.dataset = r.dataset COLLATE "C" AND p.id = r.id COLLATE "C"`, names, ids)
 	if err != nil {
@@ -100,7 +101,8 @@ func (p partTx) ReadParts(ctx context.Context, refs []dataset.PartRef) ([]datase
 	var out []dataset.StoredPart
 	var sp dataset.StoredPart
 	// pgx copies each row's bytea into a new slice.
-	_, err = pgx.ForEachRow(rows, []any{&sp.Dataset, &sp.ID, &sp.Version, &sp.Records, &sp.Data}, func() error {
+	_, err = pgx.ForEachRow(rows, []any{&sp.Dataset, &sp.ID, &sp.Version, &sp.Written, &sp.Records, &sp.Data}, func() error {
+		sp.Written = sp.Written.UTC()
 		out = append(out, sp)
 		return nil
 	})
@@ -129,10 +131,74 @@ func (p partTx) FinishImport(ctx context.Context, run store.ImportRun, changed b
 	}
 	st := run.Stats
 	_, err := p.tx.Exec(ctx, `INSERT INTO import_runs
-		(dataset, started, finished, rows_read, inserted, updated, unchanged)
-		VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-		run.Dataset, run.Started, run.Finished, st.Read, st.Inserted, st.Updated, st.Unchanged)
+		(dataset, started, finished, rows_read, inserted, updated, unchanged, version, first_part, last_part)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+		run.Dataset, run.Started, run.Finished, st.Read, st.Inserted, st.Updated, st.Unchanged,
+		run.Version, run.FirstPart, run.LastPart)
 	return err
+}
+
+var (
+	_ dataset.PartHistory = (*Store)(nil)
+	_ dataset.EventSource = (*Store)(nil)
+)
+
+// PartVersionAt implements dataset.PartHistory.
+func (s *Store) PartVersionAt(ctx context.Context, ref dataset.PartRef, t time.Time) (dataset.StoredPart, bool, error) {
+	sp := dataset.StoredPart{PartRef: ref}
+	err := s.pool.QueryRow(ctx, `SELECT version, written, records FROM part_history
+		WHERE dataset = $1 AND id = $2 AND written <= $3 AND replaced_at > $3 ORDER BY version DESC LIMIT 1`,
+		ref.Dataset, ref.ID, t).Scan(&sp.Version, &sp.Written, &sp.Records)
+	switch {
+	case errors.Is(err, pgx.ErrNoRows):
+		return dataset.StoredPart{}, false, nil
+	case err != nil:
+		return dataset.StoredPart{}, false, fmt.Errorf("postgres: part %s/%s at %s: %w", ref.Dataset, ref.ID, t, err)
+	}
+	sp.Written = sp.Written.UTC()
+	return sp, true, nil
+}
+
+// ReadPartVersion implements dataset.PartHistory.
+func (s *Store) ReadPartVersion(ctx context.Context, ref dataset.PartRef, version int64) (dataset.StoredPart, error) {
+	sp := dataset.StoredPart{PartRef: ref, Version: version}
+	err := s.pool.QueryRow(ctx, `SELECT written, records, data FROM part_history WHERE dataset = $1 AND id = $2 AND version = $3`,
+		ref.Dataset, ref.ID, version).Scan(&sp.Written, &sp.Records, &sp.Data)
+	switch {
+	case errors.Is(err, pgx.ErrNoRows):
+		return dataset.StoredPart{}, energy.Errorf(energy.NotFound, "part %s/%s has no replaced version %d", ref.Dataset, ref.ID, version)
+	case err != nil:
+		return dataset.StoredPart{}, fmt.Errorf("postgres: part %s/%s version %d: %w", ref.Dataset, ref.ID, version, err)
+	}
+	sp.Written = sp.Written.UTC()
+	return sp, nil
+}
+
+// ImportEvents implements dataset.EventSource.
+func (s *Store) ImportEvents(ctx context.Context, after int64, since time.Time, limit int) ([]dataset.ImportEvent, error) {
+	var min *time.Time
+	if !since.IsZero() {
+		min = &since
+	}
+	rows, err := s.pool.Query(ctx, `SELECT id, dataset, started, finished, rows_read, inserted, updated, unchanged,
+			coalesce(version, 0), coalesce(first_part, ''), coalesce(last_part, '')
+		FROM import_runs WHERE id > $1 AND ($2::timestamptz IS NULL OR finished > $2) ORDER BY id LIMIT $3`, after, min, limit)
+	if err != nil {
+		return nil, fmt.Errorf("postgres: import events: %w", err)
+	}
+	var out []dataset.ImportEvent
+	var e dataset.ImportEvent
+	st := &e.Stats
+	_, err = pgx.ForEachRow(rows, []any{&e.ID, &e.Dataset, &e.Started, &e.Finished, &st.Read, &st.Inserted, &st.Updated, &st.Unchanged,
+		&e.Version, &e.FirstPart, &e.LastPart}, func() error {
+		e.Started, e.Finished = e.Started.UTC(), e.Finished.UTC()
+		out = append(out, e)
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("postgres: import events: %w", err)
+	}
+	return out, nil
 }
 
 // BumpVersion advances the data version, stamped at.

@@ -20,7 +20,7 @@ func TestPartHistory(t *testing.T) {
 		t.Helper()
 		s.now = func() time.Time { return at }
 		_, err := s.UpdateParts(t.Context(), "test", at, []dataset.PartRef{ref},
-			func([]dataset.StoredPart) ([]dataset.StoredPart, energy.ImportStats, error) {
+			func([]dataset.StoredPart, time.Time) ([]dataset.StoredPart, energy.ImportStats, error) {
 				return []dataset.StoredPart{{PartRef: ref, Records: records, Data: []byte(data)}}, energy.ImportStats{}, nil
 			})
 		if err != nil {

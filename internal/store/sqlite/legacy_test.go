@@ -115,7 +115,22 @@ func TestMoveLegacyUnderParts(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "energy.db")
 	db := atVersion(t, path, 2)
 	storeLegacy(t, db)
-	storetest.ImportBeforeMove(t, &Store{w: db, r: db, now: time.Now})
+	// This program records import runs with columns schema 4 adds: lend
+	// them for the import, then leave the table as schema 2 had it.
+	for _, q := range []string{
+		`ALTER TABLE import_runs ADD COLUMN version INTEGER`, `ALTER TABLE import_runs ADD COLUMN first_part TEXT`,
+		`ALTER TABLE import_runs ADD COLUMN last_part TEXT`, ``,
+		`ALTER TABLE import_runs DROP COLUMN version`, `ALTER TABLE import_runs DROP COLUMN first_part`,
+		`ALTER TABLE import_runs DROP COLUMN last_part`,
+	} {
+		if q == "" {
+			storetest.ImportBeforeMove(t, &Store{w: db, r: db, now: time.Now})
+			continue
+		}
+		if _, err := db.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
 	if err := db.Close(); err != nil {
 		t.Fatal(err)
 	}

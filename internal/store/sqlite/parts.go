@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"math"
 	"time"
 
 	"github.com/energyapi/energyapi/internal/dataset"
@@ -87,7 +88,7 @@ func (p partTx) ReadParts(ctx context.Context, refs []dataset.PartRef) ([]datase
 	if len(refs) == 0 {
 		return nil, nil
 	}
-	st, err := p.tx.PrepareContext(ctx, `SELECT version, records, data FROM parts WHERE dataset = ? AND id = ?`)
+	st, err := p.tx.PrepareContext(ctx, `SELECT version, written, records, data FROM parts WHERE dataset = ? AND id = ?`)
 	if err != nil {
 		return nil, err
 	}
@@ -95,7 +96,9 @@ func (p partTx) ReadParts(ctx context.Context, refs []dataset.PartRef) ([]datase
 	var out []dataset.StoredPart
 	for _, ref := range refs {
 		sp := dataset.StoredPart{PartRef: ref}
-		err := st.QueryRowContext(ctx, ref.Dataset, ref.ID).Scan(&sp.Version, &sp.Records, &sp.Data)
+		var written int64
+		err := st.QueryRowContext(ctx, ref.Dataset, ref.ID).Scan(&sp.Version, &written, &sp.Records, &sp.Data)
+		sp.Written = time.UnixMicro(written).UTC()
 		switch {
 		case errors.Is(err, sql.ErrNoRows):
 			continue
@@ -142,10 +145,80 @@ func (p partTx) FinishImport(ctx context.Context, run store.ImportRun, changed b
 	}
 	st := run.Stats
 	_, err := p.tx.ExecContext(ctx, `INSERT INTO import_runs
-		(dataset, started, finished, rows_read, inserted, updated, unchanged)
-		VALUES (?, ?, ?, ?, ?, ?, ?)`,
-		run.Dataset, run.Started.UnixMicro(), run.Finished.UnixMicro(), st.Read, st.Inserted, st.Updated, st.Unchanged)
+		(dataset, started, finished, rows_read, inserted, updated, unchanged, version, first_part, last_part)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		run.Dataset, run.Started.UnixMicro(), run.Finished.UnixMicro(), st.Read, st.Inserted, st.Updated, st.Unchanged,
+		run.Version, run.FirstPart, run.LastPart)
 	return err
+}
+
+var (
+	_ dataset.PartHistory = (*Store)(nil)
+	_ dataset.EventSource = (*Store)(nil)
+)
+
+// PartVersionAt implements dataset.PartHistory.
+func (s *Store) PartVersionAt(ctx context.Context, ref dataset.PartRef, t time.Time) (dataset.StoredPart, bool, error) {
+	sp := dataset.StoredPart{PartRef: ref}
+	var written int64
+	err := s.r.QueryRowContext(ctx, `SELECT version, written, records FROM part_history
+		WHERE dataset = ? AND id = ? AND written <= ? AND replaced_at > ? ORDER BY version DESC LIMIT 1`,
+		ref.Dataset, ref.ID, t.UnixMicro(), t.UnixMicro()).Scan(&sp.Version, &written, &sp.Records)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return dataset.StoredPart{}, false, nil
+	case err != nil:
+		return dataset.StoredPart{}, false, fmt.Errorf("sqlite: part %s/%s at %s: %w", ref.Dataset, ref.ID, t, err)
+	}
+	sp.Written = time.UnixMicro(written).UTC()
+	return sp, true, nil
+}
+
+// ReadPartVersion implements dataset.PartHistory.
+func (s *Store) ReadPartVersion(ctx context.Context, ref dataset.PartRef, version int64) (dataset.StoredPart, error) {
+	sp := dataset.StoredPart{PartRef: ref, Version: version}
+	var written int64
+	err := s.r.QueryRowContext(ctx, `SELECT written, records, data FROM part_history WHERE dataset = ? AND id = ? AND version = ?`,
+		ref.Dataset, ref.ID, version).Scan(&written, &sp.Records, &sp.Data)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return dataset.StoredPart{}, energy.Errorf(energy.NotFound, "part %s/%s has no replaced version %d", ref.Dataset, ref.ID, version)
+	case err != nil:
+		return dataset.StoredPart{}, fmt.Errorf("sqlite: part %s/%s version %d: %w", ref.Dataset, ref.ID, version, err)
+	}
+	sp.Written = time.UnixMicro(written).UTC()
+	return sp, nil
+}
+
+// ImportEvents implements dataset.EventSource.
+func (s *Store) ImportEvents(ctx context.Context, after int64, since time.Time, limit int) ([]dataset.ImportEvent, error) {
+	min := int64(math.MinInt64)
+	if !since.IsZero() {
+		min = since.UnixMicro()
+	}
+	rows, err := s.r.QueryContext(ctx, `SELECT id, dataset, started, finished, rows_read, inserted, updated, unchanged,
+			coalesce(version, 0), coalesce(first_part, ''), coalesce(last_part, '')
+		FROM import_runs WHERE id > ? AND finished > ? ORDER BY id LIMIT ?`, after, min, limit)
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: import events: %w", err)
+	}
+	defer rows.Close()
+	var out []dataset.ImportEvent
+	for rows.Next() {
+		var e dataset.ImportEvent
+		var started, finished int64
+		st := &e.Stats
+		if err := rows.Scan(&e.ID, &e.Dataset, &started, &finished, &st.Read, &st.Inserted, &st.Updated, &st.Unchanged,
+			&e.Version, &e.FirstPart, &e.LastPart); err != nil {
+			return nil, fmt.Errorf("sqlite: import events: %w", err)
+		}
+		e.Started, e.Finished = time.UnixMicro(started).UTC(), time.UnixMicro(finished).UTC()
+		out = append(out, e)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("sqlite: import events: %w", err)
+	}
+	return out, nil
 }
 
 // BumpVersion advances the data version, stamped at.

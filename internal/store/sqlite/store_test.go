@@ -171,7 +171,7 @@ func appliedMigrations(t testing.TB, s *Store) []string {
 
 func TestMigrationsAppliedOnce(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "energy.db")
-	want := "[0001_init 0002_parts 0003_parts_only]"
+	want := "[0001_init 0002_parts 0003_parts_only 0004_import_events]"
 
 	s, err := Open(t.Context(), path)
 	if err != nil {
@@ -226,7 +226,7 @@ func TestConcurrentOpenOfNewFile(t *testing.T) {
 			}
 			t.Cleanup(func() { s.Close() })
 		}
-		if got, want := fmt.Sprint(appliedMigrations(t, stores[0])), "[0001_init 0002_parts 0003_parts_only]"; got != want {
+		if got, want := fmt.Sprint(appliedMigrations(t, stores[0])), "[0001_init 0002_parts 0003_parts_only 0004_import_events]"; got != want {
 			t.Fatalf("round %d: schema_migrations: got %s, want %s", round, got, want)
 		}
 		// Each store writes; every store sees all the writes.
@@ -320,8 +320,16 @@ func TestPingAfterClose(t *testing.T) {
 
 // writePart returns a merge that writes one part of dataset name.
 func writePart(name, id string) dataset.MergeFunc {
-	return func([]dataset.StoredPart) ([]dataset.StoredPart, energy.ImportStats, error) {
+	return func([]dataset.StoredPart, time.Time) ([]dataset.StoredPart, energy.ImportStats, error) {
 		return []dataset.StoredPart{{PartRef: dataset.PartRef{Dataset: name, ID: id}, Records: 1, Data: []byte("part " + id)}},
 			energy.ImportStats{Read: 1, Inserted: 1}, nil
 	}
+}
+
+func TestRevisions(t *testing.T) {
+	storetest.RunRevisions(t, func(t *testing.T, now func() time.Time) storetest.HistoryStore {
+		s := openStore(t, filepath.Join(t.TempDir(), "energy.db"))
+		s.now = now
+		return s
+	})
 }

@@ -18,7 +18,7 @@ func seed(t testing.TB, s Store) {
 	c, d := sensorCatalog(t)
 	_, err := importRows(t.Context(), s, c, d, append(readings(2023, time.December, "seed", 1), readings(2024, time.March, "seed", 2)...))
 	noErr(t, "Import", err)
-	_, err = s.UpdateParts(t.Context(), "seed", t0(), nil, func([]dataset.StoredPart) ([]dataset.StoredPart, energy.ImportStats, error) {
+	_, err = s.UpdateParts(t.Context(), "seed", t0(), nil, func([]dataset.StoredPart, time.Time) ([]dataset.StoredPart, energy.ImportStats, error) {
 		return []dataset.StoredPart{{PartRef: dataset.PartRef{Dataset: "seed", ID: "2020"}, Records: 1, Data: []byte("seed")}},
 			energy.ImportStats{Read: 1, Inserted: 1}, nil
 	})

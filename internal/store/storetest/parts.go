@@ -114,7 +114,7 @@ func viewParts(t testing.TB, ps []dataset.StoredPart, ds ...*dataset.Dataset) []
 		if l == nil {
 			t.Fatalf("part %s/%s of a dataset the test did not import", sp.Dataset, sp.ID)
 		}
-		p, err := dataset.DecodePart(l, sp.Data, sp.Version)
+		p, err := dataset.DecodePart(l, sp)
 		noErr(t, "DecodePart", err)
 		if p.ID != sp.ID || p.Len() != sp.Records {
 			t.Fatalf("part %s/%s: got ID %s and %d records in its bytes, %d beside them", sp.Dataset, sp.ID, p.ID, p.Len(), sp.Records)
@@ -436,7 +436,7 @@ func testMergeGetsStored(t *testing.T, open func(t *testing.T) Store) {
 	var got []dataset.StoredPart
 	st, err := s.UpdateParts(t.Context(), sensorName, t0(),
 		[]dataset.PartRef{ref("2024-02"), ref("2023-12"), ref("2024-01"), ref("2024-02")},
-		func(in []dataset.StoredPart) ([]dataset.StoredPart, energy.ImportStats, error) {
+		func(in []dataset.StoredPart, _ time.Time) ([]dataset.StoredPart, energy.ImportStats, error) {
 			calls++
 			got = in
 			// The store sets the version; a stale one here must not stick.
@@ -489,7 +489,7 @@ func testPartsRefused(t *testing.T, open func(t *testing.T) Store) {
 		return dataset.StoredPart{PartRef: ref(id), Records: 1, Data: []byte("part " + id)}
 	}
 	returns := func(write []dataset.StoredPart, err error) dataset.MergeFunc {
-		return func([]dataset.StoredPart) ([]dataset.StoredPart, energy.ImportStats, error) {
+		return func([]dataset.StoredPart, time.Time) ([]dataset.StoredPart, energy.ImportStats, error) {
 			return write, energy.ImportStats{Read: 1, Inserted: 1}, err
 		}
 	}
@@ -542,7 +542,7 @@ func testPartsRefused(t *testing.T, open func(t *testing.T) Store) {
 					t.Fatalf("recovered %v, want merge's panic", r)
 				}
 			}()
-			s.UpdateParts(t.Context(), sensorName, t0(), refs, func([]dataset.StoredPart) ([]dataset.StoredPart, energy.ImportStats, error) {
+			s.UpdateParts(t.Context(), sensorName, t0(), refs, func([]dataset.StoredPart, time.Time) ([]dataset.StoredPart, energy.ImportStats, error) {
 				panic(boom)
 			})
 		}()
@@ -610,7 +610,7 @@ func testPartsCancelled(t *testing.T, open func(t *testing.T) Store) {
 			l, err := d.Check()
 			noErr(t, "Check", err)
 			for _, sp := range ps {
-				p, err := dataset.DecodePart(l, sp.Data, sp.Version)
+				p, err := dataset.DecodePart(l, sp)
 				noErr(t, "DecodePart", err)
 				if sp.Version != after.version || slices.ContainsFunc(p.Nums[0], func(v float64) bool { return v != float64(n) }) {
 					t.Fatalf("part %s: version %d, want %d with every value %d", sp.ID, sp.Version, after.version, n)
@@ -658,7 +658,7 @@ func partImportsTakeTurns(t *testing.T, stores []Store) {
 	}
 	l, err := d.Check()
 	noErr(t, "Check", err)
-	p, err := dataset.DecodePart(l, ps[0].Data, ps[0].Version)
+	p, err := dataset.DecodePart(l, ps[0])
 	noErr(t, "DecodePart", err)
 	if got, want := p.Len(), len(stores)*hours; got != want {
 		t.Fatalf("part 2024-02: got %d records, want %d (%d sites × %d hours)", got, want, len(stores), hours)
@@ -711,7 +711,7 @@ func testPartsConsistent(t *testing.T, open func(t *testing.T) Store) {
 			if sp.Version != v {
 				return fmt.Sprintf("part %s at version %d in a read of version %d", sp.ID, sp.Version, v)
 			}
-			p, err := dataset.DecodePart(l, sp.Data, sp.Version)
+			p, err := dataset.DecodePart(l, sp)
 			if err != nil {
 				return err.Error()
 			}
@@ -805,7 +805,7 @@ func testPartsImportTotals(t *testing.T, open func(t *testing.T) Store) {
 	s := open(t)
 	c, d := sensorCatalog(t)
 	rows := readings(2024, time.January, "a", 1)[:5]
-	fail := func([]dataset.StoredPart) ([]dataset.StoredPart, energy.ImportStats, error) {
+	fail := func([]dataset.StoredPart, time.Time) ([]dataset.StoredPart, energy.ImportStats, error) {
 		return nil, energy.ImportStats{Read: 9}, errors.New("merge failed")
 	}
 	steps := []struct {
@@ -834,7 +834,7 @@ func testPartsImportTotals(t *testing.T, open func(t *testing.T) Store) {
 			return failsWith(energy.Invalid, err)
 		}, []string{"test-sensor 3 runs 10 rows"}},
 		{"another dataset", func() error {
-			_, err := s.UpdateParts(t.Context(), "a-dataset", t0(), nil, func([]dataset.StoredPart) ([]dataset.StoredPart, energy.ImportStats, error) {
+			_, err := s.UpdateParts(t.Context(), "a-dataset", t0(), nil, func([]dataset.StoredPart, time.Time) ([]dataset.StoredPart, energy.ImportStats, error) {
 				return nil, energy.ImportStats{Read: 4, Unchanged: 4}, nil
 			})
 			return err

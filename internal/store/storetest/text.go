@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/energyapi/energyapi/internal/dataset"
 	"github.com/energyapi/energyapi/internal/energy"
@@ -37,7 +38,7 @@ func testText(t *testing.T, open func(t *testing.T) Store) {
 			_, err = s.ServerSecret(t.Context(), bad, func() ([]byte, error) { return []byte("v"), nil })
 			wantCode(t, "ServerSecret", err, energy.Invalid)
 			part := func(ref dataset.PartRef) dataset.MergeFunc {
-				return func([]dataset.StoredPart) ([]dataset.StoredPart, energy.ImportStats, error) {
+				return func([]dataset.StoredPart, time.Time) ([]dataset.StoredPart, energy.ImportStats, error) {
 					return []dataset.StoredPart{{PartRef: ref, Records: 1, Data: []byte("x")}}, energy.ImportStats{}, nil
 				}
 			}
@@ -87,7 +88,7 @@ func testTextOrder(t *testing.T, open func(t *testing.T) Store) {
 	regions := []string{"Émilie", "apple", "Zara", "Banana"}
 	want := []string{"Banana", "Zara", "apple", "Émilie"}
 	for _, name := range regions {
-		_, err := s.UpdateParts(t.Context(), name, t0(), nil, func([]dataset.StoredPart) ([]dataset.StoredPart, energy.ImportStats, error) {
+		_, err := s.UpdateParts(t.Context(), name, t0(), nil, func([]dataset.StoredPart, time.Time) ([]dataset.StoredPart, energy.ImportStats, error) {
 			return []dataset.StoredPart{
 				{PartRef: dataset.PartRef{Dataset: "d", ID: name}, Data: []byte(name)},
 				{PartRef: dataset.PartRef{Dataset: name, ID: "2024"}, Data: []byte(name)},
