@@ -174,10 +174,13 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		return err
 	}
 
+	feed := api.NewFeed(st, live.Snapshot)
 	handler := api.NewServer(hard.options(api.Options{
 		Log:     log,
 		Catalog: cat,
 		Data:    live.Snapshot,
+		AsOf:    live.AsOf,
+		Updates: feed,
 		// Answers are encoded once per data version; this bounds the ones kept.
 		AnswerCacheBytes: cfg.answerCacheMB << 20,
 		CacheControl:     cfg.cacheControl,
@@ -228,8 +231,14 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	var wg sync.WaitGroup
 	wg.Go(func() {
 		live.Watch(bg, cfg.pollInterval,
-			func(s *dataset.Snapshot) { log.Info("data reloaded", "data_version", s.Version) },
+			func(s *dataset.Snapshot) {
+				log.Info("data reloaded", "data_version", s.Version)
+				feed.Poke() // the imports that wrote it can be pushed now
+			},
 			func(err error) { log.Error("data reload failed", "err", err) })
+	})
+	wg.Go(func() {
+		feed.Run(bg, cfg.pollInterval, func(err error) { log.Error("updates feed failed", "err", err) })
 	})
 	wg.Go(func() {
 		reg.Sync(bg, cfg.pollInterval, tokens, func(err error) { log.Error("client sync failed", "err", err) })

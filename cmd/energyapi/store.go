@@ -22,6 +22,8 @@ type store interface {
 	auth.KeyStore
 	dataset.PartWriter
 	dataset.PartSource
+	dataset.PartHistory
+	dataset.EventSource
 	energy.ImportHistory
 	Ping(context.Context) error
 	Close() error

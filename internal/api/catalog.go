@@ -28,6 +28,11 @@ type catalogDataset struct {
 	Coverage    *catalogCoverage `json:"coverage"`
 	Derived     string           `json:"derived_from,omitempty"`
 	Importable  bool             `json:"importable"`
+	// LastUpdate is when an import last changed the dataset's records (for
+	// a derived dataset, also those it derives from), null before any;
+	// DataVersion the store's data version of that import, 0 before any.
+	LastUpdate  *string `json:"last_update"`
+	DataVersion int64   `json:"data_version"`
 }
 
 type catalogParam struct {
@@ -77,6 +82,10 @@ func describeDataset(o Options, d *dataset.Dataset, t *dataset.Table) catalogDat
 		switch p.Kind {
 		case dataset.TimeZoneParam:
 			cd.Parameters = append(cd.Parameters, catalogParam{Name: p.Name, Kind: "timezone", Description: p.Doc, Values: d.EnumValues(p)})
+		case dataset.AsOfParam, dataset.ChangedSinceParam:
+			cd.Parameters = append(cd.Parameters, catalogParam{Name: p.Name, Kind: "instant", Description: p.Doc})
+		case dataset.IncludeParam:
+			cd.Parameters = append(cd.Parameters, catalogParam{Name: p.Name, Kind: "enum", Repeatable: p.Many, Description: p.Doc, Values: d.EnumValues(p)})
 		case dataset.DateRange:
 			maxDays := p.MaxDays
 			if maxDays == 0 {
@@ -126,6 +135,10 @@ func describeDataset(o Options, d *dataset.Dataset, t *dataset.Table) catalogDat
 	if first, last, ok := t.Coverage(); ok {
 		day := func(u int64) string { return time.Unix(u, 0).In(energy.Rome()).Format("2006-01-02") }
 		cd.Coverage = &catalogCoverage{First: day(first), Last: day(last), Records: t.Records()}
+	}
+	if version, written, ok := t.Latest(); ok {
+		s := written.UTC().Format(time.RFC3339Nano)
+		cd.LastUpdate, cd.DataVersion = &s, version
 	}
 	return cd
 }

@@ -2,12 +2,15 @@ package api
 
 import (
 	"container/list"
+	"context"
 	"net/http"
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/energyapi/energyapi/internal/dataset"
+	"github.com/energyapi/energyapi/internal/energy"
 )
 
 // UnmatchedFilter is the answer to a filter value outside its reference list.
@@ -38,8 +41,8 @@ func handleDataset(o Options, c *dataset.Catalog, d *dataset.Dataset, cache *ans
 		// no parsing, no tag to compute. The year is part of the key because
 		// year windows move with it.
 		raw := formatNames[f] + "|" + strconv.Itoa(now.Year()) + "|" + r.URL.RawQuery
-		if tag, body, ok := cache.recent(d, raw, snap); ok {
-			writeTagged(w, r, o, f, tag, body)
+		if a, ok := cache.recent(d, raw, snap); ok {
+			writeTagged(w, r, o, f, a)
 			return
 		}
 		q, err := c.ParseQuery(d, r.URL.Query(), dataset.Limits{MaxRangeDays: o.MaxRangeDays, Now: now})
@@ -57,32 +60,82 @@ func handleDataset(o Options, c *dataset.Catalog, d *dataset.Dataset, cache *ans
 				return
 			}
 		}
-		tag := snap.Tag(q, formatNames[f])
-		key := formatNames[f] + "|" + q.Key()
-		body, ok := cache.get(key, tag)
-		if !ok {
-			if f == formatCSV {
-				body = snap.AppendCSV(nil, q)
-			} else {
-				body = snap.AppendJSON(nil, q)
-			}
-			cache.put(key, tag, body)
+		// The validators come from the current parts, also for an answer as
+		// of an earlier time: they change whenever that answer may.
+		a := recentAnswer{tag: snap.Tag(q, formatNames[f])}
+		a.modified, _ = snap.LastModified(q)
+		if notModified(r, a) {
+			writeValidators(w, o, a)
+			w.WriteHeader(http.StatusNotModified)
+			return
 		}
-		cache.remember(d, raw, snap, tag, body)
-		writeTagged(w, r, o, f, tag, body)
+		key := formatNames[f] + "|" + q.Key()
+		body, ok := cache.get(key, a.tag)
+		if !ok {
+			view, err := asOf(r.Context(), o, snap, q)
+			if err != nil {
+				writeError(w, r, o.Log, err)
+				return
+			}
+			if f == formatCSV {
+				body = view.AppendCSV(nil, q)
+			} else {
+				body = view.AppendJSON(nil, q)
+			}
+			cache.put(key, a.tag, body)
+		}
+		a.body = body
+		cache.remember(d, raw, snap, a)
+		writeTagged(w, r, o, f, a)
 	})
 }
 
-// writeTagged answers with body and its tag, or 304 if the caller has it.
-func writeTagged(w http.ResponseWriter, r *http.Request, o Options, f format, tag string, body []byte) {
-	h := w.Header()
-	h.Set("ETag", tag)
-	h.Set("Cache-Control", o.CacheControl)
-	if inm := r.Header.Get("If-None-Match"); inm != "" && etagMatches(inm, tag) {
+// asOf returns the snapshot that answers q: snap, or for a query with
+// asOf the data as they stood then.
+func asOf(ctx context.Context, o Options, snap *dataset.Snapshot, q *dataset.Query) (*dataset.Snapshot, error) {
+	if q.AsOf.IsZero() {
+		return snap, nil
+	}
+	if o.AsOf == nil {
+		return nil, energy.Errorf(energy.Invalid, "parameter asOf: this server keeps no history of its data")
+	}
+	return o.AsOf(ctx, snap, q)
+}
+
+// writeTagged answers with a's body and validators, or 304 if the caller
+// has it.
+func writeTagged(w http.ResponseWriter, r *http.Request, o Options, f format, a recentAnswer) {
+	writeValidators(w, o, a)
+	if notModified(r, a) {
 		w.WriteHeader(http.StatusNotModified)
 		return
 	}
-	writeBodyAs(w, contentTypes[f], http.StatusOK, body)
+	writeBodyAs(w, contentTypes[f], http.StatusOK, a.body)
+}
+
+func writeValidators(w http.ResponseWriter, o Options, a recentAnswer) {
+	h := w.Header()
+	h.Set("ETag", a.tag)
+	if !a.modified.IsZero() {
+		h.Set("Last-Modified", a.modified.UTC().Format(http.TimeFormat))
+	}
+	h.Set("Cache-Control", o.CacheControl)
+}
+
+// notModified reports whether the caller holds the answer a: its
+// If-None-Match names a's tag or, without If-None-Match (which takes
+// precedence, RFC 9110 13.2.2), its If-Modified-Since is no earlier than
+// a's last modification, to the second that HTTP dates keep.
+func notModified(r *http.Request, a recentAnswer) bool {
+	if inm := r.Header.Get("If-None-Match"); inm != "" {
+		return etagMatches(inm, a.tag)
+	}
+	ims := r.Header.Get("If-Modified-Since")
+	if ims == "" || a.modified.IsZero() {
+		return false
+	}
+	t, err := http.ParseTime(ims)
+	return err == nil && !a.modified.Truncate(time.Second).After(t)
 }
 
 // etagMatches reports whether an If-None-Match header names tag (RFC 9110
@@ -115,29 +168,30 @@ type answerCache struct {
 }
 
 type recentAnswer struct {
-	tag  string
-	body []byte
+	tag      string
+	modified time.Time // zero when the answer covers no part
+	body     []byte
 }
 
 // maxRecentQueries bounds the raw query strings remembered; callers choose
 // them, so they are not trusted to be few.
 const maxRecentQueries = 4096
 
-func (c *answerCache) recent(d *dataset.Dataset, raw string, snap *dataset.Snapshot) (tag string, body []byte, ok bool) {
+func (c *answerCache) recent(d *dataset.Dataset, raw string, snap *dataset.Snapshot) (a recentAnswer, ok bool) {
 	if c.budget == 0 {
-		return "", nil, false
+		return a, false
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.snap != snap {
-		return "", nil, false
+		return a, false
 	}
-	a, ok := c.byQuery[d][raw]
-	return a.tag, a.body, ok
+	a, ok = c.byQuery[d][raw]
+	return a, ok
 }
 
-func (c *answerCache) remember(d *dataset.Dataset, raw string, snap *dataset.Snapshot, tag string, body []byte) {
-	if c.budget == 0 || len(body) > c.budget/8 {
+func (c *answerCache) remember(d *dataset.Dataset, raw string, snap *dataset.Snapshot, a recentAnswer) {
+	if c.budget == 0 || len(a.body) > c.budget/8 {
 		return
 	}
 	c.mu.Lock()
@@ -151,7 +205,7 @@ func (c *answerCache) remember(d *dataset.Dataset, raw string, snap *dataset.Sna
 	if _, ok := c.byQuery[d][raw]; !ok {
 		c.queries++
 	}
-	c.byQuery[d][raw] = recentAnswer{tag, body}
+	c.byQuery[d][raw] = a
 }
 
 type cached struct {

@@ -116,7 +116,7 @@ func TestCatalogListsEveryDataset(t *testing.T) {
 			cov = d.Coverage.First + ".." + d.Coverage.Last
 		}
 		got[d.Path] = cov
-		if d.Name == "total-load" && (len(d.Parameters) != 4 || !strings.Contains(strings.Join(d.Parameters[2].Values, ","), "Centre-North") || strings.Join(d.Parameters[3].Values, ",") != "Europe/Rome,UTC") {
+		if d.Name == "total-load" && (len(d.Parameters) != 7 || d.Parameters[4].Name != "asOf" || d.Parameters[5].Name != "changedSince" || strings.Join(d.Parameters[6].Values, ",") != "meta" || !strings.Contains(strings.Join(d.Parameters[2].Values, ","), "Centre-North") || strings.Join(d.Parameters[3].Values, ",") != "Europe/Rome,UTC") {
 			t.Errorf("total-load parameters: got %+v", d.Parameters)
 		}
 	}

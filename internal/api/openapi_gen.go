@@ -118,6 +118,11 @@ func pathItem(d *dataset.Dataset, name string, alias int) *yaml.Node {
 		switch p.Kind {
 		case dataset.TimeZoneParam:
 			params = append(params, ymap("name", p.Name, "in", "query", "description", p.Doc+" Letter case is ignored.", "schema", ymap("type", "string")))
+		case dataset.AsOfParam, dataset.ChangedSinceParam:
+			params = append(params, ymap("name", p.Name, "in", "query", "description", p.Doc+" A malformed instant is answered 400.", "schema", ymap("type", "string", "format", "date-time")))
+		case dataset.IncludeParam:
+			params = append(params, ymap("name", p.Name, "in", "query", "description", p.Doc+" Any other value is answered 400.", "style", "form", "explode", true,
+				"schema", ymap("type", "array", "items", ymap("type", "string", "enum", d.EnumValues(p)))))
 		case dataset.DateRange:
 			days := "the server's limit (60 days by default)"
 			switch {
@@ -155,6 +160,7 @@ func pathItem(d *dataset.Dataset, name string, alias int) *yaml.Node {
 	}
 	params = append(params, yref("#/components/parameters/businessID"),
 		ymap("name", "If-None-Match", "in", "header", "description", "Entity tags of answers the caller holds: an answer whose ETag is among them gets 304 with no body.", "schema", ymap("type", "string")),
+		ymap("name", "If-Modified-Since", "in", "header", "description", "An HTTP date: an answer whose Last-Modified is not later gets 304 with no body. Ignored when If-None-Match is present (RFC 9110 13.2.2).", "schema", ymap("type", "string")),
 		ymap("name", "format", "in", "query", "required", false, "description", "`csv` or `json`: the representation, overriding the Accept header, for links that cannot set headers. Any other value is answered 406.", "schema", ymap("type", "string", "pattern", "^(csv|json)$")))
 	if empty {
 		desc += "**Empty body.** A filter value outside its list is answered 200 with an empty body (`Content-Length: 0`), not an error; read it as zero records. Known values that match nothing give the JSON answer with an empty array.\n"
@@ -184,8 +190,11 @@ func pathItem(d *dataset.Dataset, name string, alias int) *yaml.Node {
 				"X-Request-Id", yref("#/components/headers/X-Request-Id"),
 				"businessID", yref("#/components/headers/businessID"),
 				"ETag", ymap("description", "A strong tag of the data the answer covers: it changes when an import changes a month (or year) the answer covers, and only then.", "schema", ymap("type", "string")),
+				"Last-Modified", ymap("description", "When the last import that changed a month (or year) the answer covers wrote it; absent when the answer covers no stored data.", "schema", ymap("type", "string")),
 				"Cache-Control", ymap("description", "private, no-cache unless the server is configured otherwise: keep, but revalidate with If-None-Match.", "schema", ymap("type", "string"))), "content", content),
-			"304", ymap("description", "Not modified: If-None-Match named the answer's current ETag. No body."),
+			"304", ymap("description", "Not modified: If-None-Match named the answer's current ETag, or without If-None-Match, If-Modified-Since is not earlier than its Last-Modified. No body; ETag, Last-Modified and Cache-Control as the 200 would have them.", "headers", ymap(
+				"ETag", ymap("schema", ymap("type", "string")),
+				"Last-Modified", ymap("schema", ymap("type", "string")))),
 			"400", yref("#/components/responses/InvalidInput"),
 			"401", yref("#/components/responses/Unauthorized"),
 			"406", yref("#/components/responses/NotAcceptable"),
@@ -242,6 +251,9 @@ func recordSchema(d *dataset.Dataset) *yaml.Node {
 			add(f.Name, "description", f.Doc, "pattern", pattern)
 		}
 	}
+	// Not required: only include=meta adds them.
+	add(dataset.PublishedAt, "format", "date-time", "description", "With include=meta: when the record was first published, an RFC 3339 instant in UTC.")
+	add(dataset.RevisedAt, "format", "date-time", "description", "With include=meta: when the record's values last changed (its publication if they never did), an RFC 3339 instant in UTC.")
 	schema := ymap("type", "object", "required", d.Columns(), "additionalProperties", false, "properties", props)
 	if len(d.ExactlyOne) > 0 {
 		schema.Content = append(schema.Content, ystr("description"), ystr("Exactly one of "+strings.Join(d.ExactlyOne, ", ")+" holds a value; the others are the empty string."))

@@ -53,6 +53,8 @@ func TestOpenAPIDocumentDescribesTheSurface(t *testing.T) {
 		"GET /transmission/v2.0/physical-internal-flow",
 		"GET /transmission/v2.0/scheduled-foreign-exchange",
 		"GET /transmission/v2.0/scheduled-internal-exchange",
+		"GET /updates",
+		"GET /updates/stream",
 		"POST /public-api/access-token",
 		"POST /transparency/oauth/accessToken",
 	}
@@ -89,7 +91,8 @@ func TestOpenAPIDocumentDescribesTheSurface(t *testing.T) {
 	for _, p := range op("GET", thermoPath).Parameters {
 		params[p.Value.In+" "+p.Value.Name] = p.Value.Required
 	}
-	wantParams := map[string]bool{"query year": true, "query region": false, "query province": false, "query category": false, "query subcategory": false, "header businessID": false, "header If-None-Match": false, "query format": false}
+	wantParams := map[string]bool{"query year": true, "query region": false, "query province": false, "query category": false, "query subcategory": false, "header businessID": false, "header If-None-Match": false, "header If-Modified-Since": false, "query format": false,
+		"query asOf": false, "query changedSince": false, "query include": false}
 	if len(params) != len(wantParams) {
 		t.Errorf("thermoelectric parameters: got %v, want %v", params, wantParams)
 	}

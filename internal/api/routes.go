@@ -32,6 +32,13 @@ func addRoutes(mux *http.ServeMux, o Options) {
 		}
 	}
 	get("/catalog", handleCatalog(o)) // public, like the OpenAPI document
+	if o.Updates != nil {
+		// Public like /catalog: an import's dataset, period and counts, no
+		// values; and a browser's EventSource cannot send a bearer token.
+		get("/updates", handleUpdates(o))
+		// GET /updates/stream is served outside the request limits (NewServer).
+		handle("/updates/stream", methodNotAllowedAt(o, "GET, HEAD"))
+	}
 	openapi := newOpenAPIDoc(o.Catalog)
 	get("/openapi.yaml", handleOpenAPI(o.Log, openapi, false)) // public: no token
 	get("/openapi.json", handleOpenAPI(o.Log, openapi, true))

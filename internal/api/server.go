@@ -18,8 +18,13 @@ type Options struct {
 	Log *slog.Logger
 	Now func() time.Time // defaults to time.Now
 	// Catalog lists the datasets served; Data returns the current snapshot of their records.
-	Catalog       *dataset.Catalog
-	Data          func() *dataset.Snapshot
+	Catalog *dataset.Catalog
+	Data    func() *dataset.Snapshot
+	// AsOf returns the snapshot serving a query's dataset as its data stood
+	// at the query's asOf (dataset.Live.AsOf); nil refuses asOf.
+	AsOf func(context.Context, *dataset.Snapshot, *dataset.Query) (*dataset.Snapshot, error)
+	// Updates, when set, serves GET /updates and GET /updates/stream.
+	Updates       *Feed
 	Tokens        *auth.Tokens
 	TokenEndpoint *auth.TokenEndpoint
 	Keys          *auth.Keyring
@@ -82,8 +87,16 @@ func NewServer(o Options) http.Handler {
 	}
 	mux := http.NewServeMux()
 	addRoutes(mux, o)
-	var h http.Handler = mux
-	h = guardRequests(o)(h)
+	var h http.Handler = guardRequests(o)(mux)
+	if o.Updates != nil {
+		// The stream stays open as long as its client: it must not hold a
+		// request slot or meet the request deadline.
+		outer := http.NewServeMux()
+		outer.Handle("GET /updates/stream", handleUpdatesStream(o))
+		outer.Handle("/", h)
+		mux.Handle("GET /updates/stream", http.NotFoundHandler()) // for routeOf; never reached
+		h = outer
+	}
 	h = recoverPanics(o.Log)(h)
 	routeOf := func(r *http.Request) string { _, pattern := mux.Handler(r); return pattern }
 	h = logRequests(o.Log, o.Now, newRequestIDs(), o.Metrics, routeOf, o.RemoteAddr)(h)

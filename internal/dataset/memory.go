@@ -17,6 +17,7 @@ type Memory struct {
 	updated time.Time
 	parts   map[PartRef]StoredPart
 	history map[PartRef][]replaced // oldest first
+	events  []ImportEvent
 }
 
 type replaced struct {
@@ -24,7 +25,23 @@ type replaced struct {
 	at time.Time // when it was replaced
 }
 
-var _ PartHistory = (*Memory)(nil)
+var (
+	_ PartHistory = (*Memory)(nil)
+	_ EventSource = (*Memory)(nil)
+)
+
+// ImportEvents implements EventSource.
+func (m *Memory) ImportEvents(_ context.Context, after int64, since time.Time, limit int) ([]ImportEvent, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var out []ImportEvent
+	for _, e := range m.events {
+		if e.ID > after && (since.IsZero() || e.Finished.After(since)) && len(out) < limit {
+			out = append(out, e)
+		}
+	}
+	return out, nil
+}
 
 // NewMemory returns an empty store.
 func NewMemory() *Memory {
@@ -79,7 +96,7 @@ func (m *Memory) ReadPartVersion(_ context.Context, ref PartRef, version int64) 
 
 // UpdateParts implements PartWriter. Its imports are written at started,
 // which keeps the times of tests' records their own.
-func (m *Memory) UpdateParts(ctx context.Context, _ string, started time.Time, refs []PartRef, merge MergeFunc) (energy.ImportStats, error) {
+func (m *Memory) UpdateParts(ctx context.Context, name string, started time.Time, refs []PartRef, merge MergeFunc) (energy.ImportStats, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	var stored []StoredPart
@@ -106,5 +123,16 @@ func (m *Memory) UpdateParts(ctx context.Context, _ string, started time.Time, r
 			m.parts[sp.PartRef] = sp
 		}
 	}
+	e := ImportEvent{ID: int64(len(m.events) + 1), Dataset: name, Started: started, Finished: started, Stats: st, Version: m.version}
+	for _, r := range refs {
+		if r.Dataset != name {
+			continue
+		}
+		if e.FirstPart == "" || r.ID < e.FirstPart {
+			e.FirstPart = r.ID
+		}
+		e.LastPart = max(e.LastPart, r.ID)
+	}
+	m.events = append(m.events, e)
 	return st, nil
 }

@@ -47,6 +47,18 @@ func (t *Table) Coverage() (first, last int64, ok bool) {
 	return first, last, ok
 }
 
+// Latest returns the data version and time of the last import that changed
+// the table's parts; ok is false if none did.
+func (t *Table) Latest() (version int64, written time.Time, ok bool) {
+	var w int64
+	for _, p := range t.Parts {
+		if p.Version > version {
+			version, w, ok = p.Version, p.Written, true
+		}
+	}
+	return version, time.UnixMicro(w).UTC(), ok
+}
+
 // Part returns the part with id, nil if there is none.
 func (t *Table) Part(id string) *Part { return t.part(id) }
 

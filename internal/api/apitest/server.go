@@ -139,10 +139,10 @@ func Start(o Options) (*Server, error) {
 	log := slog.New(slog.NewJSONHandler(o.Log, &slog.HandlerOptions{Level: o.LogLevel}))
 	var cat *dataset.Catalog
 	var snap *dataset.Snapshot
+	var live *dataset.Live
 	switch {
 	case err != nil:
 	case o.Catalog != nil && o.Source != nil:
-		var live *dataset.Live
 		if live, err = dataset.NewLive(ctx, o.Catalog, o.Source); err == nil {
 			cat, snap = o.Catalog, live.Snapshot()
 		}
@@ -165,6 +165,9 @@ func Start(o Options) (*Server, error) {
 		MaxRangeDays:  o.MaxRangeDays,
 		// Large enough that tests exercise cached answers.
 		AnswerCacheBytes: 8 << 20,
+	}
+	if live != nil {
+		ao.AsOf = live.AsOf
 	}
 	if o.Adjust != nil {
 		o.Adjust(&ao)

@@ -294,7 +294,8 @@
           input = el("input", { type: "date", name: p.name });
           if (d.coverage) input.value = d.coverage.last;
         } else {
-          input = el("input", { type: "number", name: p.name });
+          input = el("input", { type: p.kind === "instant" ? "text" : "number", name: p.name });
+          if (p.kind === "instant") input.placeholder = "2024-03-01T12:00:00Z";
           if (d.coverage) input.value = p.kind === "year" ? d.coverage.last.slice(0, 4) : "";
         }
         if (p.required) input.required = true;

@@ -1,0 +1,354 @@
+package api
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/energyapi/energyapi/internal/dataset"
+	"github.com/energyapi/energyapi/internal/energy"
+)
+
+// Feed is the updates feed: the imports a store records, listed by
+// GET /updates and pushed by GET /updates/stream as Server-Sent Events.
+// Every replica runs one over the shared store and pushes an import once it
+// serves the data the import wrote, so that a client that refetches on an
+// event gets the new data from the replica that told it.
+type Feed struct {
+	src  dataset.EventSource
+	data func() *dataset.Snapshot
+	poke chan struct{}
+
+	mu   sync.Mutex
+	last int64 // the last event pushed
+	subs map[chan dataset.ImportEvent]bool
+}
+
+// Bounds of the feed.
+const (
+	// maxStreams bounds the streams open at once; each holds a connection
+	// and a goroutine but no request slot.
+	maxStreams = 1000
+	// streamBuffer is how many events a stream may fall behind by; one that
+	// falls further is closed, and its client resumes with Last-Event-ID.
+	streamBuffer = 64
+	// maxUpdates bounds the events one GET /updates lists.
+	maxUpdates = 1000
+	// keepAlive is how often a quiet stream sends a comment, so that
+	// proxies keep it open.
+	keepAlive = 15 * time.Second
+)
+
+// NewFeed returns the feed of src's imports; data is the server's current
+// snapshot, whose version tells which imports it serves.
+func NewFeed(src dataset.EventSource, data func() *dataset.Snapshot) *Feed {
+	return &Feed{src: src, data: data, poke: make(chan struct{}, 1), subs: map[chan dataset.ImportEvent]bool{}}
+}
+
+// Run pushes new imports to the open streams: it looks every interval, and
+// at once after Poke, until ctx ends. Imports recorded before it starts are
+// not pushed (GET /updates lists them).
+func (f *Feed) Run(ctx context.Context, interval time.Duration, onErr func(error)) {
+	for {
+		if err := f.skipPast(ctx); err == nil || ctx.Err() != nil {
+			break
+		} else if onErr != nil {
+			onErr(err)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(interval):
+		}
+	}
+	tick := time.NewTicker(interval)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		case <-f.poke:
+		}
+		if err := f.Push(ctx); err != nil && ctx.Err() == nil && onErr != nil {
+			onErr(err)
+		}
+	}
+}
+
+// Poke asks Run to look for new imports now: the server calls it when it
+// has loaded new data.
+func (f *Feed) Poke() {
+	select {
+	case f.poke <- struct{}{}:
+	default:
+	}
+}
+
+// skipPast moves the feed past every import recorded so far.
+func (f *Feed) skipPast(ctx context.Context) error {
+	for {
+		f.mu.Lock()
+		last := f.last
+		f.mu.Unlock()
+		es, err := f.src.ImportEvents(ctx, last, time.Time{}, maxUpdates)
+		if err != nil {
+			return err
+		}
+		if len(es) == 0 {
+			return nil
+		}
+		f.mu.Lock()
+		f.last = es[len(es)-1].ID
+		f.mu.Unlock()
+	}
+}
+
+// Push sends every import recorded since the last one pushed, in order, to
+// the open streams, stopping at the first whose data the server does not
+// serve yet.
+func (f *Feed) Push(ctx context.Context) error {
+	f.mu.Lock()
+	last := f.last
+	f.mu.Unlock()
+	es, err := f.src.ImportEvents(ctx, last, time.Time{}, maxUpdates)
+	if err != nil {
+		return err
+	}
+	served := f.data().Version
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for _, e := range es {
+		if e.ID <= f.last {
+			continue
+		}
+		if e.Version > served {
+			break
+		}
+		f.last = e.ID
+		for ch := range f.subs {
+			select {
+			case ch <- e:
+			default: // too far behind: its client resumes from Last-Event-ID
+				delete(f.subs, ch)
+				close(ch)
+			}
+		}
+	}
+	return nil
+}
+
+// subscribe returns a channel of the imports pushed from now on and the ID
+// of the last one pushed before; ok is false when too many streams are open.
+func (f *Feed) subscribe() (ch chan dataset.ImportEvent, last int64, ok bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if len(f.subs) >= maxStreams {
+		return nil, 0, false
+	}
+	ch = make(chan dataset.ImportEvent, streamBuffer)
+	f.subs[ch] = true
+	return ch, f.last, true
+}
+
+func (f *Feed) unsubscribe(ch chan dataset.ImportEvent) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.subs[ch] {
+		delete(f.subs, ch)
+		close(ch)
+	}
+}
+
+// updateBody is one import in GET /updates and in the stream.
+type updateBody struct {
+	ID          int64        `json:"id"`
+	Dataset     string       `json:"dataset"`
+	Period      *updateSpan  `json:"period"` // null for imports recorded before periods were
+	Rows        updateCounts `json:"rows"`
+	Started     string       `json:"started"`
+	Time        string       `json:"time"` // when it committed: the published_at/revised_at of what it changed
+	DataVersion int64        `json:"data_version"`
+	Changed     bool         `json:"changed"`
+}
+
+// updateSpan is the Europe/Rome days an import covered: the whole months
+// (or years, for monthly and yearly datasets) its records fall in, the
+// granularity at which answers' ETags change.
+type updateSpan struct {
+	From string `json:"from"` // yyyy-mm-dd
+	To   string `json:"to"`
+}
+
+type updateCounts struct {
+	Read      int `json:"read"`
+	Inserted  int `json:"inserted"`
+	Updated   int `json:"updated"`
+	Unchanged int `json:"unchanged"`
+}
+
+func newUpdateBody(e dataset.ImportEvent) updateBody {
+	b := updateBody{
+		ID: e.ID, Dataset: e.Dataset,
+		Rows:    updateCounts{e.Stats.Read, e.Stats.Inserted, e.Stats.Updated, e.Stats.Unchanged},
+		Started: e.Started.UTC().Format(time.RFC3339Nano), Time: e.Finished.UTC().Format(time.RFC3339Nano),
+		DataVersion: e.Version, Changed: e.Stats.Inserted+e.Stats.Updated > 0,
+	}
+	first, _, ok1 := dataset.PartDays(e.FirstPart)
+	_, last, ok2 := dataset.PartDays(e.LastPart)
+	if ok1 && ok2 {
+		b.Period = &updateSpan{first.String(), last.String()}
+	}
+	return b
+}
+
+// handleUpdates lists the imports recorded after since (an RFC 3339
+// instant) and after the import with ID after, oldest first, at most
+// maxUpdates; next, when set, is the after of the following page.
+func handleUpdates(o Options) http.Handler {
+	type page struct {
+		Updates []updateBody `json:"updates"`
+		Next    *int64       `json:"next"`
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		q := r.URL.Query()
+		var since time.Time
+		if s := q.Get("since"); s != "" {
+			t, err := time.Parse(time.RFC3339Nano, s)
+			if err != nil {
+				writeError(w, r, o.Log, energy.Errorf(energy.Invalid, "parameter since value %q does not conform to an RFC 3339 instant such as 2024-03-01T12:00:00Z", s))
+				return
+			}
+			since = t
+		}
+		after, err := eventID(q.Get("after"))
+		if err != nil {
+			writeError(w, r, o.Log, err)
+			return
+		}
+		es, err := o.Updates.src.ImportEvents(r.Context(), after, since, maxUpdates+1)
+		if err != nil {
+			writeError(w, r, o.Log, err)
+			return
+		}
+		out := page{Updates: []updateBody{}}
+		if len(es) > maxUpdates {
+			es = es[:maxUpdates]
+			next := es[len(es)-1].ID
+			out.Next = &next
+		}
+		for _, e := range es {
+			out.Updates = append(out.Updates, newUpdateBody(e))
+		}
+		w.Header().Set("Cache-Control", "no-cache")
+		w.Header().Set("Access-Control-Allow-Origin", "*")
+		encode(w, http.StatusOK, out)
+	})
+}
+
+// eventID parses an import's ID; empty is 0, before every import.
+func eventID(s string) (int64, error) {
+	if s == "" {
+		return 0, nil
+	}
+	id, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || id < 0 {
+		return 0, energy.Errorf(energy.Invalid, "event ID %q is not a non-negative integer", s)
+	}
+	return id, nil
+}
+
+// handleUpdatesStream pushes each import as a Server-Sent Event (event
+// "import", id its ID, data its JSON) once this server serves its data. A
+// client that reconnects with Last-Event-ID (or ?after=) first gets the
+// imports it missed. The stream bypasses the request deadline and slots of
+// other requests (NewServer): it stays open until the client leaves.
+func handleUpdatesStream(o Options) http.Handler {
+	f := o.Updates
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		from := r.Header.Get("Last-Event-ID")
+		if from == "" {
+			from = r.URL.Query().Get("after")
+		}
+		after, err := eventID(from)
+		if err != nil {
+			writeError(w, r, o.Log, err)
+			return
+		}
+		ch, last, ok := f.subscribe()
+		if !ok {
+			w.Header().Set("Retry-After", "5")
+			writeError(w, r, o.Log, energy.Errorf(unavailable, "Too many update streams are open: retry after 5 s"))
+			return
+		}
+		defer f.unsubscribe(ch)
+		// The imports the client missed, up to the last one pushed before
+		// it subscribed; the channel brings those after.
+		var missed []dataset.ImportEvent
+		if from != "" {
+			for after < last {
+				es, err := f.src.ImportEvents(r.Context(), after, time.Time{}, maxUpdates)
+				if err != nil {
+					writeError(w, r, o.Log, err)
+					return
+				}
+				if len(es) == 0 {
+					break
+				}
+				for _, e := range es {
+					if e.ID <= last {
+						missed = append(missed, e)
+					}
+				}
+				after = es[len(es)-1].ID
+			}
+		}
+		rc := http.NewResponseController(w)
+		_ = rc.SetWriteDeadline(time.Time{}) // the server's write timeout is for answers, not streams
+		h := w.Header()
+		h.Set("Content-Type", "text/event-stream")
+		h.Set("Cache-Control", "no-cache")
+		h.Set("Access-Control-Allow-Origin", "*")
+		h.Set("X-Accel-Buffering", "no") // proxies that buffer answers must not buffer this one
+		w.WriteHeader(http.StatusOK)
+		send := func(e dataset.ImportEvent) error {
+			b, err := json.Marshal(newUpdateBody(e))
+			if err != nil {
+				return err
+			}
+			if _, err := fmt.Fprintf(w, "id: %d\nevent: import\ndata: %s\n\n", e.ID, b); err != nil {
+				return err
+			}
+			return rc.Flush()
+		}
+		// A comment first, so that the client knows the stream is open.
+		if _, err := fmt.Fprint(w, ": energyapi updates\n\n"); err != nil || rc.Flush() != nil {
+			return
+		}
+		for _, e := range missed {
+			if send(e) != nil {
+				return
+			}
+		}
+		tick := time.NewTicker(keepAlive)
+		defer tick.Stop()
+		for {
+			select {
+			case <-r.Context().Done():
+				return
+			case e, ok := <-ch:
+				if !ok || send(e) != nil {
+					return
+				}
+			case <-tick.C:
+				if _, err := fmt.Fprint(w, ": keep-alive\n\n"); err != nil || rc.Flush() != nil {
+					return
+				}
+			}
+		}
+	})
+}
