@@ -38,6 +38,7 @@ type Client struct {
 	rome      *time.Location // nil when the system has no zone database
 	catalog   catalogue
 	tokens    *tokenCache // nil without credentials
+	cache     Cache       // nil: no conditional requests
 }
 
 // Option configures a Client.
@@ -247,6 +248,14 @@ func (c *Client) getOnce(ctx context.Context, u string) ([]byte, error) {
 	if token != "" {
 		req.Header.Set("Authorization", "Bearer "+token)
 	}
+	var cachedTag string
+	var cached []byte
+	if c.cache != nil {
+		var ok bool
+		if cachedTag, cached, ok = c.cache.Load(u); ok {
+			req.Header.Set("If-None-Match", cachedTag)
+		}
+	}
 	resp, err := c.hc.Do(req)
 	if err != nil {
 		return nil, err
@@ -259,7 +268,13 @@ func (c *Client) getOnce(ctx context.Context, u string) ([]byte, error) {
 	if len(body) > maxBody {
 		return nil, fmt.Errorf("client: the answer to %s is larger than %d bytes", req.URL.Path, maxBody)
 	}
-	if resp.StatusCode == http.StatusOK {
+	switch {
+	case resp.StatusCode == http.StatusNotModified && cachedTag != "":
+		return cached, nil
+	case resp.StatusCode == http.StatusOK:
+		if tag := resp.Header.Get("ETag"); c.cache != nil && tag != "" {
+			_ = c.cache.Store(u, tag, body) // a cache that cannot keep it costs a refetch, not the answer
+		}
 		return body, nil
 	}
 	ae := newAPIError(resp.StatusCode, resp.Header, body, c.now())

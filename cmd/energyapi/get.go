@@ -25,12 +25,13 @@ type getConfig struct {
 	clientSecret string
 	format       string // json, csv or table
 	maxRangeDays int
+	cacheDir     string // "" for no conditional requests
 	params       url.Values
 }
 
 // getEnvFlags are the flags of get that the environment may set; the
 // dataset's own parameters come from the command line only.
-var getEnvFlags = []string{"base-url", "client-id", "client-secret", "format", "max-range-days"}
+var getEnvFlags = []string{"base-url", "client-id", "client-secret", "format", "max-range-days", "cache-dir"}
 
 func parseGetFlags(args []string, getenv func(string) string, stdout, stderr io.Writer) (getConfig, error) {
 	var c getConfig
@@ -53,6 +54,7 @@ func parseGetFlags(args []string, getenv func(string) string, stdout, stderr io.
 	fs.StringVar(&c.clientSecret, "client-secret", "", "client secret (prefer ENERGYAPI_CLIENT_SECRET: a flag shows in the process list)")
 	fs.StringVar(&c.format, "format", "", "output: json, csv or table (default table on a terminal, json otherwise)")
 	fs.IntVar(&c.maxRangeDays, "max-range-days", 60, "longest date range per request; longer ranges are split (0: never split)")
+	fs.StringVar(&c.cacheDir, "cache-dir", "", "keep answers with their ETags in this directory and revalidate them (If-None-Match): an unchanged answer costs a 304 with no body")
 	// One flag per query parameter of the dataset, named as the API names it.
 	given := map[string]string{} // parameter -> the flag that set it, for messages
 	setAs := func(flagName, name string, repeat bool) func(string) error {
@@ -66,7 +68,7 @@ func parseGetFlags(args []string, getenv func(string) string, stdout, stderr io.
 			return nil
 		}
 	}
-	var required []string
+	var required, instants []string
 	for _, p := range d.Parameters() {
 		switch p.Kind {
 		case dataset.DateRange:
@@ -75,6 +77,12 @@ func parseGetFlags(args []string, getenv func(string) string, stdout, stderr io.
 			fs.Func(p.To, "last day, included, dd/mm/yyyy (required; --to for short)", setAs(p.To, p.To, false))
 			fs.Func("to", "last day, included, dd/mm/yyyy (same as --"+p.To+")", setAs("to", p.To, false))
 			required = append(required, p.Name, p.To)
+		case dataset.AsOfParam, dataset.ChangedSinceParam:
+			alias := map[dataset.ParamKind]string{dataset.AsOfParam: "as-of", dataset.ChangedSinceParam: "changed-since"}[p.Kind]
+			usage := p.Doc + " (--" + alias + " for short)"
+			fs.Func(p.Name, usage, setAs(p.Name, p.Name, false))
+			fs.Func(alias, "same as --"+p.Name, setAs(alias, p.Name, false))
+			instants = append(instants, p.Name)
 		default:
 			usage := p.Doc
 			if p.Kind == dataset.Enum {
@@ -123,6 +131,13 @@ func parseGetFlags(args []string, getenv func(string) string, stdout, stderr io.
 			return c, usagef("get %s needs --%s", d.Name, name)
 		}
 	}
+	for _, name := range instants {
+		if v := c.params.Get(name); v != "" {
+			if _, err := time.Parse(time.RFC3339Nano, v); err != nil {
+				return c, invalidValue(given[name], v, "want an RFC 3339 instant, such as 2024-03-01T12:00:00Z")
+			}
+		}
+	}
 	for _, p := range d.Params {
 		if p.Kind != dataset.DateRange {
 			continue
@@ -163,12 +178,23 @@ func runGetWith(ctx context.Context, args []string, getenv func(string) string, 
 			}
 		}),
 	}
+	if cfg.cacheDir != "" {
+		opts = append(opts, client.WithCache(client.DirCache(cfg.cacheDir)))
+	}
 	c := client.New(cfg.baseURL, append(opts, extra...)...)
 	recs, err := c.Get(ctx, cfg.dataset.Path(), cfg.params)
 	if err != nil {
 		return err
 	}
-	return writeRecords(stdout, cfg.format, cfg.dataset, recs)
+	cols := outputColumns(cfg.dataset)
+	for _, v := range cfg.params["include"] {
+		if strings.EqualFold(strings.TrimSpace(v), dataset.IncludeMeta) {
+			cols = append(cols, column{dataset.PublishedAt, dataset.Field{Name: dataset.PublishedAt, Kind: dataset.Text}},
+				column{dataset.RevisedAt, dataset.Field{Name: dataset.RevisedAt, Kind: dataset.Text}})
+			break
+		}
+	}
+	return writeRecords(stdout, cfg.format, cols, recs)
 }
 
 // column is one column of get's output.
@@ -232,8 +258,7 @@ func cellOf(r client.Record, col column) (cell, error) {
 }
 
 // writeRecords writes one row or object per API record.
-func writeRecords(w io.Writer, format string, d *dataset.Dataset, recs []client.Record) error {
-	cols := outputColumns(d)
+func writeRecords(w io.Writer, format string, cols []column, recs []client.Record) error {
 	rows := make([][]cell, len(recs))
 	for i, r := range recs {
 		rows[i] = make([]cell, len(cols))
