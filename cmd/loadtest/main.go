@@ -83,6 +83,7 @@ type config struct {
 	backoff     bool          // wait as Retry-After asks after a 429 or 503
 	warmup      time.Duration // requests begun this early in a run are not counted
 	paths       []string
+	headers     http.Header // sent with every data request
 	insecure    bool
 }
 
@@ -117,12 +118,22 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	fs.BoolVar(&c.backoff, "backoff", true, "after a 429 or 503, wait as Retry-After asks before the next request, as well-behaved clients do")
 	var paths pathList
 	fs.Var(&paths, "path", "a data request path with its query, repeatable (default: thermoelectric and peak-valley requests the demo data answers)")
+	var headers pathList
+	fs.Var(&headers, "header", `a header sent with every data request, "Name: value", repeatable (If-None-Match: "tag" drives the 304 path)`)
 	fs.BoolVar(&c.insecure, "insecure", false, "with https, accept any certificate (a self-signed one on this machine)")
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}
 	if fs.NArg() != 0 {
 		return c, errors.New("loadtest takes no arguments")
+	}
+	c.headers = http.Header{}
+	for _, h := range headers {
+		name, value, ok := strings.Cut(h, ":")
+		if !ok || strings.TrimSpace(name) == "" {
+			return c, fmt.Errorf("--header %q: want \"Name: value\"", h)
+		}
+		c.headers.Add(strings.TrimSpace(name), strings.TrimSpace(value))
 	}
 	if c.secret == "" {
 		c.secret = getenv("LOADTEST_CLIENT_SECRET")
@@ -422,6 +433,9 @@ func work(ctx context.Context, c config, base *url.URL, client *http.Client, tok
 			if err == nil {
 				req.Header.Set("Authorization", "Bearer "+tok)
 				req.Header.Set("Accept", "application/json")
+				for k, vs := range c.headers {
+					req.Header[k] = vs
+				}
 			}
 		}
 		if err != nil {
@@ -514,7 +528,8 @@ func report(w io.Writer, c config, r *result) error {
 	if r.lastErr != nil {
 		fmt.Fprintf(w, "last error %v\n", r.lastErr)
 	}
-	if len(r.lat[http.StatusOK]) == 0 {
+	// A 304 is the success of a revalidation (-header If-None-Match).
+	if len(r.lat[http.StatusOK]) == 0 && len(r.lat[http.StatusNotModified]) == 0 {
 		return errors.New("no request succeeded")
 	}
 	return nil

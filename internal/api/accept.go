@@ -64,6 +64,11 @@ func negotiate(header string) (f format, ok bool) {
 // Accept header. ok is false for any other format value or an Accept header
 // that admits neither.
 func requestFormat(r *http.Request) (f format, ok bool) {
+	// Parsing the query costs more than the rest of a revalidation: skip it
+	// when no key can be format (a key may be percent-encoded).
+	if raw := r.URL.RawQuery; !strings.Contains(raw, "format") && !strings.Contains(raw, "%") {
+		return negotiate(r.Header.Get("Accept"))
+	}
 	if v, set := r.URL.Query()["format"]; set {
 		switch {
 		case len(v) == 1 && v[0] == "json":

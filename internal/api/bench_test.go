@@ -41,9 +41,13 @@ func benchGet(b *testing.B, path string) {
 	b.Run("cached", func(b *testing.B) { benchGetWith(b, path, nil) })
 	// Every request encoded anew: the cost of the first request after an import.
 	b.Run("encoded", func(b *testing.B) { benchGetWith(b, path, func(o *api.Options) { o.AnswerCacheBytes = 0 }) })
+	// A revalidation: If-None-Match names the answer's tag, the answer is 304.
+	b.Run("revalidated", func(b *testing.B) { benchGetWith(b, path, nil, "If-None-Match") })
 }
 
-func benchGetWith(b *testing.B, path string, adjust func(*api.Options)) {
+// benchGetWith measures GET path; a header named in revalidate is set to
+// the first answer's ETag for the measured requests.
+func benchGetWith(b *testing.B, path string, adjust func(*api.Options), revalidate ...string) {
 	h := newHarnessWith(b, apitest.Options{Data: demoData(b), Adjust: adjust})
 	handler := h.srv.Handler()
 	req := httptest.NewRequest(http.MethodGet, path, nil)
@@ -55,6 +59,10 @@ func benchGetWith(b *testing.B, path string, adjust func(*api.Options)) {
 		b.Fatalf("status %d, %d bytes", w.Code, w.Body.Len())
 	}
 	b.SetBytes(int64(w.Body.Len()))
+	for _, name := range revalidate {
+		req.Header.Set(name, w.Header().Get("ETag"))
+		b.SetBytes(0)
+	}
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {

@@ -62,8 +62,7 @@ func handleDataset(o Options, c *dataset.Catalog, d *dataset.Dataset, cache *ans
 		}
 		// The validators come from the current parts, also for an answer as
 		// of an earlier time: they change whenever that answer may.
-		a := recentAnswer{tag: snap.Tag(q, formatNames[f])}
-		a.modified, _ = snap.LastModified(q)
+		a := newRecentAnswer(snap, q, f)
 		if notModified(r, a) {
 			writeValidators(w, o, a)
 			w.WriteHeader(http.StatusNotModified)
@@ -113,13 +112,16 @@ func writeTagged(w http.ResponseWriter, r *http.Request, o Options, f format, a 
 	writeBodyAs(w, contentTypes[f], http.StatusOK, a.body)
 }
 
+// writeValidators sets the answer's ETag, Last-Modified and Cache-Control,
+// from values formatted once per answer: on the revalidation path they are
+// most of the work.
 func writeValidators(w http.ResponseWriter, o Options, a recentAnswer) {
 	h := w.Header()
-	h.Set("ETag", a.tag)
-	if !a.modified.IsZero() {
-		h.Set("Last-Modified", a.modified.UTC().Format(http.TimeFormat))
+	h["Etag"] = a.etagHeader
+	if a.modifiedHeader != nil {
+		h["Last-Modified"] = a.modifiedHeader
 	}
-	h.Set("Cache-Control", o.CacheControl)
+	h["Cache-Control"] = o.cacheControl
 }
 
 // notModified reports whether the caller holds the answer a: its
@@ -141,6 +143,9 @@ func notModified(r *http.Request, a recentAnswer) bool {
 // etagMatches reports whether an If-None-Match header names tag (RFC 9110
 // 13.1.2: a list of tags, weak ones compared weakly, or "*").
 func etagMatches(header, tag string) bool {
+	if header == tag {
+		return true
+	}
 	for _, t := range strings.Split(header, ",") {
 		t = strings.TrimPrefix(strings.TrimSpace(t), "W/")
 		if t == "*" || t == tag {
@@ -171,6 +176,20 @@ type recentAnswer struct {
 	tag      string
 	modified time.Time // zero when the answer covers no part
 	body     []byte
+	// The header values, shared by every answer that sends them (net/http
+	// does not change them).
+	etagHeader, modifiedHeader []string
+}
+
+// newRecentAnswer returns the validators of the answer to q in format f,
+// without its body.
+func newRecentAnswer(snap *dataset.Snapshot, q *dataset.Query, f format) recentAnswer {
+	a := recentAnswer{tag: snap.Tag(q, formatNames[f])}
+	a.etagHeader = []string{a.tag}
+	if t, ok := snap.LastModified(q); ok {
+		a.modified, a.modifiedHeader = t, []string{t.Format(http.TimeFormat)}
+	}
+	return a
 }
 
 // maxRecentQueries bounds the raw query strings remembered; callers choose

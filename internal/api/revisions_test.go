@@ -293,3 +293,63 @@ func TestUpdatesFeedAndStream(t *testing.T) {
 		t.Errorf("resumed after 1: got %v, want id: 2, id: 3", ids)
 	}
 }
+
+// TestDerivedAsOfAndMeta corrects one quarter hour of a day's total load
+// into a new peak: peak-valley, derived from it, answers the old peak as of
+// before the correction, and its records carry the day's times.
+func TestDerivedAsOfAndMeta(t *testing.T) {
+	s := newRevisionsServer(t)
+	d, _ := s.cat.Lookup("total-load")
+	day := time.Date(2024, 3, 10, 0, 0, 0, 0, time.FixedZone("CET", 3600))
+	load := func(stamp string, peakAtNoon bool) {
+		t.Helper()
+		var rows []dataset.Row
+		for i := range 96 {
+			v := 30000 + float64(i)
+			if peakAtNoon && i == 48 {
+				v = 50000
+			}
+			rows = append(rows, dataset.Row{Time: day.Add(time.Duration(i) * 15 * time.Minute).Unix(), Text: []string{"Italy"}, Num: []float64{v, math.NaN()}})
+		}
+		at, _ := time.Parse(time.RFC3339, stamp)
+		if _, err := dataset.Import(t.Context(), s.mem, s.cat, d, rows, at); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.live.Refresh(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	load("2024-05-01T10:00:00Z", false)
+	load("2024-05-03T10:00:00Z", true)
+	peaks := func(query string) string {
+		t.Helper()
+		r := s.get(t, "/load/v2.0/peak-valley-load?dateFrom=10/03/2024&dateTo=10/03/2024"+query)
+		var body struct {
+			PeakValley []map[string]string `json:"peak_valley_load"`
+		}
+		if err := json.Unmarshal(r.body, &body); err != nil || r.status != http.StatusOK {
+			t.Fatalf("%s: got %d %s (%v)", query, r.status, r.body, err)
+		}
+		var out []string
+		for _, rec := range body.PeakValley {
+			line := rec["date"][11:16] + " " + rec["peak_load_GW"] + "/" + rec["valley_load_GW"]
+			if p, ok := rec["published_at"]; ok {
+				line += " " + p + " " + rec["revised_at"]
+			}
+			out = append(out, line)
+		}
+		return strings.Join(out, "; ")
+	}
+	for _, tc := range []struct{ query, want string }{
+		{"", "00:00 /30.000; 12:00 50.000/"},
+		{"&asOf=2024-05-02T00:00:00Z", "00:00 /30.000; 23:45 30.095/"},
+		{"&asOf=2024-04-30T00:00:00Z", ""},
+		{"&include=meta", "00:00 /30.000 2024-05-01T10:00:00Z 2024-05-03T10:00:00Z; 12:00 50.000/ 2024-05-01T10:00:00Z 2024-05-03T10:00:00Z"},
+		{"&include=meta&asOf=2024-05-02T00:00:00Z", "00:00 /30.000 2024-05-01T10:00:00Z 2024-05-01T10:00:00Z; 23:45 30.095/ 2024-05-01T10:00:00Z 2024-05-01T10:00:00Z"},
+		{"&changedSince=2024-05-03T10:00:00Z", ""},
+	} {
+		if got := peaks(tc.query); got != tc.want {
+			t.Errorf("%q: got %q, want %q", tc.query, got, tc.want)
+		}
+	}
+}

@@ -72,6 +72,8 @@ type Options struct {
 	Web http.Handler
 
 	admission *admission // tests set it to control the queue's clock and timers
+	// cacheControl is CacheControl as a header value, made once.
+	cacheControl []string
 }
 
 // NewServer returns the HTTP handler for the public API.
@@ -82,6 +84,7 @@ func NewServer(o Options) http.Handler {
 	if o.CacheControl == "" {
 		o.CacheControl = "private, no-cache"
 	}
+	o.cacheControl = []string{o.CacheControl}
 	if o.RemoteAddr == nil {
 		o.RemoteAddr = RemoteAddr(false)
 	}

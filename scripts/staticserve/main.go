@@ -3,6 +3,9 @@
 // It serves each file of a directory, as written by bench-ratio, at the
 // request path and query it was fetched from, and a fixed token at the
 // token path, so that cmd/loadtest drives it exactly as it drives energyapi.
+// A file's answer carries the ETag in the file of the same name with .etag
+// added, if there is one, and a request whose If-None-Match is that tag gets
+// 304 with no body: the yardstick of the revalidation path.
 package main
 
 import (
@@ -14,6 +17,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 )
 
 func main() {
@@ -38,10 +42,13 @@ func run(args []string) error {
 	if err := json.Unmarshal(index, &files); err != nil {
 		return err
 	}
-	answers := map[string][]byte{}
+	answers, tags := map[string][]byte{}, map[string]string{}
 	for target, name := range files {
 		if answers[target], err = os.ReadFile(filepath.Join(*dir, name)); err != nil {
 			return err
+		}
+		if tag, err := os.ReadFile(filepath.Join(*dir, name+".etag")); err == nil {
+			tags[target] = strings.TrimSpace(string(tag))
 		}
 	}
 	token := []byte(`{"access_token":"static","token_type":"bearer","expires_in":300}`)
@@ -53,6 +60,13 @@ func run(args []string) error {
 		if !ok {
 			http.NotFound(w, r)
 			return
+		}
+		if tag := tags[r.URL.RequestURI()]; tag != "" {
+			w.Header().Set("ETag", tag)
+			if r.Header.Get("If-None-Match") == tag {
+				w.WriteHeader(http.StatusNotModified)
+				return
+			}
 		}
 		w.Header().Set("Content-Type", "application/json")
 		w.Header().Set("Content-Length", strconv.Itoa(len(body)))
