@@ -89,13 +89,18 @@ func (f *Feed) Poke() {
 	}
 }
 
+// next returns the imports recorded after the last one pushed.
+func (f *Feed) next(ctx context.Context) ([]dataset.ImportEvent, error) {
+	f.mu.Lock()
+	last := f.last
+	f.mu.Unlock()
+	return f.src.ImportEvents(ctx, last, time.Time{}, maxUpdates)
+}
+
 // skipPast moves the feed past every import recorded so far.
 func (f *Feed) skipPast(ctx context.Context) error {
 	for {
-		f.mu.Lock()
-		last := f.last
-		f.mu.Unlock()
-		es, err := f.src.ImportEvents(ctx, last, time.Time{}, maxUpdates)
+		es, err := f.next(ctx)
 		if err != nil {
 			return err
 		}
@@ -112,10 +117,7 @@ func (f *Feed) skipPast(ctx context.Context) error {
 // the open streams, stopping at the first whose data the server does not
 // serve yet.
 func (f *Feed) Push(ctx context.Context) error {
-	f.mu.Lock()
-	last := f.last
-	f.mu.Unlock()
-	es, err := f.src.ImportEvents(ctx, last, time.Time{}, maxUpdates)
+	es, err := f.next(ctx)
 	if err != nil {
 		return err
 	}
