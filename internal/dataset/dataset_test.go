@@ -76,6 +76,9 @@ func TestMergeCountsAndEncodeRoundTrip(t *testing.T) {
 	if err != nil || !changed || st != (energy.ImportStats{Read: 2, Inserted: 2}) {
 		t.Fatalf("first merge: got %+v changed %v err %v, want 2 inserted", st, changed, err)
 	}
+	if p.Pub != nil || p.Rev != nil || len(p.Stamps) != 1 {
+		t.Errorf("first merge: got %d publication and %d revision codes, %d times; want none and one time, since one import published every record", len(p.Pub), len(p.Rev), len(p.Stamps))
+	}
 	b, err := p.Encode()
 	if err != nil {
 		t.Fatal(err)

@@ -41,8 +41,10 @@ type Part struct {
 	// Stamps are the distinct publication and revision times of the
 	// records (Unix microseconds, ascending); Pub and Rev hold, per record,
 	// the index in Stamps of when it was first published and when its values
-	// last changed. Few imports touch one part, so this costs a record 8
-	// bytes rather than 16.
+	// last changed. Few imports touch one part, so this costs a record at
+	// most 8 bytes rather than 16, and usually none: Pub is nil when every
+	// record was published at Stamps[0], and Rev nil when no record was
+	// revised after its publication.
 	Stamps   []int64
 	Pub, Rev []uint32
 }
@@ -56,11 +58,21 @@ func (p *Part) Len() int {
 }
 
 // Published returns when record i was first published, Unix microseconds.
-func (p *Part) Published(i int) int64 { return p.Stamps[p.Pub[i]] }
+func (p *Part) Published(i int) int64 {
+	if p.Pub == nil {
+		return p.Stamps[0]
+	}
+	return p.Stamps[p.Pub[i]]
+}
 
 // Revised returns when record i's values last changed (its publication if
 // they never did), Unix microseconds.
-func (p *Part) Revised(i int) int64 { return p.Stamps[p.Rev[i]] }
+func (p *Part) Revised(i int) int64 {
+	if p.Rev == nil {
+		return p.Published(i)
+	}
+	return p.Stamps[p.Rev[i]]
+}
 
 // Text returns Text field t of record i.
 func (p *Part) Text(t, i int) string { return p.Dicts[t][p.Codes[t][i]] }
@@ -150,6 +162,13 @@ func BuildPart(l *Layout, id string, rows []Row) *Part {
 			p.Nums[n][i] = v
 		}
 		p.Pub[i], p.Rev[i] = stamp(r.Pub), stamp(r.Rev)
+	}
+	if !slices.Equal(p.Pub, p.Rev) {
+		return p
+	}
+	p.Rev = nil
+	if len(p.Stamps) == 1 {
+		p.Pub = nil
 	}
 	return p
 }
@@ -292,18 +311,17 @@ func DecodePart(l *Layout, sp StoredPart) (*Part, error) {
 		Stamps: w.Stamps, Pub: w.Pub, Rev: w.Rev}
 	n := len(p.Times)
 	if b[0] == partFormat1 {
-		p.Stamps, p.Pub, p.Rev = []int64{p.Written}, make([]uint32, n), make([]uint32, n)
+		p.Stamps, p.Pub, p.Rev = []int64{p.Written}, nil, nil
 	}
-	// gob decodes an empty slice as nil.
-	if n == 0 {
-		p.Pub, p.Rev = []uint32{}, []uint32{}
+	// gob decodes an empty slice as nil, which Pub and Rev may be (Part).
+	if n > 0 && (p.Pub == nil && len(p.Stamps) != 1 || p.Pub != nil && len(p.Pub) != n || p.Rev != nil && len(p.Rev) != n) {
+		return nil, fmt.Errorf("decode part %s: %d and %d publication times and %d distinct for %d records", p.ID, len(p.Pub), len(p.Rev), len(p.Stamps), n)
 	}
-	if len(p.Pub) != n || len(p.Rev) != n {
-		return nil, fmt.Errorf("decode part %s: %d and %d publication times for %d records", p.ID, len(p.Pub), len(p.Rev), n)
-	}
-	for i := range n {
-		if int(p.Pub[i]) >= len(p.Stamps) || int(p.Rev[i]) >= len(p.Stamps) {
-			return nil, fmt.Errorf("decode part %s: a publication time outside the list", p.ID)
+	for _, codes := range [][]uint32{p.Pub, p.Rev} {
+		for _, c := range codes {
+			if int(c) >= len(p.Stamps) {
+				return nil, fmt.Errorf("decode part %s: a publication time outside the list", p.ID)
+			}
 		}
 	}
 	if len(p.Dicts) != l.NText || len(p.Codes) != l.NText || len(p.Nums) != l.NNum {
