@@ -2,314 +2,381 @@ package demo
 
 import (
 	"math"
-	"math/rand/v2"
 	"time"
 
 	"github.com/energyapi/energyapi/internal/energy"
 )
 
-// LoadRange returns the days the demo total load is meant to cover, 2019-01-01
-// to 2025-12-31: about seven years, as the public deployment keeps.
+// LoadRange returns the days the demo data cover by default, 2019-01-01 to
+// 2025-12-31: seven whole years, as the public deployment keeps. The end is
+// fixed rather than "yesterday" so that the demo data, and every answer a
+// test reads from them, are the same on every day they are built.
 func LoadRange() (from, to energy.Date) {
 	return energy.Date{Year: 2019, Month: time.January, Day: 1}, energy.Date{Year: 2025, Month: time.December, Day: 31}
 }
 
-// TotalLoad returns a plausible quarter-hourly total load, with forecast, for
-// every bidding zone and Italy and every quarter hour of the Europe/Rome days
-// from from to to inclusive (none when from is after to), ordered by instant
-// and then as energy.Zones() orders zones. At is in UTC.
-//
-// The curve follows Italian demand in outline: a national load between about
-// 18 and 58 GW with its valley in the small hours; late-morning and early
-// evening peaks in winter, afternoon peaks from air conditioning in summer;
-// lower Saturdays, lower still Sundays and public holidays; the mid-August
-// dip and the Christmas weeks; the 2020 lockdown; and a level that changes a
-// little from year to year. Zones take fixed shares of the national load,
-// nudged by season and working hours. Each zone's value is rounded to the
-// kW and Italy's is the sum of the rounded zones, so the two always agree.
-// Forecasts miss by at most 2%.
-//
-// The result is deterministic: each day's noise comes from a generator
-// seeded by the day alone, so a day's values do not depend on the range
-// requested.
+// DefaultSeed is the seed of the demo data `serve --demo` writes.
+const DefaultSeed uint64 = 0x1ea5_10ad_2019
+
+// yearlyDemandTWh is Italy's electricity demand ("richiesta di energia
+// elettrica sulla rete") of each year, TWh, from the transmission system
+// operator's yearly statistics (Terna, "Dati statistici sull'energia
+// elettrica in Italia", and its monthly report for December 2024): the
+// demo's total load sums to these figures year by year.
+func yearlyDemandTWh() map[int]float64 {
+	return map[int]float64{2019: 319.6, 2020: 302.8, 2021: 320.0, 2022: 316.8, 2023: 306.1, 2024: 312.3}
+}
+
+// YearlyDemandTWh returns the demand the demo calibrates year y to, TWh:
+// the published figure, 2019's before 2019 and 2024's after 2024.
+func YearlyDemandTWh(y int) float64 {
+	t := yearlyDemandTWh()
+	return t[min(max(y, 2019), 2024)]
+}
+
+// TotalLoad returns the demo total load of the default system (seed
+// DefaultSeed); see System.TotalLoad.
 func TotalLoad(from, to energy.Date) []energy.LoadPoint {
+	return System{Seed: DefaultSeed}.TotalLoad(from, to)
+}
+
+// System is the synthetic Italian power system every demo dataset comes
+// from. Its only parameter is the seed of its noise: the calibration
+// (yearly demand, renewable energy, thermoelectric totals) holds for every
+// seed; the weather and the hour-to-hour wiggles change with it.
+type System struct {
+	Seed uint64
+}
+
+// TotalLoad returns the quarter-hourly total load, with its day-ahead
+// forecast, of every bidding zone and Italy for every quarter hour of the
+// Europe/Rome days from from to to inclusive (none when from is after to),
+// ordered by instant and then as energy.Zones() orders zones. At is in UTC.
+//
+// The national curve is a weekday's peak level for the season (high in
+// winter, highest in July's heat, lowest in spring and autumn) times a
+// daily shape by kind of day (working day, bridge day, Saturday, Sunday or
+// holiday) that moves from the winter's evening peak at 18:00 to the
+// summer's afternoon peak, times the day's weather and a small intraday
+// wiggle. Holidays (the national ones, Easter Monday, bridge days, the
+// Christmas weeks, the mid-August weeks) and the 2020 lockdown lower the
+// level. Neighbouring days' curves are blended over the four hours around
+// midnight, so the load has no step at midnight. Each year is then scaled
+// so that its energy is Italy's published demand (YearlyDemandTWh).
+//
+// Zones take shares of the national load, nudged by working hours and the
+// summer; each zone's value is rounded to the kW and Italy's is the sum of
+// the rounded zones, so the two always agree. Forecasts miss by at most 2%.
+//
+// All noise is a smooth function of the instant and the seed, so a day's
+// values do not depend on the range requested.
+func (s System) TotalLoad(from, to energy.Date) []energy.LoadPoint {
 	if from.Compare(to) > 0 {
 		return nil
 	}
 	const quarter = 15 * 60
 	quarters := (to.End().Unix() - from.Start().Unix()) / quarter
 	pts := make([]energy.LoadPoint, 0, int(quarters)*len(energy.Zones()))
-	g := newLoadGen()
+	m := newLoadModel(s.Seed)
+	zones := energy.Zones()
 	for d := from; d.Compare(to) <= 0; d = d.AddDays(1) {
-		pts = g.appendDay(pts, d)
+		m.eachQuarter(d, func(u int64, national float64, p *dayPlan, hour float64) {
+			at := time.Unix(u, 0).UTC()
+			var w [7]float64
+			var sum float64
+			work := m.workCurve(hour)
+			for z := range w {
+				n := 0.003 * smoothNoise(m.seed^0x5a4e+uint64(z), float64(u)/7200)
+				w[z] = zoneShares[z] * (1 + zoneWork[z]*p.work*work + zoneSummer[z]*p.summer + n)
+				sum += w[z]
+			}
+			var italy, italyForecast float64
+			for z := range w {
+				mw := round3(national * w[z] / sum)
+				e := 0.012*smoothNoise(m.seed^0xfc+uint64(z), float64(u)/10800) + 0.006*smoothNoise(m.seed^0xfd+uint64(z), float64(u)/2700)
+				fc := round3(mw * (1 + max(-0.02, min(0.02, e))))
+				italy += mw
+				italyForecast += fc
+				pts = append(pts, energy.LoadPoint{At: at, Zone: zones[z], TotalMW: mw, ForecastMW: fc})
+			}
+			pts = append(pts, energy.LoadPoint{At: at, Zone: energy.Italy, TotalMW: round3(italy), ForecastMW: round3(italyForecast)})
+		})
 	}
 	return pts
 }
 
-// loadSeed seeds every day's generator, together with the day's number.
-const loadSeed = 0x1ea5_10ad_2019
-
-// yearLevel scales each year's demand, after Italy's yearly consumption.
-func yearLevel(y int) float64 {
-	switch y {
-	case 2019:
-		return 1
-	case 2020:
-		return 0.975 // the lockdown weeks come on top (see lockdown)
-	case 2021:
-		return 0.99
-	case 2022:
-		return 0.985
-	case 2023:
-		return 0.955
-	case 2024:
-		return 0.97
-	case 2025:
-		return 0.965
-	}
-	return 0.97
-}
-
-type dayKind int
-
-const (
-	weekday dayKind = iota
-	saturday
-	holiday // Sundays and public holidays
+// Bidding zones' shares of the national load in the order of
+// energy.Zones(), as relative weights, and their adjustments at full
+// weekday activity (industry in the north) and at the height of summer
+// (air conditioning and tourists in the south and the islands).
+var (
+	zoneShares = [7]float64{44, 10, 15, 12, 2, 6.5, 3}
+	zoneWork   = [7]float64{0.04, 0.02, 0, -0.01, -0.02, -0.02, -0.02}
+	zoneSummer = [7]float64{-0.02, 0, 0.01, 0.06, 0.08, 0.07, 0.12}
 )
 
-// loadGen holds the model's tables and a random source that each day reseeds.
-type loadGen struct {
-	src        *rand.PCG
-	rng        *rand.Rand
-	easterYear int
-	easter     energy.Date
+// Daily shapes, by local hour, as fractions of the day's weekday peak
+// level; values between hours follow a Catmull-Rom spline. They follow the
+// operator's published curves: a winter working day rises to a morning
+// plateau and peaks with the evening lights around 18:00; a summer
+// working day peaks in the afternoon with air conditioning; Sundays wake
+// late and stay low.
+var (
+	shapeWeekdayWinter = [24]float64{.63, .58, .555, .545, .545, .565, .62, .72, .84, .915, .945, .95, .925, .88, .895, .905, .925, .975, 1, .975, .915, .835, .755, .68}
+	shapeWeekdaySummer = [24]float64{.70, .645, .605, .58, .57, .57, .60, .68, .79, .875, .925, .955, .97, .975, .99, 1, .99, .97, .94, .905, .87, .85, .815, .76}
+	shapeSundayWinter  = [24]float64{.60, .555, .525, .505, .495, .49, .50, .52, .56, .61, .65, .67, .66, .62, .595, .595, .62, .70, .77, .765, .725, .68, .64, .60}
+	shapeSundaySummer  = [24]float64{.66, .605, .565, .535, .52, .51, .51, .53, .58, .64, .685, .715, .735, .74, .74, .74, .74, .74, .735, .73, .735, .745, .725, .68}
+)
 
-	// Bidding zones' shares of the national load in the order of
-	// energy.Zones(), as relative weights (sums are normalised).
-	shares [7]float64
-	// Share adjustments at full weekday activity (working hours) and at the
-	// height of summer (air conditioning and tourists in the south and the
-	// islands).
-	work, summer [7]float64
-
-	// Daily shapes: 0 at the day's valley, 1 at its peak, by local hour;
-	// values between hours are interpolated. Weekdays in winter peak late in
-	// the morning and again with the evening lights; in summer air
-	// conditioning carries the peak into the afternoon. Sundays wake late
-	// and peak in the evening.
-	weekdayWinter, weekdaySummer, sundayWinter, sundaySummer [24]float64
+// dayPlan is what shapes one day's curve.
+type dayPlan struct {
+	level  float64     // the day's weekday peak level, MW, before the yearly scale
+	shape  [24]float64 // by local hour, fraction of level
+	summer float64     // 0 in winter, 1 at the height of summer
+	work   float64     // 1 on working days, less on days off
 }
 
-func newLoadGen() *loadGen {
-	src := rand.NewPCG(0, 0)
-	return &loadGen{
-		src:           src,
-		rng:           rand.New(src),
-		shares:        [7]float64{44, 10, 15, 12, 2, 6.5, 3},
-		work:          [7]float64{0.04, 0.02, 0, -0.01, -0.02, -0.02, -0.02},
-		summer:        [7]float64{-0.02, 0, 0.01, 0.06, 0.08, 0.07, 0.12},
-		weekdayWinter: [24]float64{.28, .16, .06, .01, 0, .04, .18, .42, .72, .90, .97, 1, .93, .82, .84, .88, .90, .94, .98, .96, .85, .68, .52, .39},
-		weekdaySummer: [24]float64{.34, .20, .09, .03, 0, .01, .10, .30, .55, .74, .85, .92, .95, .94, .97, 1, .99, .95, .90, .85, .80, .76, .66, .50},
-		sundayWinter:  [24]float64{.40, .26, .14, .06, .01, 0, .03, .12, .28, .46, .62, .72, .74, .64, .52, .49, .53, .70, .92, 1, .96, .84, .68, .52},
-		sundaySummer:  [24]float64{.42, .27, .14, .06, .01, 0, .03, .10, .24, .40, .55, .66, .74, .78, .80, .82, .83, .84, .86, .92, .96, 1, .82, .62},
+type loadModel struct {
+	seed  uint64
+	plans map[energy.Date]*dayPlan
+	scale map[int]float64 // per year: published demand over the model's energy
+}
+
+func newLoadModel(seed uint64) *loadModel {
+	return &loadModel{seed: seed, plans: map[energy.Date]*dayPlan{}, scale: map[int]float64{}}
+}
+
+// workCurve is how much of the working day's activity is under way at a
+// local hour: 0 at night, 1 in office hours.
+func (m *loadModel) workCurve(h float64) float64 {
+	return math.Max(0, math.Sin(math.Pi*(h-6)/14))
+}
+
+// eachQuarter calls fn for every quarter hour of day d with its Unix time,
+// Italy's load in MW, the day's plan and the local hour.
+func (m *loadModel) eachQuarter(d energy.Date, fn func(u int64, mw float64, p *dayPlan, hour float64)) {
+	p := m.plan(d)
+	m.eachRaw(d, p, true, func(u int64, mw, h float64) { fn(u, mw, p, h) })
+}
+
+// eachRaw calls fn for every quarter hour of day d with its Unix time, the
+// model's national load (with or without the yearly scale) and the local
+// hour. The
+// local hour counts the hours since midnight, so the repeated hour of the
+// autumn clock change runs on to 24:45 rather than repeating.
+func (m *loadModel) eachRaw(d energy.Date, p *dayPlan, scaled bool, fn func(u int64, mw, h float64)) {
+	start, end := d.Start().Unix(), d.End().Unix()
+	n := float64(end-start) / 3600
+	for u := start; u < end; u += 15 * 60 {
+		// Stretch or squeeze the 23- and 25-hour days onto 24 hours of
+		// shape, so that the evening and the night stay where they are.
+		h := float64(u-start) / 3600 * 24 / n
+		fn(u, m.national(d, p, u, h, scaled), h)
 	}
 }
 
-// day is what shapes one day's curve.
-type day struct {
-	kind       dayKind
-	summer     float64 // 0 in winter, 1 at the height of summer
-	peakMW     float64
-	valleyMW   float64
-	shape      [96]float64 // by local quarter hour
-	workWeight float64     // 1 on weekdays, less on days off: scales loadGen.work
-}
-
-func (g *loadGen) appendDay(pts []energy.LoadPoint, d energy.Date) []energy.LoadPoint {
-	// Seeding by the day alone makes a day's values independent of the
-	// range requested.
-	epoch := energy.Date{Year: 2000, Month: time.January, Day: 1}
-	g.src.Seed(loadSeed, uint64(epoch.DaysUntil(d)))
-	p := g.plan(d)
-	rng := g.rng
-
-	// Noise processes (AR(1)): the national level, each zone's share and
-	// each zone's forecast error. Each starts from its stationary spread, so
-	// a day's first hours are as noisy as the rest.
-	const (
-		levelKeep, levelStep       = 0.92, 0.003
-		shareKeep, shareStep       = 0.95, 0.003
-		forecastKeep, forecastStep = 0.97, 0.0025
-		maxForecastErr             = 0.02
-	)
-	stationary := func(keep, step float64) float64 { return step / math.Sqrt(1-keep*keep) }
-	level := rng.NormFloat64() * stationary(levelKeep, levelStep)
-	var share, fcErr [7]float64
-	for z := range share {
-		share[z] = rng.NormFloat64() * stationary(shareKeep, shareStep)
-		fcErr[z] = rng.NormFloat64() * stationary(forecastKeep, forecastStep)
-	}
-
-	zones := energy.Zones()
-	rome := energy.Rome()
-	end := d.End().Unix()
-	for u := d.Start().Unix(); u < end; u += 15 * 60 {
-		h, m, _ := time.Unix(u, 0).In(rome).Clock()
-		s := p.shape[h*4+m/15]
-		level = levelKeep*level + levelStep*rng.NormFloat64()
-		national := softBounds((p.valleyMW + (p.peakMW-p.valleyMW)*s) * (1 + level))
-
-		var w [7]float64
-		var sum float64
-		for z := range w {
-			share[z] = shareKeep*share[z] + shareStep*rng.NormFloat64()
-			w[z] = g.shares[z] * (1 + g.work[z]*p.workWeight*s + g.summer[z]*p.summer + share[z])
-			sum += w[z]
+// national returns the model's national load at Unix time u, hour h of day
+// d: the day's curve, blended with the next day's from 22:00 to midnight
+// and with the previous day's from midnight to 02:00, so that the curve is
+// continuous across midnight. With scaled, each day's curve carries its
+// year's scale (yearScale), so New Year's midnight is smooth too.
+func (m *loadModel) national(d energy.Date, p *dayPlan, u int64, h float64, scaled bool) float64 {
+	at := func(d energy.Date, p *dayPlan, h float64) float64 {
+		if scaled {
+			return curve(p, h) * m.yearScale(d.Year)
 		}
-		at := time.Unix(u, 0).UTC()
-		var italy, italyForecast float64
-		for z := range w {
-			fcErr[z] = forecastKeep*fcErr[z] + forecastStep*rng.NormFloat64()
-			mw := round3(national * w[z] / sum)
-			fc := round3(mw * (1 + max(-maxForecastErr, min(maxForecastErr, fcErr[z]))))
-			italy += mw
-			italyForecast += fc
-			pts = append(pts, energy.LoadPoint{At: at, Zone: zones[z], TotalMW: mw, ForecastMW: fc})
-		}
-		pts = append(pts, energy.LoadPoint{At: at, Zone: energy.Italy, TotalMW: round3(italy), ForecastMW: round3(italyForecast)})
+		return curve(p, h)
 	}
-	return pts
-}
-
-// plan works out the day's kind, level and shape; it draws the day's weather
-// from g.rng, so it must run right after seeding.
-func (g *loadGen) plan(d energy.Date) day {
-	t := time.Date(d.Year, d.Month, d.Day, 12, 0, 0, 0, time.UTC)
-	doy := float64(t.YearDay())
-	var p day
+	v := at(d, p, h)
 	switch {
-	case g.isHoliday(d) || t.Weekday() == time.Sunday:
-		p.kind = holiday
-	case t.Weekday() == time.Saturday:
-		p.kind = saturday
+	case h >= 22:
+		w := 0.5 * smoothstep((h-22)/2)
+		n := d.AddDays(1)
+		v = (1-w)*v + w*at(n, m.plan(n), h-24)
+	case h < 2:
+		w := 0.5 + 0.5*smoothstep(h/2)
+		n := d.AddDays(-1)
+		v = w*v + (1-w)*at(n, m.plan(n), h+24)
 	}
-	p.summer = math.Exp(-sq((doy - 200) / 40))
+	return v * (1 + 0.007*smoothNoise(m.seed^0x1e7e1, float64(u)/10800))
+}
 
-	// A weekday's peak in GW: high in winter, highest in July, lowest in
-	// spring and autumn.
-	peak := 42 + 5*math.Cos(2*math.Pi*(doy-15)/365) + 13*math.Exp(-sq((doy-200)/35))
-	peak *= yearLevel(d.Year)
-	valley := peak * (0.56 + 0.03*p.summer)
+// curve is a day's plan at local hour h, which may run a little before 0
+// or past 24 (the shape wraps round).
+func curve(p *dayPlan, h float64) float64 {
+	i := int(math.Floor(h))
+	f := h - float64(i)
+	at := func(k int) float64 { return p.shape[((k%24)+24)%24] }
+	return p.level * catmullRom(at(i-1), at(i), at(i+1), at(i+2), f)
+}
 
-	// Weather: a day a little above or below the season, and heat waves
-	// that push summer peaks up.
-	weather := 0.02 * g.rng.NormFloat64()
-	heat := p.summer * math.Abs(0.025*g.rng.NormFloat64())
-	peak *= 1 + weather + heat
-	valley *= 1 + weather/2 + heat/2
+// yearScale returns the factor that brings year y's energy to its
+// published demand, computing the year once.
+func (m *loadModel) yearScale(y int) float64 {
+	if s, ok := m.scale[y]; ok {
+		return s
+	}
+	first := energy.Date{Year: y, Month: time.January, Day: 1}
+	last := energy.Date{Year: y, Month: time.December, Day: 31}
+	var mwh float64
+	for d := first; d.Compare(last) <= 0; d = d.AddDays(1) {
+		m.eachRaw(d, m.plan(d), false, func(_ int64, mw, _ float64) { mwh += mw / 4 })
+	}
+	s := YearlyDemandTWh(y) * 1e6 / mwh
+	m.scale[y] = s
+	return s
+}
 
-	peakF, valleyF := 1.0, 1.0
-	switch p.kind {
-	case saturday:
-		peakF, valleyF = 0.86, 0.97
-		p.workWeight = 0.4
-	case holiday:
-		peakF, valleyF = 0.76, 0.92
-	default:
-		p.workWeight = 1
+// plan returns day d's plan, computing it once.
+func (m *loadModel) plan(d energy.Date) *dayPlan {
+	if p, ok := m.plans[d]; ok {
+		return p
 	}
-	if d.Month == time.August {
-		// Ferragosto: most of Italy stops for the middle weeks of August.
-		k := 0.0
-		switch dist := math.Abs(float64(d.Day - 15)); {
-		case dist <= 6:
-			k = 1
-		case dist < 11:
-			k = (11 - dist) / 5
-		}
-		// Days off are low anyway; the dip is in the work that stops.
-		dip := 0.22
-		switch p.kind {
-		case saturday:
-			dip = 0.15
-		case holiday:
-			dip = 0.08
-		}
-		peakF *= 1 - dip*k
-		valleyF *= 1 - 0.10*k
-		p.workWeight *= 1 - k
-	}
-	if christmasWeeks(d) && p.kind != holiday {
-		peakF *= 0.9
-		valleyF *= 0.97
-		p.workWeight *= 0.5
-	}
-	lp, lv := lockdown(d)
-	peakF *= lp
-	valleyF *= lv
-	p.peakMW = peak * peakF * 1000
-	p.valleyMW = valley * valleyF * 1000
-
-	weekdayShape := blend(&g.weekdayWinter, &g.weekdaySummer, p.summer)
-	sundayShape := blend(&g.sundayWinter, &g.sundaySummer, p.summer)
-	var hourly [24]float64
-	switch p.kind {
-	case weekday:
-		hourly = weekdayShape
-	case saturday:
-		for h := range hourly {
-			hourly[h] = (weekdayShape[h] + sundayShape[h]) / 2
-		}
-	default:
-		hourly = sundayShape
-	}
-	for q := range p.shape {
-		h, f := q/4, float64(q%4)/4
-		p.shape[q] = hourly[h]*(1-f) + hourly[(h+1)%24]*f
-	}
+	p := m.makePlan(d)
+	m.plans[d] = p
 	return p
 }
 
-func blend(winter, summer *[24]float64, s float64) [24]float64 {
-	var out [24]float64
-	for h := range out {
-		out[h] = winter[h]*(1-s) + summer[h]*s
+func (m *loadModel) makePlan(d energy.Date) *dayPlan {
+	t := time.Date(d.Year, d.Month, d.Day, 12, 0, 0, 0, time.UTC)
+	doy := float64(t.YearDay())
+	day := float64(t.Unix() / 86400)
+	p := &dayPlan{work: 1}
+	p.summer = math.Exp(-sq((doy - 198) / 42))
+
+	// A working day's peak level in GW: high in winter, highest in July,
+	// lowest in spring and autumn.
+	level := 44 + 5.5*math.Cos(2*math.Pi*(doy-20)/365) + 15.5*math.Exp(-sq((doy-196)/34))
+	// Weather: spells of a few days a little above or below the season,
+	// and July's heat waves.
+	level *= 1 + 0.02*smoothNoise(m.seed^0x3ea7, day/4)
+	heat := math.Exp(-sq((doy - 198) / 18))
+	level *= 1 + 0.04*heat*math.Max(0, smoothNoise(m.seed^0x4ea7, day/6))
+
+	kind, depth := dayKind(d)
+	weekday := blend(&shapeWeekdayWinter, &shapeWeekdaySummer, p.summer)
+	sunday := blend(&shapeSundayWinter, &shapeSundaySummer, p.summer)
+	switch kind {
+	case working:
+		p.shape = weekday
+	case saturday:
+		for h := range p.shape {
+			p.shape[h] = 0.52*weekday[h] + 0.48*sunday[h]
+		}
+		p.work = 0.3
+	case bridge:
+		for h := range p.shape {
+			p.shape[h] = 0.45*weekday[h] + 0.55*sunday[h]
+		}
+		p.work = 0.3
+	default:
+		p.shape = sunday
+		p.work = 0
 	}
-	return out
+	level *= depth
+	if d.Month == time.August {
+		// Ferragosto: most of Italy stops for the middle weeks of August;
+		// the dip is in the work that stops, so days off dip less.
+		k := 0.0
+		switch dist := math.Abs(float64(d.Day - 15)); {
+		case dist <= 5:
+			k = 1
+		case dist < 12:
+			k = (12 - dist) / 7
+		}
+		dip := 0.16
+		if kind != working {
+			dip = 0.06
+		}
+		level *= 1 - dip*k
+		p.work *= 1 - k
+	}
+	if christmasWeeks(d) && kind == working {
+		level *= 0.9
+		p.work *= 0.5
+	}
+	level *= lockdown(d, kind == working)
+	p.level = level * 1000
+	return p
 }
 
-// lockdown returns the factors on peak and valley of Italy's 2020 lockdown:
-// strict from 10 March, eased from 4 May, over after 17 May.
-func lockdown(d energy.Date) (peak, valley float64) {
+type kindOfDay int
+
+const (
+	working kindOfDay = iota
+	saturday
+	bridge  // a working day between a holiday and a weekend, which many take off
+	holiday // Sundays and public holidays
+)
+
+// dayKind returns the kind of day d and a factor on its level: the
+// holidays that empty offices and factories more than a Sunday does
+// (Christmas, 15 August, New Year's Day, St Stephen's, Easter) go lower.
+func dayKind(d energy.Date) (kindOfDay, float64) {
+	switch int(d.Month)*100 + d.Day {
+	case 1225:
+		return holiday, 0.76
+	case 815:
+		return holiday, 0.80
+	case 101:
+		return holiday, 0.88
+	case 1226:
+		return holiday, 0.9
+	}
+	easter := easterSunday(d.Year)
+	wd := time.Date(d.Year, d.Month, d.Day, 12, 0, 0, 0, time.UTC).Weekday()
+	switch {
+	case d == easter:
+		return holiday, 0.92
+	case d == easter.AddDays(1):
+		return holiday, 0.93
+	case isHoliday(d), wd == time.Sunday:
+		return holiday, 1
+	case wd == time.Saturday:
+		return saturday, 1
+	case wd == time.Monday && isHoliday(d.AddDays(1)), wd == time.Friday && isHoliday(d.AddDays(-1)):
+		return bridge, 1
+	}
+	return working, 1
+}
+
+// lockdown returns the factor on the level of Italy's 2020 lockdown:
+// strict from 10 March, eased from 4 May, over after 17 May. Working days
+// lost most; Sundays were quiet anyway.
+func lockdown(d energy.Date, workday bool) float64 {
 	if d.Year != 2020 {
-		return 1, 1
+		return 1
 	}
-	switch md := int(d.Month)*100 + d.Day; {
+	md := int(d.Month)*100 + d.Day
+	switch {
+	case md >= 310 && md < 504 && workday:
+		return 0.77
 	case md >= 310 && md < 504:
-		return 0.82, 0.92
+		return 0.92
+	case md >= 504 && md <= 517 && workday:
+		return 0.88
 	case md >= 504 && md <= 517:
-		return 0.9, 0.96
+		return 0.96
 	}
-	return 1, 1
+	return 1
 }
 
-// christmasWeeks reports the working days between Christmas and Epiphany
-// that many take off.
+// christmasWeeks reports the days between Christmas and Epiphany that many
+// take off.
 func christmasWeeks(d energy.Date) bool {
 	return (d.Month == time.December && d.Day >= 24) || (d.Month == time.January && d.Day <= 5)
 }
 
-// isHoliday reports Italy's national public holidays.
-func (g *loadGen) isHoliday(d energy.Date) bool {
+// isHoliday reports Italy's national public holidays: New Year's Day,
+// Epiphany, Easter Monday, Liberation Day, Labour Day, Republic Day,
+// Assumption (Ferragosto), All Saints, the Immaculate Conception,
+// Christmas and St Stephen's Day.
+func isHoliday(d energy.Date) bool {
 	switch int(d.Month)*100 + d.Day {
 	case 101, 106, 425, 501, 602, 815, 1101, 1208, 1225, 1226:
 		return true
 	}
-	if g.easterYear != d.Year {
-		g.easterYear, g.easter = d.Year, easterSunday(d.Year)
-	}
-	return d == g.easter.AddDays(1) // Easter Monday
+	return d == easterSunday(d.Year).AddDays(1)
 }
 
 // easterSunday returns Western Easter Sunday of year y (the anonymous
@@ -329,18 +396,29 @@ func easterSunday(y int) energy.Date {
 	return energy.Date{Year: y, Month: time.Month(month), Day: day}
 }
 
-// softBounds keeps the national load (MW) inside 18 to 58 GW without a flat
-// top or bottom: values beyond 20 and 54 GW are squeezed smoothly toward the
-// limits.
-func softBounds(mw float64) float64 {
-	const lo, loKnee, hiKnee, hi = 18000.0, 20000.0, 54000.0, 58000.0
-	switch {
-	case mw < loKnee:
-		return loKnee - (loKnee-lo)*math.Tanh((loKnee-mw)/(loKnee-lo))
-	case mw > hiKnee:
-		return hiKnee + (hi-hiKnee)*math.Tanh((mw-hiKnee)/(hi-hiKnee))
+func blend(winter, summer *[24]float64, s float64) [24]float64 {
+	var out [24]float64
+	for h := range out {
+		out[h] = winter[h]*(1-s) + summer[h]*s
 	}
-	return mw
+	return out
+}
+
+// catmullRom interpolates between b (f=0) and c (f=1), a and d being the
+// knots before and after: a smooth curve through every knot.
+func catmullRom(a, b, c, d, f float64) float64 {
+	return b + 0.5*f*(c-a+f*(2*a-5*b+4*c-d+f*(3*(b-c)+d-a)))
+}
+
+func smoothstep(x float64) float64 { return x * x * (3 - 2*x) }
+
+// smoothNoise is value noise: Noise at whole values of x, joined by a
+// smoothstep; in [-1, 1], continuous in x, and the same for the same seed
+// and x whatever else is asked.
+func smoothNoise(seed uint64, x float64) float64 {
+	i := math.Floor(x)
+	a, b := Noise(seed, int64(i)), Noise(seed, int64(i)+1)
+	return a + (b-a)*smoothstep(x-i)
 }
 
 func round3(v float64) float64 { return math.Round(v*1000) / 1000 }
