@@ -80,8 +80,14 @@ func importPeakValleyDetails(name string, r io.Reader) ([]dataset.Row, error) {
 }
 
 // demoPeakValleyDetails finds each day's peak and valley in Italy's demo
-// total load and splits each among the primary sources (PeakValleySplit).
+// total load and splits each among the primary sources as the demo's
+// hourly generation of that hour has them (peakValleySplit).
 func demoPeakValleyDetails(from map[string][]dataset.Row) []dataset.Row {
+	gen := map[int64]*demo.GenHour{}
+	hours := hourlyGeneration(from)
+	for i := range hours {
+		gen[hours[i].At] = &hours[i]
+	}
 	var out []dataset.Row
 	var day energy.Date
 	var peak, valley dataset.Row
@@ -96,8 +102,7 @@ func demoPeakValleyDetails(from map[string][]dataset.Row) []dataset.Row {
 			peak, vall float64
 		}{{peak, peak.Num[0], nan}, {valley, nan, valley.Num[0]}} {
 			gw := round3(ex.r.Num[0] / 1000)
-			at := time.Unix(ex.r.Time, 0).In(energy.Rome())
-			split := PeakValleySplit(at, gw)
+			split := peakValleySplit(gen[ex.r.Time-ex.r.Time%3600], gw)
 			for k, src := range energy.PrimarySourceNames().Values() {
 				p, v := nan, nan
 				if !math.IsNaN(ex.peak) {
@@ -139,38 +144,17 @@ func demoPeakValleyDetails(from map[string][]dataset.Row) []dataset.Row {
 	return out
 }
 
-// PeakValleySplit splits gw, Italy's load at moment at, among the primary
-// sources in energy.PrimarySourceNames order: photovoltaic by daylight and
-// season, wind, geothermal and hydro by season with noise seeded by the
-// moment, a net import of 4 to 7 GW, self-consumption of 3.5% and pumping
-// at night as negative parts, and thermal for the rest. Each part is
-// rounded to the MW and thermal takes what is left, so the parts add up to
-// gw exactly (to the MW).
-func PeakValleySplit(at time.Time, gw float64) []float64 {
-	u := at.Unix()
-	h := float64(at.Hour()) + float64(at.Minute())/60
-	summer := 0.5 - 0.5*math.Cos(2*math.Pi*float64(at.YearDay()-15)/365) // 0 mid-January, 1 mid-July
-	solar := 0.0
-	if sun := math.Sin(math.Pi * (h - 6.5 + summer) / (12 + 2*summer)); sun > 0 && h > 5 && h < 21 {
-		solar = (8 + 12*summer) * sun * (0.85 + 0.15*demo.Noise(0x5012, u))
-	}
-	wind := 2.8 + 1.8*demo.Noise(0x717d, u) - 0.8*summer
-	geo := 0.66 + 0.02*demo.Noise(0x6e0, u)
-	hydro := 4.5 + 3*math.Sin(math.Pi*summer) + 0.8*demo.Noise(0x4d20, u)
-	imp := 5.5 + 1.5*demo.Noise(0x1f0e, u)
-	self := -0.035 * gw
-	pump := -0.3
-	if h < 7 || h >= 23 {
-		pump = -1.2 - 0.5*demo.Noise(0x9a4b, u)
-	}
-	parts := []float64{0, round3(math.Max(wind, 0.2)), round3(geo), round3(solar), round3(imp), round3(self), round3(pump), round3(hydro)}
+// peakValleySplit splits gw, Italy's load at a moment, among the primary
+// sources in energy.PrimarySourceNames order, as g, the hour's generation,
+// has them: each part is g's rounded to the MW, self-consumption and
+// pumping count negative, and thermal takes what is left (gross thermal
+// output, which covers the plants' own consumption, and the moment's
+// difference from the hour's mean), so the parts add up to gw exactly.
+func peakValleySplit(g *demo.GenHour, gw float64) []float64 {
+	parts := []float64{0, round3(g.Wind), round3(g.Geothermal), round3(g.Photovoltaic), round3(g.NetImport), round3(-g.Self), round3(-g.Pumping), round3(g.Hydro)}
 	rest := gw
 	for _, p := range parts[1:] {
 		rest -= p
-	}
-	if rest < 2 { // a low valley on a windy day: less import
-		parts[4] = round3(parts[4] - (2 - rest))
-		rest = 2
 	}
 	parts[0] = round3(rest)
 	return parts

@@ -109,36 +109,6 @@ func ScheduledInternalExchange() *dataset.Dataset {
 	}
 }
 
-// borderMW returns each border's mean net import (MW) and its swing.
-func borderMW(country string) (mean, swing float64) {
-	switch country {
-	case "France":
-		return 2300, 900
-	case "Switzerland":
-		return 2600, 900
-	case "Austria":
-		return 250, 120
-	case "Slovenia":
-		return 550, 250
-	case "Greece":
-		return 150, 350
-	case "Montenegro":
-		return 200, 300
-	}
-	return -20, 60 // Malta draws from Sicily
-}
-
-// foreignFlow returns the physical net flow into Italy across border k of
-// energy.Borders() in the hour starting at u: the border's mean, lower in
-// the afternoon when Italian photovoltaic runs and higher at night, with
-// seeded noise. Together the borders bring Italy about 6 GW on average.
-func foreignFlow(k int, country string, u int64) float64 {
-	mean, swing := borderMW(country)
-	h := float64(time.Unix(u, 0).In(energy.Rome()).Hour())
-	daily := math.Cos(2 * math.Pi * (h - 2) / 24) // highest at 2 am
-	return math.Round((mean+0.4*swing*daily+0.6*swing*demo.Noise(0xf10e, u, int64(k)))*100) / 100
-}
-
 // demoForeign writes the physical flows, or with scheduled the scheduled
 // exchanges: the physical flow plus a loop-flow difference of a few
 // percent of the border's swing, rounded to the MW.
@@ -152,10 +122,10 @@ func demoForeign(hours []int64, scheduled bool) []dataset.Row {
 	nums := make([]float64, 0, len(hours)*len(borders)*width)
 	for _, u := range hours {
 		for k, c := range borders {
-			f := foreignFlow(k, c, u)
+			f := demo.ForeignFlow(k, u)
 			n := len(nums)
 			if scheduled {
-				_, swing := borderMW(c)
+				_, swing := demo.BorderMW(c)
 				nums = append(nums, math.Round(f+0.08*swing*demo.Noise(0x5c4e, u, int64(k))))
 			} else {
 				nums = append(nums, math.Max(f, 0), math.Max(-f, 0), f)

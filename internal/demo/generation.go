@@ -28,8 +28,8 @@ type GenHour struct {
 }
 
 // minThermalGW is the least thermal output the demo keeps running for
-// system stability; when renewables and imports would push it lower,
-// imports give way (Italy exports).
+// system stability; when renewables and imports would push it lower, the
+// pumps take the surplus.
 const minThermalGW = 5
 
 // Generation returns the hourly generation that meets the given hourly
@@ -38,9 +38,10 @@ const minThermalGW = 5
 // (latitude 42°) and the day's cloud cover; wind is a smooth random
 // process, stronger in winter; hydro peaks with the snowmelt in late spring
 // and follows the load through the day; geothermal is flat; net imports
-// wander around 5.5 GW; pumps run at night and when the sun floods the
-// midday; self-consumption is 2.5% of the load; thermal plants supply the
-// rest. Each year's photovoltaic, wind, hydro and geothermal energy is
+// are the borders' physical flows (NetImportGW), so that the transmission
+// datasets close the balance; pumps run at night, when the sun floods the
+// midday and whenever thermal output would fall below minThermalGW;
+// self-consumption is 2.5% of the load; thermal plants supply the rest. Each year's photovoltaic, wind, hydro and geothermal energy is
 // scaled so that its mean hourly output matches the yearly statistics of
 // GenerationStats (renewableTWh). Values are rounded to the kWh.
 func Generation(load []HourLoad) []GenHour {
@@ -50,7 +51,7 @@ func Generation(load []HourLoad) []GenHour {
 	type sums struct{ pv, wind, hydro float64 }
 	raw := map[int]*sums{}
 	hours := map[int]int{}
-	cloud, windAR, impAR := 1.0, 0.0, 0.0
+	cloud, windAR := 1.0, 0.0
 	lastDay := -1
 	for i, l := range load {
 		t := time.Unix(l.At, 0)
@@ -75,8 +76,7 @@ func Generation(load []HourLoad) []GenHour {
 
 		hydro := (1 + 0.35*math.Sin(2*math.Pi*float64(doy-80)/365)) * (0.6 + 0.4*l.GW/35)
 
-		impAR = 0.98*impAR + 0.2*rng.NormFloat64()
-		out[i] = GenHour{At: l.At, Photovoltaic: pv, Wind: wind, Hydro: hydro, NetImport: 5.5 + 1.2*impAR}
+		out[i] = GenHour{At: l.At, Photovoltaic: pv, Wind: wind, Hydro: hydro, NetImport: NetImportGW(l.At)}
 		y := lt.Year()
 		s := raw[y]
 		if s == nil {
@@ -108,14 +108,12 @@ func Generation(load []HourLoad) []GenHour {
 		if g.Photovoltaic > 0.4*l.GW {
 			pump += 0.15 * g.Photovoltaic
 		}
-		g.Pumping = r6(pump)
-		imp := min(max(g.NetImport, 1), 9)
-		thermal := l.GW + g.Pumping - imp - g.Photovoltaic - g.Wind - g.Hydro - g.Geothermal - g.Self
+		thermal := l.GW + pump - g.NetImport - g.Photovoltaic - g.Wind - g.Hydro - g.Geothermal - g.Self
 		if thermal < minThermalGW {
-			imp -= minThermalGW - thermal
-			thermal = minThermalGW
+			pump += minThermalGW - thermal
 		}
-		g.NetImport = r6(imp)
+		g.Pumping = r6(pump)
+		g.NetImport = r6(g.NetImport)
 		// Whatever rounding left over goes to thermal, so that the balance holds to the kWh.
 		g.Thermal = r6(l.GW + g.Pumping - g.NetImport - g.Photovoltaic - g.Wind - g.Hydro - g.Geothermal - g.Self)
 	}
