@@ -277,10 +277,14 @@ func GenerationStats() Stats {
 		t := b + f + r
 		hydricShares[p] = [3]float64{b / t, f / t, r / t}
 	}
-	windW, hydroW, geoW := windProvinces(), hydroProvinces(), geoProvinces()
+	allWind, allHydro, geoW, allPV := windProvinces(), hydroProvinces(), geoProvinces(), pvWeight
 
 	for year := ThermoFirstYear; year <= ThermoLastYear; year++ {
 		y := strconv.Itoa(year)
+		// Only the provinces of the year, Sud Sardegna's plants counted
+		// in Cagliari before it existed.
+		provinces := provincesIn(year)
+		windW, hydroW, pvWeight := foldProvinces(year, allWind), foldProvinces(year, allHydro), foldProvinces(year, allPV)
 		hydro, wind, pv, geo, bio := renewableTWh(year)
 		windCap, pvCap, hydroCap := capacityGW(year)
 		split := func(w map[string]float64, total float64) map[string]float64 {

@@ -1,5 +1,45 @@
 package demo
 
+import (
+	"slices"
+
+	"github.com/energyapi/energyapi/internal/energy"
+)
+
+// sudSardegnaFrom is the first year of the province of Sud Sardegna,
+// created by Sardinia's regional law 2/2016 mostly out of the former
+// provinces of Carbonia-Iglesias and Medio Campidano and part of
+// Cagliari's. The reference list (energy.Provinces) has no pre-2016 units,
+// so the demo's statistics count Sud Sardegna's plants in Cagliari before
+// then, where most of them (Sarroch, Portoscuso's neighbours) belonged to
+// the province of Cagliari or to units the list does not name.
+const sudSardegnaFrom = 2016
+
+// provinceIn returns the province that held province p's plants in year.
+func provinceIn(year int, p string) string {
+	if p == "Sud Sardegna" && year < sudSardegnaFrom {
+		return "Cagliari"
+	}
+	return p
+}
+
+// provincesIn returns the provinces of the reference list that existed in
+// year, sorted.
+func provincesIn(year int) []string {
+	all := energy.ProvinceNames().Values()
+	return slices.DeleteFunc(all, func(p string) bool { return provinceIn(year, p) != p })
+}
+
+// foldProvinces returns weights by province with the weights of provinces
+// that did not exist in year added to the province that held them.
+func foldProvinces(year int, w map[string]float64) map[string]float64 {
+	out := make(map[string]float64, len(w))
+	for p, v := range w {
+		out[provinceIn(year, p)] += v
+	}
+	return out
+}
+
 // RegionDemandShares returns each region's share of Italy's electricity
 // demand, after the regional statistics of the early 2020s; the shares add
 // up to 1.

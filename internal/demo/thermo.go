@@ -102,8 +102,9 @@ func thermoSites() []thermoSite {
 		{"Vercelli", nc, "Ciclo combinato", 1_500, trendGas, 0, 0},           // Trino
 		{"Chieti", nc, "Ciclo combinato", 2_000, trendGas, 0, 0},             // Gissi
 		{"Campobasso", nc, "Ciclo combinato", 2_500, trendGas, 0, 0},         // Termoli
-		{"Foggia", nc, "Ciclo combinato", 2_000, trendGas, 0, 0},             // Candela, San Severo
-		{"Bari", nc, "Ciclo combinato", 1_500, trendGas, 0, 0},               // Modugno
+		{"Foggia", nc, "Ciclo combinato", 3_500, trendGas, 0, 0},             // Candela, San Severo
+		{"Bari", nc, "Ciclo combinato", 2_000, trendGas, 0, 0},               // Modugno
+		{"Brindisi", nc, "Ciclo combinato", 2_500, trendGas, 0, 0},           // Brindisi Sud's gas units
 		{"Venezia", nc, "Ciclo combinato", 1_500, trendGas, 0, 0},            // Porto Marghera
 		{"Savona", nc, "Ciclo combinato", 2_000, trendGas, 0, 0},             // Vado Ligure
 		{"Udine", nc, "Ciclo combinato", 2_000, trendGas, 0, 0},              // Torviscosa
@@ -140,9 +141,10 @@ func thermoSites() []thermoSite {
 		{"Siracusa", c, "Ciclo combinato con cogenerazione", 3_500, trendIndustry, 0, 0},     // Priolo
 		{"Torino", c, "Ciclo combinato con cogenerazione", 2_500, trendIndustry, 0, 0},       // Moncalieri
 		{"Milano", c, "Ciclo combinato con cogenerazione", 800, trendIndustry, 0, 0},
-		{"Pavia", c, "Ciclo combinato con cogenerazione", 1_200, trendIndustry, 0, 0}, // Sannazzaro
-		{"Taranto", c, "Condensazione e spillamento", 1_200, trendIndustry, 0, 0},     // steelworks gas
-		{"Brescia", c, "Condensazione e spillamento", 800, trendIndustry, 0, 0},       // Lamarmora
+		{"Pavia", c, "Ciclo combinato con cogenerazione", 1_200, trendIndustry, 0, 0},  // Sannazzaro
+		{"Taranto", c, "Condensazione e spillamento", 3_500, trendIndustry, 0, 0},      // steelworks gas
+		{"Aosta", c, "Combustione interna con cogenerazione", 20, trendIndustry, 0, 0}, // Aosta's district heating: Valle d'Aosta's only thermal plant of note
+		{"Brescia", c, "Condensazione e spillamento", 800, trendIndustry, 0, 0},        // Lamarmora
 		{"Terni", c, "Contropressione", 250, trendIndustry, 0, 0},
 		{"Lucca", c, "Turbine a gas con cogenerazione", 500, trendIndustry, 0, 0}, // paper mills
 		{"Cagliari", c, "Ciclo combinato con cogenerazione", 300, trendIndustry, 0, 0},
@@ -218,7 +220,7 @@ func Thermoelectric() []energy.ThermoRecord {
 			if (s.from != 0 && year < s.from) || (s.until != 0 && year > s.until) {
 				continue
 			}
-			k := key{s.province, s.category, s.subcategory}
+			k := key{provinceIn(year, s.province), s.category, s.subcategory}
 			if _, seen := gross[k]; !seen {
 				keys = append(keys, k)
 			}
