@@ -40,7 +40,7 @@ func TestHelp(t *testing.T) {
 		{[]string{"init", "-h"}, []string{"Usage: energyapi init", "--db"}},
 		{[]string{"import", "-h"}, []string{"Usage: energyapi import", "--dataset", "--db"}},
 		{[]string{"import", "--dataset", "total-load", "x.csv", "-help"}, []string{"Usage: energyapi import"}},
-		{[]string{"demo", "-h"}, []string{"Usage: energyapi demo", "--db"}},
+		{[]string{"demo", "-h"}, []string{"Usage: energyapi demo", "--db", "--from DAY", "--to DAY", "--seed N"}},
 		{[]string{"clients", "-h"}, []string{"energyapi clients create", "energyapi clients rotate-secret", "--db"}},
 		{[]string{"clients", "create", "-h"}, []string{"Usage: energyapi clients create", "--name", "--db"}},
 		{[]string{"clients", "list", "--help"}, []string{"Usage: energyapi clients list", "--db"}},

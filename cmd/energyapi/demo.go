@@ -9,6 +9,8 @@ import (
 
 	"github.com/energyapi/energyapi/internal/catalog"
 	"github.com/energyapi/energyapi/internal/dataset"
+	"github.com/energyapi/energyapi/internal/demo"
+	"github.com/energyapi/energyapi/internal/energy"
 )
 
 // Demo client credentials: public by design, so that the README's examples
@@ -18,21 +20,43 @@ const (
 	demoClientSecret = "demo-secret"
 )
 
+// maxDemoYears bounds the range of `energyapi demo`: the quarter-hourly
+// series of twenty years are about 6 million rows a dataset.
+const maxDemoYears = 20
+
 func runDemo(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("demo", stderr)
 	db := dbFlag(fs)
+	first, last := demo.LoadRange()
+	from := fs.String("from", first.String(), "first day of the demo time series, yyyy-mm-dd")
+	to := fs.String("to", last.String(), "last day of the demo time series, yyyy-mm-dd")
+	seed := fs.Uint64("seed", demo.DefaultSeed, "seed of the synthetic power system's weather and noise")
 	if err := parseFlags(fs, args, getenv); err != nil {
 		return err
 	}
 	if fs.NArg() != 0 {
 		return usagef("demo takes no arguments")
 	}
+	in := dataset.DemoInput{Seed: *seed}
+	var err error
+	if in.First, err = parseDay("--from", *from); err != nil {
+		return err
+	}
+	if in.Last, err = parseDay("--to", *to); err != nil {
+		return err
+	}
+	if in.First.Compare(in.Last) > 0 {
+		return usagef("--from %s is after --to %s", in.First, in.Last)
+	}
+	if in.First.AddDays(366*maxDemoYears).Compare(in.Last) < 0 {
+		return usagef("--from %s to --to %s: at most %d years of demo data", in.First, in.Last, maxDemoYears)
+	}
 	st, err := openStore(ctx, *db, true)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	sums, err := writeDemo(ctx, st, newProgress(stderr, time.Now))
+	sums, err := writeDemo(ctx, st, newProgress(stderr, time.Now), in)
 	if err != nil {
 		return err
 	}
@@ -45,42 +69,49 @@ func runDemo(ctx context.Context, args []string, getenv func(string) string, std
 	return nil
 }
 
+// parseDay parses a day written yyyy-mm-dd for the flag name.
+func parseDay(name, v string) (energy.Date, error) {
+	t, err := time.Parse(time.DateOnly, v)
+	if err != nil {
+		return energy.Date{}, invalidValue(name, v, "a day, yyyy-mm-dd")
+	}
+	return energy.Date{Year: t.Year(), Month: t.Month(), Day: t.Day()}, nil
+}
+
+// defaultDemo is the demo data serve --demo writes: the default range
+// (demo.LoadRange) and seed.
+func defaultDemo() dataset.DemoInput {
+	first, last := demo.LoadRange()
+	return dataset.DemoInput{First: first, Last: last, Seed: demo.DefaultSeed}
+}
+
 // writeDemo writes the deterministic demo data of every dataset of the
-// catalogue that declares a generator, in catalogue order; writing it again
-// changes nothing. It tells p what it is writing and how far it has got.
-// Each dataset is one transaction, as an import is.
-func writeDemo(ctx context.Context, w dataset.PartWriter, p *progress) ([]importSummary, error) {
+// catalogue that declares a generator, for in's range and seed, in
+// catalogue order; writing it again changes nothing. It tells p what it is
+// writing and how far it has got. Each dataset is one transaction, as an
+// import is.
+func writeDemo(ctx context.Context, w dataset.PartWriter, p *progress, in dataset.DemoInput) ([]importSummary, error) {
 	cat, err := catalog.New()
 	if err != nil {
 		return nil, err
 	}
-	var gens []*dataset.Dataset
-	needed := map[string]bool{} // datasets whose rows later generators read
-	for _, d := range cat.All() {
-		if d.Demo != nil {
-			gens = append(gens, d)
-			for _, from := range d.DemoFrom {
-				needed[from] = true
-			}
-		}
-	}
-	generated := map[string][]dataset.Row{}
 	var sums []importSummary
-	for k, d := range gens {
-		step := fmt.Sprintf("demo data [%d/%d]", k+1, len(gens))
+	err = cat.EachDemo(in, func(k, n int, d *dataset.Dataset, generate func() []dataset.Row) error {
+		step := fmt.Sprintf("demo data [%d/%d]", k+1, n)
 		start := time.Now()
 		p.printf("%s: generating %s...", step, d.Name)
-		rows := d.Demo(generated)
+		rows := generate()
 		p.printf("%s: writing %s %s records...", step, count(len(rows)), d.Name)
 		st, err := dataset.Import(ctx, w, cat, d, rows, start)
 		if err != nil {
-			return nil, fmt.Errorf("demo %s: %w", d.Name, err)
+			return fmt.Errorf("demo %s: %w", d.Name, err)
 		}
 		p.printf("%s: %s written (%s)", step, d.Name, p.elapsed())
-		if needed[d.Name] {
-			generated[d.Name] = rows
-		}
 		sums = append(sums, newSummary(d.Name, 0, st, time.Since(start)))
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	p.printf("demo data complete (%s)", p.elapsed())
 	return sums, nil

@@ -168,3 +168,37 @@ func TestDemoFromTheFirstStart(t *testing.T) {
 		}
 	}
 }
+
+// TestDemoRangeAndSeed writes two days of demo data with a seed of its
+// own, and refuses ranges it cannot write.
+func TestDemoRangeAndSeed(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "demo.db")
+	env := map[string]string{"ENERGYAPI_DB": db}
+	stdout, stderr, code := runFull(t, context.Background(), env, "demo", "--from", "2024-03-30", "--to", "2024-03-31", "--seed", "7")
+	if code != 0 {
+		t.Fatalf("got exit %d, stderr %q", code, stderr)
+	}
+	// Two days, the second 23 hours long: 96+92 quarter hours of 8 zones.
+	if want := `{"dataset":"total-load","files":0,"rows_read":1504,`; !strings.Contains(stdout, want) {
+		t.Errorf("got %s, want a line starting %s", stdout, want)
+	}
+	if want := `{"dataset":"actual-generation","files":0,"rows_read":282,`; !strings.Contains(stdout, want) {
+		t.Errorf("got %s, want a line starting %s (47 hours of 6 sources)", stdout, want)
+	}
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--from", "30/03/2024"}, `--from: invalid value "30/03/2024": a day, yyyy-mm-dd`},
+		{[]string{"--from", "2024-04-01", "--to", "2024-03-31"}, "--from 2024-04-01 is after --to 2024-03-31"},
+		{[]string{"--from", "2000-01-01", "--to", "2030-01-01"}, "at most 20 years"},
+		{[]string{"--seed", "-1"}, "--seed"},
+	} {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			_, stderr, code := runFull(t, context.Background(), env, append([]string{"demo"}, tt.args...)...)
+			if code != 2 || !strings.Contains(stderr, tt.want) {
+				t.Errorf("got exit %d, stderr %q; want 2 and %q", code, stderr, tt.want)
+			}
+		})
+	}
+}

@@ -23,7 +23,7 @@ Usage:
   energyapi clients revoke ID               revoke a client and its tokens
   energyapi clients rotate-secret ID        give a client a new secret
   energyapi import --dataset D FILE...      import files into dataset D (see energyapi datasets)
-  energyapi demo                            write the demo dataset into the store
+  energyapi demo [--from --to --seed]       write the demo dataset into the store
   energyapi datasets                        list the datasets: path, parameters, fields
   energyapi get DATASET [--PARAM VALUE...]  fetch a dataset from a server (get DATASET -h for its parameters)
   energyapi version                         print the version
@@ -171,10 +171,18 @@ Prints a one-line JSON summary, and on a terminal its progress on stderr.
 Creates the store if it does not exist.
 `
 	case "demo":
-		return `Usage: energyapi demo [--db D]
+		return `Usage: energyapi demo [--db D] [--from DAY] [--to DAY] [--seed N]
 
 Write the deterministic demo dataset into the store (creating it if needed);
-writing it again changes nothing.
+writing it again changes nothing. Every dataset comes from one synthetic
+Italian power system (see the README).
+
+  --from DAY  first day of the time series, yyyy-mm-dd (default 2019-01-01)
+  --to DAY    last day of the time series, yyyy-mm-dd (default 2025-12-31);
+              at most 20 years after --from. The yearly statistics keep
+              their years (2015-2024) whatever the range.
+  --seed N    seed of the system's weather and noise (default the seed
+              serve --demo uses); the yearly calibration holds for any seed.
 `
 	case "get":
 		return `Usage: energyapi get DATASET [--PARAM VALUE ...] [flags]

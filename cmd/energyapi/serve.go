@@ -299,7 +299,7 @@ func ensureDemo(ctx context.Context, log *slog.Logger, st demoStore, reg *auth.R
 	if v != 0 {
 		return nil
 	}
-	sums, err := writeDemo(ctx, st, p)
+	sums, err := writeDemo(ctx, st, p, defaultDemo())
 	if err != nil {
 		return err
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/energyapi/energyapi/internal/api/apitest"
 	"github.com/energyapi/energyapi/internal/catalog"
 	"github.com/energyapi/energyapi/internal/dataset"
+	"github.com/energyapi/energyapi/internal/demo"
 	"github.com/energyapi/energyapi/internal/energy"
 )
 
@@ -44,21 +45,19 @@ func demoSource(tb testing.TB) (*dataset.Catalog, dataset.PartSource) {
 		return false
 	}
 	m := dataset.NewMemory()
-	generated := map[string][]dataset.Row{}
-	for _, d := range cat.All() {
-		if d.Demo == nil {
-			continue
-		}
+	in := dataset.DemoInput{First: energy.Date{Year: 2024, Month: time.January, Day: 1}, Last: energy.Date{Year: 2024, Month: time.December, Day: 31}, Seed: demo.DefaultSeed}
+	err = cat.EachDemo(in, func(_, _ int, d *dataset.Dataset, generate func() []dataset.Row) error {
 		var rows []dataset.Row
-		for _, r := range d.Demo(generated) {
+		for _, r := range generate() {
 			if keep(d, r.Time) {
 				rows = append(rows, r)
 			}
 		}
-		generated[d.Name] = rows
-		if _, err := dataset.Import(context.Background(), m, cat, d, rows, time.Unix(0, 0)); err != nil {
-			tb.Fatal(err)
-		}
+		_, err := dataset.Import(context.Background(), m, cat, d, rows, time.Unix(0, 0))
+		return err
+	})
+	if err != nil {
+		tb.Fatal(err)
 	}
 	return cat, m
 }

@@ -24,8 +24,8 @@ func ActualGeneration() *dataset.Dataset {
 				Doc: "Energy generated in the hour, GWh (the hour's mean power in GW), decimal point."},
 			{Name: "primary_source", Kind: dataset.Text, Ref: energy.GenerationTypeNames(), Doc: "Primary source, one of the type filter's values."},
 		},
-		Demo: func(from map[string][]dataset.Row) []dataset.Row {
-			return generationRows(hourlyGeneration(from), false)
+		Demo: func(in dataset.DemoInput) []dataset.Row {
+			return generationRows(hourlyGeneration(in), false)
 		},
 		DemoFrom: []string{"total-load"},
 		Import:   &dataset.ImportSpec{Formats: "CSV or XLSX with the columns date (yyyy-mm-dd hh:mm:ss or dd/mm/yyyy hh:mm:ss, Europe/Rome), date_offset (needed in the repeated autumn hour), actual_generation_GWh, primary_source"},

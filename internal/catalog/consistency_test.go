@@ -17,7 +17,7 @@ import (
 // holds the hours' generation by source and the borders' net import.
 func TestDemoDatasetsAgree(t *testing.T) {
 	from := someDemoLoad()
-	load := from["total-load"]
+	load := from.From["total-load"]
 	gen := ActualGeneration().Demo(from)
 	bal := EnergyBalance().Demo(from)
 	first, last := load[0].Time, load[len(load)-1].Time

@@ -64,10 +64,10 @@ func coverageMix(region string) [7]float64 {
 // demoDemandCoverage splits each region's share of Italy's yearly demo
 // demand (total-load) by coverageMix, with the renewables' growth over
 // the years and a noise of ±5%.
-func demoDemandCoverage(from map[string][]dataset.Row) []dataset.Row {
+func demoDemandCoverage(in dataset.DemoInput) []dataset.Row {
 	yearly := map[int]float64{} // GWh
 	var years []int
-	for _, r := range from["total-load"] {
+	for _, r := range in.From["total-load"] {
 		if r.Text[0] != string(energy.Italy) {
 			continue
 		}

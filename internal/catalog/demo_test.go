@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/energyapi/energyapi/internal/dataset"
+	"github.com/energyapi/energyapi/internal/demo"
 	"github.com/energyapi/energyapi/internal/energy"
 )
 
@@ -20,13 +21,10 @@ func TestDemoSeriesHaveWholeDays(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	generated := map[string][]dataset.Row{}
-	for _, d := range c.All() {
-		if d.Demo == nil {
-			continue
-		}
-		rows := d.Demo(generated)
-		generated[d.Name] = rows
+	first, last := demo.LoadRange()
+	in := dataset.DemoInput{First: first, Last: last, Seed: demo.DefaultSeed}
+	err = c.EachDemo(in, func(_, _ int, d *dataset.Dataset, generate func() []dataset.Row) error {
+		rows := generate()
 		var step int64
 		switch d.Grain {
 		case dataset.QuarterHour:
@@ -34,7 +32,7 @@ func TestDemoSeriesHaveWholeDays(t *testing.T) {
 		case dataset.Hour:
 			step = 3600
 		default:
-			continue
+			return nil
 		}
 		lay := c.Layout(d)
 		var keys []int
@@ -56,6 +54,10 @@ func TestDemoSeriesHaveWholeDays(t *testing.T) {
 		for name, times := range series {
 			checkWholeDays(t, d.Name+" "+name, times, step)
 		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }
 

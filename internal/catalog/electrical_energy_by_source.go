@@ -26,7 +26,7 @@ func ElectricalEnergyBySource() *dataset.Dataset {
 				Doc: "Source, as generation-plants lists them; Termoelettrico excludes bioenergies, which are shown apart."},
 			italian("production_GWh", "Net production, GWh"),
 		},
-		Demo: func(map[string][]dataset.Row) []dataset.Row {
+		Demo: func(dataset.DemoInput) []dataset.Row {
 			var rows []dataset.Row
 			for _, s := range demo.GenerationStats().EnergyBySource {
 				rows = append(rows, yearRow(s.Year, s.Value, s.Region, s.Source))

@@ -34,8 +34,8 @@ func EnergyBalance() *dataset.Dataset {
 }
 
 // energyBalanceDemo sums the demo's hourly generation into days.
-func energyBalanceDemo(from map[string][]dataset.Row) []dataset.Row {
-	days := demo.Daily(hourlyGeneration(from))
+func energyBalanceDemo(in dataset.DemoInput) []dataset.Row {
+	days := demo.Daily(hourlyGeneration(in))
 	var rows []dataset.Row
 	for _, d := range days {
 		for _, v := range []struct {

@@ -72,7 +72,7 @@ func provinceRows(stats []demo.ProvinceStat, noType bool) []dataset.Row {
 
 // hourlyGeneration returns the demo's hourly generation, computed from
 // Italy's demo total load (demo.Generation).
-func hourlyGeneration(from map[string][]dataset.Row) []demo.GenHour {
+func hourlyGeneration(in dataset.DemoInput) []demo.GenHour {
 	var hours []demo.HourLoad
 	var sum float64
 	var n int
@@ -83,7 +83,7 @@ func hourlyGeneration(from map[string][]dataset.Row) []demo.GenHour {
 		sum, n = 0, 0
 	}
 	italy := string(energy.Italy)
-	for _, r := range from["total-load"] {
+	for _, r := range in.From["total-load"] {
 		if r.Text[0] != italy {
 			continue
 		}
@@ -96,5 +96,5 @@ func hourlyGeneration(from map[string][]dataset.Row) []demo.GenHour {
 		n++
 	}
 	flush()
-	return demo.Generation(hours)
+	return demo.Generation(hours, in.Seed)
 }

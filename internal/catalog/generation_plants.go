@@ -26,7 +26,7 @@ func GenerationPlants() *dataset.Dataset {
 			italian("efficient_power_MW", "Efficient power, MW"),
 		},
 		Order: []string{"region", "province", "source", "capacity_type"},
-		Demo: func(map[string][]dataset.Row) []dataset.Row {
+		Demo: func(dataset.DemoInput) []dataset.Row {
 			return provinceRows(demo.GenerationStats().GenerationPlants, false)
 		},
 		Import: &dataset.ImportSpec{Formats: "CSV or XLSX with the columns year, capacity_type, region, province, source, efficient_power_MW"},

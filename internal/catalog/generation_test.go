@@ -18,7 +18,8 @@ func TestGenerationDemoRowsAreCanonical(t *testing.T) {
 		t.Fatal(err)
 	}
 	from := energy.Date{Year: 2024, Month: time.October, Day: 26}
-	load := map[string][]dataset.Row{"total-load": TotalLoadRows(demo.TotalLoad(from, from.AddDays(2)))}
+	load := dataset.DemoInput{First: from, Last: from.AddDays(2), Seed: demo.DefaultSeed,
+		From: map[string][]dataset.Row{"total-load": TotalLoadRows(demo.TotalLoad(from, from.AddDays(2)))}}
 	want := map[string]int{
 		"actual-generation":    6 * (24 + 25 + 24),
 		"renewable-generation": 4 * (24 + 25 + 24),

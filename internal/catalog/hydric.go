@@ -32,7 +32,7 @@ func Hydric() *dataset.Dataset {
 			italian("production_GWh", "Production, GWh"),
 		},
 		Order: []string{"region", "province", "hydric_plant", "production_type"},
-		Demo: func(map[string][]dataset.Row) []dataset.Row {
+		Demo: func(dataset.DemoInput) []dataset.Row {
 			return provinceRows(demo.GenerationStats().Hydric, false)
 		},
 		Import: &dataset.ImportSpec{Parse: importHydric, Formats: "CSV or XLSX with the columns year, production_type, region, province, hydric_plant (or hydric_system), production_GWh"},

@@ -45,12 +45,12 @@ func MonthlyIndexIndustrialConsumption() *dataset.Dataset {
 // part of a region's industrial demand (sector and voltage weights), scaled
 // month by month as Italy's load, with a trend of its own per sector and a
 // noise of ±3%.
-func demoIMCEI(from map[string][]dataset.Row) []dataset.Row {
+func demoIMCEI(in dataset.DemoInput) []dataset.Row {
 	type month struct{ y, m int }
 	energyMWh := map[month]float64{}
 	var months []month
 	rome := energy.Rome()
-	for _, r := range from["total-load"] {
+	for _, r := range in.From["total-load"] {
 		if r.Text[0] != string(energy.Italy) {
 			continue
 		}

@@ -23,7 +23,7 @@ func InstalledCapacity() *dataset.Dataset {
 			{Name: "installed_capacity_GWh", Kind: dataset.Number, Format: dataset.PointFull, Min: 0, Max: 500,
 				Doc: "Net efficient power, GW, with a decimal point as the published example (61.62) writes it; the unit in the name is the API's."},
 		},
-		Demo: func(map[string][]dataset.Row) []dataset.Row {
+		Demo: func(dataset.DemoInput) []dataset.Row {
 			var rows []dataset.Row
 			for _, s := range demo.GenerationStats().InstalledCapacity {
 				rows = append(rows, yearRow(s.Year, s.Value, s.Type))

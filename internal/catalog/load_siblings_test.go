@@ -11,21 +11,23 @@ import (
 	"github.com/energyapi/energyapi/internal/energy"
 )
 
-// someDemoLoad is a week of demo total load across the spring 2024 change.
-func someDemoLoad() map[string][]dataset.Row {
+// someDemoLoad is the demo input of a week across the spring 2024 change,
+// with its total load.
+func someDemoLoad() dataset.DemoInput {
 	from := energy.Date{Year: 2024, Month: time.March, Day: 27}
-	return map[string][]dataset.Row{"total-load": TotalLoadRows(demo.TotalLoad(from, from.AddDays(6)))}
+	return dataset.DemoInput{First: from, Last: from.AddDays(6), Seed: demo.DefaultSeed,
+		From: map[string][]dataset.Row{"total-load": TotalLoadRows(demo.TotalLoad(from, from.AddDays(6)))}}
 }
 
 func TestDemoMarketLoadFollowsTotalLoad(t *testing.T) {
 	src := someDemoLoad()
 	rows := demoMarketLoad(src)
-	if len(rows) != len(src["total-load"]) {
-		t.Fatalf("got %d rows, want one per total-load row (%d)", len(rows), len(src["total-load"]))
+	if len(rows) != len(src.From["total-load"]) {
+		t.Fatalf("got %d rows, want one per total-load row (%d)", len(rows), len(src.From["total-load"]))
 	}
 	var zones float64
 	for i, r := range rows {
-		tot := src["total-load"][i]
+		tot := src.From["total-load"][i]
 		if r.Time != tot.Time || r.Text[0] != tot.Text[0] {
 			t.Fatalf("row %d: got %v %s, want %v %s", i, r.Time, r.Text[0], tot.Time, tot.Text[0])
 		}

@@ -56,8 +56,8 @@ func marketShare(zone string) float64 {
 // forecast from the total's forecast with an error of its own of at most
 // 1%, rounded to the kW; Italy is the sum of the rounded zones, as in
 // total-load.
-func demoMarketLoad(from map[string][]dataset.Row) []dataset.Row {
-	src := from["total-load"]
+func demoMarketLoad(in dataset.DemoInput) []dataset.Row {
+	src := in.From["total-load"]
 	rows := make([]dataset.Row, len(src))
 	nums := make([]float64, 2*len(src))
 	zones := energy.Zones()

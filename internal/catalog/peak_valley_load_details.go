@@ -82,9 +82,9 @@ func importPeakValleyDetails(name string, r io.Reader) ([]dataset.Row, error) {
 // demoPeakValleyDetails finds each day's peak and valley in Italy's demo
 // total load and splits each among the primary sources as the demo's
 // hourly generation of that hour has them (peakValleySplit).
-func demoPeakValleyDetails(from map[string][]dataset.Row) []dataset.Row {
+func demoPeakValleyDetails(in dataset.DemoInput) []dataset.Row {
 	gen := map[int64]*demo.GenHour{}
-	hours := hourlyGeneration(from)
+	hours := hourlyGeneration(in)
 	for i := range hours {
 		gen[hours[i].At] = &hours[i]
 	}
@@ -119,7 +119,7 @@ func demoPeakValleyDetails(from map[string][]dataset.Row) []dataset.Row {
 		}
 		have = false
 	}
-	for _, r := range from["total-load"] {
+	for _, r := range in.From["total-load"] {
 		if r.Text[0] != string(energy.Italy) {
 			continue
 		}

@@ -26,7 +26,7 @@ func RenewableSourcesProduction() *dataset.Dataset {
 			italian("production_GWh", "Production, GWh"),
 		},
 		Order: []string{"region", "province", "renewable_source", "production_type"},
-		Demo: func(map[string][]dataset.Row) []dataset.Row {
+		Demo: func(dataset.DemoInput) []dataset.Row {
 			return provinceRows(demo.GenerationStats().RenewableSources, false)
 		},
 		Import: &dataset.ImportSpec{Formats: "CSV or XLSX with the columns year, production_type, region, province, renewable_source, production_GWh"},

@@ -32,7 +32,7 @@ func ThermoelectricCapacity() *dataset.Dataset {
 		Fields: append(fields, italian("efficient_power_MW",
 			"Efficient power, MW. The name is this server's choice (no published answer shows the field), the same as generation-plants'")),
 		Order: []string{"region", "province", "category", "subcategory", "capacity_type"},
-		Demo: func(map[string][]dataset.Row) []dataset.Row {
+		Demo: func(dataset.DemoInput) []dataset.Row {
 			var rows []dataset.Row
 			for _, s := range demo.GenerationStats().ThermoCapacity {
 				rows = append(rows, yearRow(s.Year, s.MW, s.CapacityType, s.Region, s.Province, s.Category, s.Subcategory))

@@ -39,7 +39,7 @@ func ThermoelectricProduction() *dataset.Dataset {
 		Fields: append(thermoFields(),
 			dataset.Field{Name: "production_GWh", Kind: dataset.Number, Format: dataset.Italian3, Doc: "Production, GWh, Italian number format."}),
 		Order: []string{"region", "province", "category", "subcategory", "capacity_type"},
-		Demo: func(map[string][]dataset.Row) []dataset.Row {
+		Demo: func(dataset.DemoInput) []dataset.Row {
 			var rows []dataset.Row
 			for _, r := range demo.Thermoelectric() {
 				rows = append(rows, ThermoRow(r))

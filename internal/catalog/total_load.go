@@ -27,9 +27,8 @@ func TotalLoad() *dataset.Dataset {
 			{Name: "forecast_total_load_MW", Kind: dataset.Number, Format: dataset.PointFull, Column: "Forecast Total load [MW]", Optional: true, Doc: "Day-ahead forecast of the total load, MW; empty when not published.", Min: 0, Max: 80000},
 			{Name: "bidding_zone", Kind: dataset.Text, Ref: zones, Column: "Bidding zone", Doc: "Bidding zone, or Italy."},
 		},
-		Demo: func(map[string][]dataset.Row) []dataset.Row {
-			from, to := demo.LoadRange()
-			return TotalLoadRows(demo.TotalLoad(from, to))
+		Demo: func(in dataset.DemoInput) []dataset.Row {
+			return TotalLoadRows(demo.System{Seed: in.Seed}.TotalLoad(in.First, in.Last))
 		},
 		Import: &dataset.ImportSpec{Parse: importTotalLoad,
 			Formats: "the transparency download files: CSV or XLSX with the columns Date, Total Load [MW], Forecast Total load [MW], Bidding zone; Europe/Rome dd/mm/yyyy hh:mm:ss, the repeated autumn hour told apart by position"},

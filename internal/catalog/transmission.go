@@ -18,10 +18,10 @@ func transmissionImport(cols string) *dataset.ImportSpec {
 			"numbers in the English format of the transmission downloads (1,234.5)"}
 }
 
-// TransmissionHours returns every hour the demo transmission data cover,
-// the demo total load's days (demo.LoadRange), as Unix seconds.
-func TransmissionHours() []int64 {
-	from, to := demo.LoadRange()
+// TransmissionHours returns every hour of the Europe/Rome days from to to,
+// both included, as Unix seconds: the hours the demo transmission data
+// cover.
+func TransmissionHours(from, to energy.Date) []int64 {
 	var out []int64
 	for u := from.Start().Unix(); u < to.End().Unix(); u += 3600 {
 		out = append(out, u)
@@ -45,7 +45,9 @@ func PhysicalForeignFlow() *dataset.Dataset {
 			{Name: "export", Kind: dataset.Number, Format: dataset.PointFull, Doc: "Average flow out of Italy over the hour, MW, never negative.", Min: 0, Max: 20000},
 			{Name: "physical_foreign_flow_MW", Kind: dataset.Number, Format: dataset.PointFull, Doc: "Net flow into Italy, MW: import less export; negative when Italy exports.", Min: -20000, Max: 20000},
 		},
-		Demo:   func(map[string][]dataset.Row) []dataset.Row { return demoForeign(TransmissionHours(), false) },
+		Demo: func(in dataset.DemoInput) []dataset.Row {
+			return demoForeign(TransmissionHours(in.First, in.Last), false)
+		},
 		Import: transmissionImport("date, date_offset, country, import, export, physical_foreign_flow_MW"),
 	}
 }
@@ -64,7 +66,9 @@ func ScheduledForeignExchange() *dataset.Dataset {
 			{Name: "country", Kind: dataset.Text, Ref: energy.BorderNames(), Doc: "The country across the border (as in physical-foreign-flow)."},
 			{Name: "scheduled_foreign_exchange_MW", Kind: dataset.Number, Format: dataset.PointFull, Doc: "Scheduled net exchange into Italy, MW; negative when Italy exports. (Field name chosen by this server: the portal's was not seen.)", Min: -20000, Max: 20000},
 		},
-		Demo:   func(map[string][]dataset.Row) []dataset.Row { return demoForeign(TransmissionHours(), true) },
+		Demo: func(in dataset.DemoInput) []dataset.Row {
+			return demoForeign(TransmissionHours(in.First, in.Last), true)
+		},
 		Import: transmissionImport("date, date_offset, country, scheduled_foreign_exchange_MW"),
 	}
 }
@@ -84,7 +88,9 @@ func PhysicalInternalFlow() *dataset.Dataset {
 			{Name: "flow", Kind: dataset.Text, Ref: energy.FlowNames(), Doc: "Directed zone pair, \"FROM -> TO\"."},
 			{Name: "physical_internal_flow_MW", Kind: dataset.Number, Format: dataset.PointFull, Doc: "Flow from FROM to TO, MW; negative when it runs the other way.", Min: -20000, Max: 20000},
 		},
-		Demo:   func(map[string][]dataset.Row) []dataset.Row { return demoInternal(TransmissionHours(), false) },
+		Demo: func(in dataset.DemoInput) []dataset.Row {
+			return demoInternal(TransmissionHours(in.First, in.Last), false)
+		},
 		Import: transmissionImport("date, date_offset, flow, physical_internal_flow_MW"),
 	}
 }
@@ -104,7 +110,9 @@ func ScheduledInternalExchange() *dataset.Dataset {
 			{Name: "flow", Kind: dataset.Text, Ref: energy.FlowNames(), Doc: "Directed zone pair, \"FROM -> TO\"."},
 			{Name: "scheduled_internal_exchange_MW", Kind: dataset.Number, Format: dataset.PointFull, Doc: "Scheduled exchange from FROM to TO, MW; negative when it runs the other way. (Field name chosen by this server: the portal's was not seen.)", Min: -20000, Max: 20000},
 		},
-		Demo:   func(map[string][]dataset.Row) []dataset.Row { return demoInternal(TransmissionHours(), true) },
+		Demo: func(in dataset.DemoInput) []dataset.Row {
+			return demoInternal(TransmissionHours(in.First, in.Last), true)
+		},
 		Import: transmissionImport("date, date_offset, flow, scheduled_internal_exchange_MW"),
 	}
 }

@@ -277,8 +277,8 @@ func TestDerivedRecordsYieldToImportedOnes(t *testing.T) {
 func TestCatalogChecksDemoOrder(t *testing.T) {
 	src, user := testSeries(), testSeries()
 	user.Name, user.Resource = "test-user", "user"
-	src.Demo = func(map[string][]Row) []Row { return nil }
-	user.Demo = func(from map[string][]Row) []Row { return from["test-series"] }
+	src.Demo = func(DemoInput) []Row { return nil }
+	user.Demo = func(in DemoInput) []Row { return in.From["test-series"] }
 	user.DemoFrom = []string{"test-series"}
 	if _, err := NewCatalog(src, user); err != nil {
 		t.Errorf("source first: got %v, want no error", err)

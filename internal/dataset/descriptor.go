@@ -279,11 +279,55 @@ type Dataset struct {
 	// no files of its own.
 	Import *ImportSpec
 	// Demo generates the dataset's demo records, nil for none (a derived
-	// dataset has its source's). It is given the demo records of the
+	// dataset has its source's). Its input holds the demo records of the
 	// datasets DemoFrom names, generated before it, so that every dataset
-	// tells of the same synthetic power system.
-	Demo     func(from map[string][]Row) []Row
+	// tells of the same synthetic power system, and the range and seed
+	// of the demo data.
+	Demo     func(in DemoInput) []Row
 	DemoFrom []string
+}
+
+// DemoInput is what a dataset's demo generator is given.
+type DemoInput struct {
+	// From holds the demo records of the datasets DemoFrom names.
+	From map[string][]Row
+	// First and Last are the Europe/Rome days the time series cover, both
+	// included. Yearly statistics keep the years they are built for.
+	First, Last energy.Date
+	// Seed seeds the synthetic system's weather and noise.
+	Seed uint64
+}
+
+// EachDemo calls fn for each dataset of c that has a demo generator, in
+// catalogue order, with its position k of n and a generate function that
+// runs the generator on in, its From filled with the records of the
+// datasets DemoFrom names. Records are kept only while a later generator
+// needs them. EachDemo returns fn's first error.
+func (c *Catalog) EachDemo(in DemoInput, fn func(k, n int, d *Dataset, generate func() []Row) error) error {
+	var gens []*Dataset
+	needed := map[string]bool{} // datasets whose rows later generators read
+	for _, d := range c.All() {
+		if d.Demo != nil {
+			gens = append(gens, d)
+			for _, from := range d.DemoFrom {
+				needed[from] = true
+			}
+		}
+	}
+	generated := map[string][]Row{}
+	for k, d := range gens {
+		generate := func() []Row {
+			rows := d.Demo(DemoInput{From: generated, First: in.First, Last: in.Last, Seed: in.Seed})
+			if needed[d.Name] {
+				generated[d.Name] = rows
+			}
+			return rows
+		}
+		if err := fn(k, len(gens), d, generate); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // ImportSpec says how import files become records.

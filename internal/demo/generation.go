@@ -2,7 +2,6 @@ package demo
 
 import (
 	"math"
-	"math/rand/v2"
 	"time"
 
 	"github.com/energyapi/energyapi/internal/energy"
@@ -29,91 +28,107 @@ type GenHour struct {
 
 // minThermalGW is the least thermal output the demo keeps running for
 // system stability; when renewables and imports would push it lower, the
-// pumps take the surplus.
-const minThermalGW = 5
+// pumps take the surplus up to maxPumpingGW, and beyond that photovoltaic
+// and then wind output are curtailed.
+const (
+	minThermalGW = 5
+	maxPumpingGW = 7 // Italy's pumped-storage plants take about 7.6 GW
+)
+
+// weather is the raw, unscaled output of the weather-driven sources in the
+// hour starting at u: photovoltaic from the sun's height over central
+// Italy (latitude 42°) and the day's cloud cover, wind as smooth noise of
+// a few octaves (stronger in winter), hydro with the snowmelt in late
+// spring and a daily profile that follows the load's. Every value is a
+// function of u and the seed alone.
+func weather(seed uint64, u int64, rome *time.Location) (pv, wind, hydro float64) {
+	t := time.Unix(u, 0)
+	lt := t.In(rome)
+	doy := lt.YearDay()
+	day := float64(u) / 86400
+	winter := 0.5 + 0.5*math.Cos(2*math.Pi*float64(doy-15)/365)
+	// Clouds: a day's cover, joined smoothly to the next day's.
+	cloud := 1 - (0.15+0.35*winter)*(0.5+0.5*smoothNoise(seed^0xc10d, day))
+	// Sun height: declination, then the hour angle from UTC and longitude 12.5°E.
+	decl := 23.44 * math.Pi / 180 * math.Sin(2*math.Pi*float64(284+doy)/365)
+	solar := float64(t.UTC().Hour()) + 0.5 + 12.5/15
+	ha := (solar - 12) * 15 * math.Pi / 180
+	lat := 42 * math.Pi / 180
+	sinElev := math.Sin(lat)*math.Sin(decl) + math.Cos(lat)*math.Cos(decl)*math.Cos(ha)
+	pv = math.Pow(max(sinElev, 0), 1.3) * cloud
+
+	h := float64(u) / 3600
+	n := 0.6*smoothNoise(seed^0x317d, h/30) + 0.3*smoothNoise(seed^0x317e, h/8) + 0.1*smoothNoise(seed^0x317f, h/2)
+	wind = math.Exp(1.4*n) * (1 + 0.25*math.Cos(2*math.Pi*float64(doy-15)/365))
+
+	lh := float64(lt.Hour())
+	profile := 0.75 + 0.25*math.Max(0, math.Sin(math.Pi*(lh-6)/16)) + 0.1*math.Exp(-sq((lh-19)/2))
+	hydro = (1 + 0.35*math.Sin(2*math.Pi*float64(doy-80)/365)) * profile
+	return pv, wind, hydro
+}
 
 // Generation returns the hourly generation that meets the given hourly
 // load: generation plus net imports minus pumping equals the load, hour by
-// hour. Photovoltaic output follows the sun's height over central Italy
-// (latitude 42°) and the day's cloud cover; wind is a smooth random
-// process, stronger in winter; hydro peaks with the snowmelt in late spring
-// and follows the load through the day; geothermal is flat; net imports
-// are the borders' physical flows (NetImportGW), so that the transmission
-// datasets close the balance; pumps run at night, when the sun floods the
-// midday and whenever thermal output would fall below minThermalGW;
-// self-consumption is 2.5% of the load; thermal plants supply the rest. Each year's photovoltaic, wind, hydro and geothermal energy is
-// scaled so that its mean hourly output matches the yearly statistics of
-// GenerationStats (renewableTWh). Values are rounded to the kWh.
-func Generation(load []HourLoad) []GenHour {
-	rng := rand.New(rand.NewPCG(generationSeed, generationSeed>>5))
+// hour. Photovoltaic, wind and hydro follow the weather (weather), each
+// scaled so that a whole year of it gives the year's published energy
+// (renewableTWh, which GenerationStats uses too); geothermal is flat; net
+// imports are the borders' physical flows (NetImportGW), so that the
+// transmission datasets close the balance; pumps run at night and take the
+// surplus when thermal output would fall below minThermalGW;
+// self-consumption is 2.5% of the load; thermal plants supply the rest.
+// Values are rounded to the kWh. Every hour's values depend on the hour,
+// its load and the seed alone, not on the range asked for.
+func Generation(load []HourLoad, seed uint64) []GenHour {
+	seed ^= generationSeed
 	rome := energy.Rome()
-	out := make([]GenHour, len(load))
-	type sums struct{ pv, wind, hydro float64 }
-	raw := map[int]*sums{}
-	hours := map[int]int{}
-	cloud, windAR := 1.0, 0.0
-	lastDay := -1
-	for i, l := range load {
-		t := time.Unix(l.At, 0)
-		lt := t.In(rome)
-		doy := lt.YearDay()
-		if doy != lastDay {
-			lastDay = doy
-			winter := 0.5 + 0.5*math.Cos(2*math.Pi*float64(doy-15)/365)
-			cloud = 1 - (0.15+0.35*winter)*rng.Float64()
+	type sums struct{ pv, wind, hydro, hours float64 }
+	years := map[int]sums{}
+	// yearSums returns the raw output of a whole year, for its scale.
+	yearSums := func(y int) sums {
+		if s, ok := years[y]; ok {
+			return s
 		}
-		// Sun height: declination, then the hour angle from UTC and longitude 12.5°E.
-		decl := 23.44 * math.Pi / 180 * math.Sin(2*math.Pi*float64(284+doy)/365)
-		ut := t.UTC()
-		solar := float64(ut.Hour()) + 0.5 + 12.5/15
-		ha := (solar - 12) * 15 * math.Pi / 180
-		lat := 42 * math.Pi / 180
-		sinElev := math.Sin(lat)*math.Sin(decl) + math.Cos(lat)*math.Cos(decl)*math.Cos(ha)
-		pv := math.Pow(max(sinElev, 0), 1.3) * cloud
-
-		windAR = 0.97*windAR + 0.243*rng.NormFloat64()
-		wind := math.Exp(0.6*windAR) * (1 + 0.25*math.Cos(2*math.Pi*float64(doy-15)/365))
-
-		hydro := (1 + 0.35*math.Sin(2*math.Pi*float64(doy-80)/365)) * (0.6 + 0.4*l.GW/35)
-
-		out[i] = GenHour{At: l.At, Photovoltaic: pv, Wind: wind, Hydro: hydro, NetImport: NetImportGW(l.At)}
-		y := lt.Year()
-		s := raw[y]
-		if s == nil {
-			s = &sums{}
-			raw[y] = s
+		var s sums
+		end := time.Date(y+1, time.January, 1, 0, 0, 0, 0, rome).Unix()
+		for u := time.Date(y, time.January, 1, 0, 0, 0, 0, rome).Unix(); u < end; u += 3600 {
+			pv, wind, hydro := weather(seed, u, rome)
+			s.pv, s.wind, s.hydro, s.hours = s.pv+pv, s.wind+wind, s.hydro+hydro, s.hours+1
 		}
-		s.pv += pv
-		s.wind += wind
-		s.hydro += hydro
-		hours[y]++
+		years[y] = s
+		return s
 	}
 	r6 := func(v float64) float64 { return math.Round(v*1e6) / 1e6 }
+	out := make([]GenHour, len(load))
 	for i, l := range load {
 		lt := time.Unix(l.At, 0).In(rome)
 		y := lt.Year()
 		hydroT, windT, pvT, geoT, _ := renewableTWh(y)
-		s, n := raw[y], float64(hours[y])
+		s := yearSums(y)
+		pv, wind, hydro := weather(seed, l.At, rome)
 		g := &out[i]
+		g.At = l.At
 		// TWh a year is 1000/8760 GW on average.
-		g.Photovoltaic = r6(g.Photovoltaic * pvT * 1000 / 8760 * n / s.pv)
-		g.Wind = r6(g.Wind * windT * 1000 / 8760 * n / s.wind)
-		g.Hydro = r6(g.Hydro * hydroT * 1000 / 8760 * n / s.hydro)
-		g.Geothermal = r6(geoT * 1000 / 8760 * (0.99 + 0.02*rng.Float64()))
+		g.Photovoltaic = pv * pvT * 1000 / 8760 * s.hours / s.pv
+		g.Wind = wind * windT * 1000 / 8760 * s.hours / s.wind
+		g.Hydro = hydro * hydroT * 1000 / 8760 * s.hours / s.hydro
+		g.Geothermal = r6(geoT * 1000 / 8760 * (0.99 + 0.02*(0.5+0.5*Noise(seed^0x6e0, l.At))))
 		g.Self = r6(0.025 * l.GW)
+		g.NetImport = r6(NetImportGW(l.At))
 		pump := 0.0
 		if h := lt.Hour(); h >= 1 && h <= 5 {
-			pump = 0.4 + 0.6*rng.Float64()
+			pump = 0.7 + 0.3*Noise(seed^0x9a4b, l.At)
 		}
-		if g.Photovoltaic > 0.4*l.GW {
-			pump += 0.15 * g.Photovoltaic
+		surplus := minThermalGW - (l.GW + pump - g.NetImport - g.Photovoltaic - g.Wind - g.Hydro - g.Geothermal - g.Self)
+		if surplus > 0 {
+			extra := min(surplus, maxPumpingGW-pump)
+			pump += extra
+			surplus -= extra
+			cut := min(surplus, g.Photovoltaic)
+			g.Photovoltaic -= cut
+			g.Wind -= min(surplus-cut, g.Wind)
 		}
-		thermal := l.GW + pump - g.NetImport - g.Photovoltaic - g.Wind - g.Hydro - g.Geothermal - g.Self
-		if thermal < minThermalGW {
-			pump += minThermalGW - thermal
-		}
+		g.Photovoltaic, g.Wind, g.Hydro = r6(g.Photovoltaic), r6(g.Wind), r6(g.Hydro)
 		g.Pumping = r6(pump)
-		g.NetImport = r6(g.NetImport)
 		// Whatever rounding left over goes to thermal, so that the balance holds to the kWh.
 		g.Thermal = r6(l.GW + g.Pumping - g.NetImport - g.Photovoltaic - g.Wind - g.Hydro - g.Geothermal - g.Self)
 	}
