@@ -2,7 +2,6 @@ package catalog
 
 import (
 	"math"
-	"time"
 
 	"github.com/energyapi/energyapi/internal/dataset"
 	"github.com/energyapi/energyapi/internal/demo"
@@ -89,9 +88,10 @@ func PhysicalInternalFlow() *dataset.Dataset {
 			{Name: "physical_internal_flow_MW", Kind: dataset.Number, Format: dataset.PointFull, Doc: "Flow from FROM to TO, MW; negative when it runs the other way.", Min: -20000, Max: 20000},
 		},
 		Demo: func(in dataset.DemoInput) []dataset.Row {
-			return demoInternal(TransmissionHours(in.First, in.Last), false)
+			return demoInternal(in, false)
 		},
-		Import: transmissionImport("date, date_offset, flow, physical_internal_flow_MW"),
+		DemoFrom: []string{"total-load"},
+		Import:   transmissionImport("date, date_offset, flow, physical_internal_flow_MW"),
 	}
 }
 
@@ -111,9 +111,10 @@ func ScheduledInternalExchange() *dataset.Dataset {
 			{Name: "scheduled_internal_exchange_MW", Kind: dataset.Number, Format: dataset.PointFull, Doc: "Scheduled exchange from FROM to TO, MW; negative when it runs the other way. (Field name chosen by this server: the portal's was not seen.)", Min: -20000, Max: 20000},
 		},
 		Demo: func(in dataset.DemoInput) []dataset.Row {
-			return demoInternal(TransmissionHours(in.First, in.Last), true)
+			return demoInternal(in, true)
 		},
-		Import: transmissionImport("date, date_offset, flow, scheduled_internal_exchange_MW"),
+		DemoFrom: []string{"total-load"},
+		Import:   transmissionImport("date, date_offset, flow, scheduled_internal_exchange_MW"),
 	}
 }
 
@@ -144,40 +145,60 @@ func demoForeign(hours []int64, scheduled bool) []dataset.Row {
 	return rows
 }
 
-// linkMW returns a zone link's mean flow in its portal direction (southern
-// or island end first, energy.ZoneLinks) and its swing: power mostly runs
-// north towards the load, some from the islands.
-func linkMW(k int) (mean, swing float64) {
-	means := []float64{-900, 1200, 150, 250, 2200, 1100, 300} // negative: Centre-North mostly imports from North at night
-	swings := []float64{1300, 900, 200, 300, 1000, 500, 400}
-	return means[k], swings[k]
+// demoZones splits the demo's hourly generation over the bidding zones
+// (demo.SplitZones), with each zone's hourly load from the total-load
+// demo.
+func demoZones(in dataset.DemoInput) []demo.ZoneHour {
+	index := map[string]int{}
+	for i, z := range energy.Zones()[:7] {
+		index[string(z)] = i
+	}
+	demand := map[int64]*[7]float64{}
+	for _, r := range in.From["total-load"] {
+		i, ok := index[r.Text[0]]
+		if !ok {
+			continue
+		}
+		h := r.Time - r.Time%3600 // Europe/Rome offsets are whole hours
+		d := demand[h]
+		if d == nil {
+			d = new([7]float64)
+			demand[h] = d
+		}
+		d[i] += r.Num[0] / 4000 // a quarter hour's MW as GWh
+	}
+	gen := hourlyGeneration(in)
+	out := make([]demo.ZoneHour, 0, len(gen))
+	for _, g := range gen {
+		if d := demand[g.At]; d != nil {
+			out = append(out, demo.SplitZones(g, *d))
+		}
+	}
+	return out
 }
 
-// demoInternal writes each zone link's flow, or with scheduled its
-// scheduled exchange, in the link's portal direction (energy.ZoneLinks),
-// signed. Photovoltaic in the south pushes midday flows north.
-func demoInternal(hours []int64, scheduled bool) []dataset.Row {
+// demoInternal writes each zone link's physical flow from the zonal
+// balance (demo.SplitZones), or with scheduled the scheduled exchange:
+// the flow plus a market difference of a few percent, rounded to the MW.
+// Links are in their portal direction (energy.ZoneLinks), signed.
+func demoInternal(in dataset.DemoInput, scheduled bool) []dataset.Row {
 	links := energy.ZoneLinks()
+	hours := demoZones(in)
 	rows := make([]dataset.Row, 0, len(hours)*len(links))
 	nums := make([]float64, 0, len(hours)*len(links))
 	var names []string
 	for _, l := range links {
 		names = append(names, energy.FlowName(l[0], l[1]))
 	}
-	for _, u := range hours {
-		h := float64(time.Unix(u, 0).In(energy.Rome()).Hour())
-		sun := math.Max(0, math.Sin(math.Pi*(h-7)/12))
+	for _, z := range hours {
 		for k := range links {
-			mean, swing := linkMW(k)
-			v := mean + 0.5*swing*sun + 0.5*swing*demo.Noise(0x1f10, u, int64(k))
+			v := z.Flows[k]
 			if scheduled {
-				v = math.Round(v + 0.05*swing*demo.Noise(0x5c1e, u, int64(k)))
-			} else {
-				v = math.Round(v*1000) / 1000
+				v = math.Round(v * (1 + 0.04*demo.Noise(0x5c1e, z.At, int64(k))))
 			}
 			n := len(nums)
 			nums = append(nums, v)
-			rows = append(rows, dataset.Row{Time: u, Text: names[k : k+1 : k+1], Num: nums[n : n+1 : n+1]})
+			rows = append(rows, dataset.Row{Time: z.At, Text: names[k : k+1 : k+1], Num: nums[n : n+1 : n+1]})
 		}
 	}
 	return rows
