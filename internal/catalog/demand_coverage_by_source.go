@@ -1,7 +1,6 @@
 package catalog
 
 import (
-	"math"
 	"time"
 
 	"github.com/energyapi/energyapi/internal/dataset"
@@ -36,59 +35,82 @@ func DemandCoverageBySource() *dataset.Dataset {
 	}
 }
 
-// coverageMix returns a region's coverage by source as fractions of its
-// demand, in energy.CoverageSourceNames order, after the regional
-// statistics: hydro in the Alps, wind and sun in the south and the
-// islands, geothermal in Tuscany, net imports into the industrial north.
-func coverageMix(region string) [7]float64 {
-	//                     Bio   Wind  PV    Geo   HydroR HydroT Saldo
-	switch region {
-	case "Valle d'Aosta":
-		return [7]float64{0.01, 0.01, 0.03, 0, 2.6, 0.05, -1.8}
-	case "Trentino-Alto Adige":
-		return [7]float64{0.04, 0, 0.06, 0, 1.2, 0.08, -0.5}
-	case "Lombardia", "Piemonte":
-		return [7]float64{0.06, 0, 0.05, 0, 0.17, 0.02, 0.25}
-	case "Toscana":
-		return [7]float64{0.03, 0.01, 0.05, 0.3, 0.03, 0.01, 0.2}
-	case "Puglia":
-		return [7]float64{0.07, 0.3, 0.22, 0, 0, 0, -0.45}
-	case "Basilicata", "Molise":
-		return [7]float64{0.05, 0.6, 0.12, 0, 0.03, 0, 0.1}
-	case "Sicilia", "Sardegna", "Calabria", "Campania":
-		return [7]float64{0.05, 0.16, 0.1, 0, 0.04, 0.01, -0.05}
-	}
-	return [7]float64{0.05, 0.01, 0.07, 0, 0.05, 0.01, 0.35}
-}
-
-// demoDemandCoverage splits each region's share of Italy's yearly demo
-// demand (total-load) by coverageMix, with the renewables' growth over
-// the years and a noise of ±5%.
+// demoDemandCoverage splits each year of the demo system over the
+// regions: the year's hourly generation by source (the hours of
+// actual-generation), each source over the regions as the yearly
+// statistics place its production (electrical-energy-by-source), demand
+// by region (demo.RegionDemandShares). Bioenergies are the statistics'
+// share of thermal output; traditional hydro is what the pumps give back
+// (70 % of their energy, at most a fifth of hydro), the rest of hydro
+// renewable. Saldo import/export is what the region's demand lacks after
+// its own production, thermal included, so that the regions' balances add
+// up to Italy's net import less pumping.
 func demoDemandCoverage(in dataset.DemoInput) []dataset.Row {
-	yearly := map[int]float64{} // GWh
-	var years []int
-	for _, r := range in.From["total-load"] {
-		if r.Text[0] != string(energy.Italy) {
-			continue
+	type year struct{ pv, wind, hydro, geo, thermal, pumping, netImport float64 } // GWh
+	years := map[int]*year{}
+	var order []int
+	rome := energy.Rome()
+	for _, g := range hourlyGeneration(in) {
+		y := time.Unix(g.At, 0).In(rome).Year()
+		t := years[y]
+		if t == nil {
+			t = &year{}
+			years[y] = t
+			order = append(order, y)
 		}
-		y := time.Unix(r.Time, 0).In(energy.Rome()).Year()
-		if _, ok := yearly[y]; !ok {
-			years = append(years, y)
-		}
-		yearly[y] += r.Num[0] / 4000
+		t.pv += g.Photovoltaic
+		t.wind += g.Wind
+		t.hydro += g.Hydro
+		t.geo += g.Geothermal
+		t.thermal += g.Thermal + g.Self
+		t.pumping += g.Pumping
+		t.netImport += g.NetImport
 	}
-	shares := demo.RegionDemandShares()
-	sources := energy.CoverageSourceNames().Values()
-	growth := [7]float64{0, 0.04, 0.1, 0, 0, 0, 0} // yearly growth of wind and photovoltaic
+	// Regional shares of each statistics source, per statistics year.
+	type key struct {
+		year           int
+		region, source string
+	}
+	share := map[key]float64{}
+	total := map[key]float64{}
+	for _, st := range demo.GenerationStats().EnergyBySource {
+		share[key{st.Year, st.Region, st.Source}] += st.Value
+		total[key{st.Year, "", st.Source}] += st.Value
+	}
+	demandShares := demo.RegionDemandShares()
 	var out []dataset.Row
-	for _, y := range years {
-		at := time.Date(y, time.January, 1, 0, 0, 0, 0, energy.Rome()).Unix()
-		for ri, region := range energy.RegionNames().Values() {
-			demand := yearly[y] * shares[region]
-			mix := coverageMix(region)
-			for si, src := range sources {
-				g := demand * mix[si] * math.Pow(1+growth[si], float64(y-2019)) * (1 + 0.05*demo.Noise(0xc0e7, at, int64(ri), int64(si)))
-				out = append(out, dataset.Row{Time: at, Text: []string{region, src}, Num: []float64{round3(g)}})
+	for _, y := range order {
+		t := years[y]
+		sy := min(max(y, demo.ThermoFirstYear), demo.ThermoLastYear)
+		part := func(region, source string) float64 {
+			if tot := total[key{sy, "", source}]; tot > 0 {
+				return share[key{sy, region, source}] / tot
+			}
+			return 0
+		}
+		bioShare := total[key{sy, "", "Bioenergie"}] / (total[key{sy, "", "Bioenergie"}] + total[key{sy, "", "Termoelettrico"}])
+		bio := t.thermal * bioShare
+		traditional := min(0.7*t.pumping, 0.2*t.hydro)
+		demand := t.pv + t.wind + t.hydro + t.geo + t.thermal + t.netImport - t.pumping
+		at := time.Date(y, time.January, 1, 0, 0, 0, 0, rome).Unix()
+		for _, region := range energy.RegionNames().Values() {
+			hydro := part(region, "Idrico")
+			cov := [6]float64{
+				bio * part(region, "Bioenergie"),
+				t.wind * part(region, "Eolico"),
+				t.pv * part(region, "Fotovoltaico"),
+				t.geo * part(region, "Geotermoelettrico"),
+				(t.hydro - traditional) * hydro,
+				traditional * hydro,
+			}
+			saldo := demand*demandShares[region] - (t.thermal-bio)*part(region, "Termoelettrico")
+			for si, src := range energy.CoverageSourceNames().Values() {
+				v := saldo
+				if si < len(cov) {
+					v = cov[si]
+					saldo -= v
+				}
+				out = append(out, dataset.Row{Time: at, Text: []string{region, src}, Num: []float64{round3(v)}})
 			}
 		}
 	}
