@@ -53,8 +53,8 @@ func marketShare(zone string) float64 {
 
 // demoMarketLoad derives the market load from the demo total load: each
 // zone's total less its share (marketShare, varying by ±0.5 points), its
-// forecast from the total's forecast with an error of its own of at most
-// 1%, rounded to the kW; Italy is the sum of the rounded zones, as in
+// forecast from the total's forecast with a smooth error of its own of at
+// most 0.5% (the market perimeter's own forecast), rounded to the kW; Italy is the sum of the rounded zones, as in
 // total-load.
 func demoMarketLoad(in dataset.DemoInput) []dataset.Row {
 	src := in.From["total-load"]
@@ -77,7 +77,7 @@ func demoMarketLoad(in dataset.DemoInput) []dataset.Row {
 			mw = round3(r.Num[0] * (1 - share))
 			fc = math.NaN()
 			if !math.IsNaN(r.Num[1]) {
-				fc = round3(r.Num[1] * (1 - share) * (1 + 0.01*demo.Noise(0xf0ca57, r.Time, int64(slices.Index(zones, energy.Zone(zone))))))
+				fc = round3(r.Num[1] * (1 - share) * (1 + 0.005*demo.SmoothNoise(0xf0ca57+uint64(slices.Index(zones, energy.Zone(zone))), float64(r.Time)/14400)))
 			}
 			sum += mw
 			if math.IsNaN(fc) {

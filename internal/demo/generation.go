@@ -48,7 +48,7 @@ func weather(seed uint64, u int64, rome *time.Location) (pv, wind, hydro float64
 	day := float64(u) / 86400
 	winter := 0.5 + 0.5*math.Cos(2*math.Pi*float64(doy-15)/365)
 	// Clouds: a day's cover, joined smoothly to the next day's.
-	cloud := 1 - (0.15+0.35*winter)*(0.5+0.5*smoothNoise(seed^0xc10d, day))
+	cloud := 1 - (0.15+0.35*winter)*(0.5+0.5*SmoothNoise(seed^0xc10d, day))
 	// Sun height: declination, then the hour angle from UTC and longitude 12.5°E.
 	decl := 23.44 * math.Pi / 180 * math.Sin(2*math.Pi*float64(284+doy)/365)
 	solar := float64(t.UTC().Hour()) + 0.5 + 12.5/15
@@ -58,7 +58,7 @@ func weather(seed uint64, u int64, rome *time.Location) (pv, wind, hydro float64
 	pv = math.Pow(max(sinElev, 0), 1.3) * cloud
 
 	h := float64(u) / 3600
-	n := 0.6*smoothNoise(seed^0x317d, h/30) + 0.3*smoothNoise(seed^0x317e, h/8) + 0.1*smoothNoise(seed^0x317f, h/2)
+	n := 0.6*SmoothNoise(seed^0x317d, h/30) + 0.3*SmoothNoise(seed^0x317e, h/8) + 0.1*SmoothNoise(seed^0x317f, h/2)
 	wind = math.Exp(1.4*n) * (1 + 0.25*math.Cos(2*math.Pi*float64(doy-15)/365))
 
 	lh := float64(lt.Hour())

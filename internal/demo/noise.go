@@ -1,5 +1,7 @@
 package demo
 
+import "math"
+
 // Noise returns a deterministic pseudo-random number in [-1, 1) for seed
 // and keys: the same arguments always give the same value, and nearby keys
 // give unrelated values. Demo generators derived from other datasets' rows
@@ -18,4 +20,13 @@ func splitmix(x uint64) uint64 {
 	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9
 	x = (x ^ (x >> 27)) * 0x94d049bb133111eb
 	return x ^ (x >> 31)
+}
+
+// SmoothNoise is value noise: Noise at whole values of x, joined by a
+// smoothstep; in [-1, 1], continuous in x, and the same for the same seed
+// and x whatever else is asked.
+func SmoothNoise(seed uint64, x float64) float64 {
+	i := math.Floor(x)
+	a, b := Noise(seed, int64(i)), Noise(seed, int64(i)+1)
+	return a + (b-a)*smoothstep(x-i)
 }
