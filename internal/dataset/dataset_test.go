@@ -169,6 +169,12 @@ func TestServeFiltersAndEncodes(t *testing.T) {
 	if _, err := Import(ctx, m, c, d, append(rows[:1:1], rows[0]), time.Unix(1, 0)); energy.ErrorCode(err) != energy.Invalid {
 		t.Errorf("Import of a repeated key: got %v, want an Invalid error", err)
 	}
+	// The repeat comes back after a record of another part: the part's
+	// two runs of records are joined before looking for repeats.
+	other := Row{Time: time.Date(2024, 12, 5, 0, 0, 0, 0, time.UTC).Unix(), Text: []string{"North"}, Num: []float64{9, 9}}
+	if _, err := Import(ctx, m, c, d, []Row{rows[0], other, rows[0]}, time.Unix(1, 0)); energy.ErrorCode(err) != energy.Invalid {
+		t.Errorf("Import of a key repeated after another part's record: got %v, want an Invalid error", err)
+	}
 	live, err := NewLive(ctx, c, m)
 	if err != nil {
 		t.Fatal(err)

@@ -126,6 +126,12 @@ func ImportBatches(ctx context.Context, w PartWriter, c *Catalog, batches []Batc
 		byPart map[string][]Row
 	}
 	groups := map[string]*group{}
+	add := func(g *group, id string, run []Row) {
+		if prev, ok := g.byPart[id]; ok {
+			run = append(prev, run...) // prev's capacity is capped: this copies
+		}
+		g.byPart[id] = run
+	}
 	var refs []PartRef
 	for _, b := range batches {
 		d := b.Dataset
@@ -138,21 +144,29 @@ func ImportBatches(ctx context.Context, w PartWriter, c *Catalog, batches []Batc
 		}
 		g := &group{d: d, l: l, byPart: map[string][]Row{}}
 		groups[d.Name] = g
-		seen := make(map[string]bool, len(b.Rows))
-		for _, r := range b.Rows {
+		// A part's rows usually come in one run (generators and files go
+		// in time order): the run is kept as a window on b.Rows, capacity
+		// capped so that a later row of the same part copies it, rather
+		// than copying every row.
+		start, runID := 0, ""
+		for i, r := range b.Rows {
 			if len(r.Text) != l.NText || len(r.Num) != l.NNum {
 				return energy.ImportStats{}, fmt.Errorf("import %s: a row has %d text and %d number values, want %d and %d", d.Name, len(r.Text), len(r.Num), l.NText, l.NNum)
 			}
-			k := l.keyOf(d.Grain, r)
-			if seen[k] {
-				return energy.ImportStats{}, energy.Errorf(energy.Invalid, "%s: the record %s appears twice", d.Name, d.DescribeKey(r))
-			}
-			seen[k] = true
 			id := PartID(d.Grain, r.Time)
-			if g.byPart[id] == nil {
+			if i > 0 && id == runID {
+				continue
+			}
+			if i > 0 {
+				add(g, runID, b.Rows[start:i:i])
+			}
+			if _, ok := g.byPart[id]; !ok {
 				refs = append(refs, PartRef{d.Name, id})
 			}
-			g.byPart[id] = append(g.byPart[id], r)
+			start, runID = i, id
+		}
+		if len(b.Rows) > 0 {
+			add(g, runID, b.Rows[start:len(b.Rows):len(b.Rows)])
 		}
 	}
 	slices.SortFunc(refs, func(a, b PartRef) int {
@@ -161,6 +175,21 @@ func ImportBatches(ctx context.Context, w PartWriter, c *Catalog, batches []Batc
 		}
 		return compareString(a.ID, b.ID)
 	})
+	// Duplicates are looked for part by part (a key belongs to one part):
+	// one set of keys the size of a part, not of the import, keeps a
+	// two-million-row import from holding two million keys at once.
+	seen := map[string]bool{}
+	for _, ref := range refs {
+		g := groups[ref.Dataset]
+		clear(seen)
+		for _, r := range g.byPart[ref.ID] {
+			k := g.l.keyOf(g.d.Grain, r)
+			if seen[k] {
+				return energy.ImportStats{}, energy.Errorf(energy.Invalid, "%s: the record %s appears twice", g.d.Name, g.d.DescribeKey(r))
+			}
+			seen[k] = true
+		}
+	}
 	first := batches[0].Dataset.Name
 	merge := func(stored []StoredPart, at time.Time) ([]StoredPart, energy.ImportStats, error) {
 		old := map[PartRef]*Part{}
