@@ -5,8 +5,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/energyapi/energyapi/internal/dataset"
-	"github.com/energyapi/energyapi/internal/demo"
 	"github.com/energyapi/energyapi/internal/energy"
 )
 
@@ -19,9 +17,7 @@ import (
 // 23.4 TWh, geothermal 5.7 TWh, net import 51.2 TWh; the demo curtails a
 // little photovoltaic and wind when the pumps are full).
 func TestDemoCoverageFromTheSystem(t *testing.T) {
-	first, last := energy.Date{Year: 2023, Month: time.January, Day: 1}, energy.Date{Year: 2023, Month: time.December, Day: 31}
-	in := dataset.DemoInput{First: first, Last: last, Seed: demo.DefaultSeed,
-		From: map[string][]dataset.Row{"total-load": TotalLoadRows(demo.TotalLoad(first, last))}}
+	in := demoLoadInput(energy.Date{Year: 2023, Month: time.January, Day: 1}, energy.Date{Year: 2023, Month: time.December, Day: 31})
 	cov := map[string]float64{} // GWh by source, all regions
 	regions := map[string]bool{}
 	for _, r := range DemandCoverageBySource().Demo(in) {

@@ -15,8 +15,14 @@ import (
 // with its total load.
 func someDemoLoad() dataset.DemoInput {
 	from := energy.Date{Year: 2024, Month: time.March, Day: 27}
-	return dataset.DemoInput{First: from, Last: from.AddDays(6), Seed: demo.DefaultSeed,
-		From: map[string][]dataset.Row{"total-load": TotalLoadRows(demo.TotalLoad(from, from.AddDays(6)))}}
+	return demoLoadInput(from, from.AddDays(6))
+}
+
+// demoLoadInput is the input of the generators that read total-load, for
+// the days first to last with the default seed.
+func demoLoadInput(first, last energy.Date) dataset.DemoInput {
+	return dataset.DemoInput{First: first, Last: last, Seed: demo.DefaultSeed,
+		From: map[string][]dataset.Row{"total-load": TotalLoadRows(demo.TotalLoad(first, last))}}
 }
 
 func TestDemoMarketLoadFollowsTotalLoad(t *testing.T) {

@@ -27,9 +27,7 @@ func TestDemoZonesBalance(t *testing.T) {
 		{energy.Date{Year: 2024, Month: time.March, Day: 27}, 167},
 		{energy.Date{Year: 2023, Month: time.July, Day: 17}, 168},
 	} {
-		last := c.first.AddDays(6)
-		in := dataset.DemoInput{First: c.first, Last: last, Seed: demo.DefaultSeed,
-			From: map[string][]dataset.Row{"total-load": TotalLoadRows(demo.TotalLoad(c.first, last))}}
+		in := demoLoadInput(c.first, c.first.AddDays(6))
 		t.Run(c.first.String(), func(t *testing.T) { checkZonesBalance(t, in, c.hours) })
 	}
 }
