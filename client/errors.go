@@ -1,6 +1,7 @@
 package client
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -105,15 +106,16 @@ func newAPIError(status int, h http.Header, body []byte, now time.Time) *APIErro
 	e := &APIError{StatusCode: status, RetryAfter: retryAfter(h.Get("Retry-After"), now)}
 	var shape struct {
 		Result *struct {
-			Message string `json:"message"`
-			Status  string `json:"status"`
+			Message  string `json:"message"`
+			Messagge string `json:"messagge"` // the v1.0 Market, Adequacy and Outages pages' spelling
+			Status   string `json:"status"`
 		} `json:"result"`
 		Error       string `json:"error"`
 		Description string `json:"error_description"`
 	}
 	switch err := json.Unmarshal(body, &shape); {
 	case err == nil && shape.Result != nil:
-		e.Code, e.Message = shape.Result.Status, shape.Result.Message
+		e.Code, e.Message = shape.Result.Status, cmp.Or(shape.Result.Message, shape.Result.Messagge)
 	case err == nil && shape.Error != "":
 		e.Code, e.Message = shape.Error, shape.Description
 	default:

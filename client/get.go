@@ -37,13 +37,17 @@ func (r Record) Float(field string) (v float64, ok bool, err error) {
 // Time reads the record's moment from date and its offset field
 // (date_offset, or v1.0's offset), in the zone date_tz names (Europe/Rome
 // when absent).
-func (r Record) Time() (time.Time, error) {
+func (r Record) Time() (time.Time, error) { return r.TimeOf("date") }
+
+// TimeOf is Time for a moment in another field than date: v1.0's
+// reference_date or market_date.
+func (r Record) TimeOf(field string) (time.Time, error) {
 	offset, ok := r["date_offset"]
 	if !ok {
 		offset = r["offset"]
 	}
 	rome, _ := time.LoadLocation(romeZone) // nil without a zone database: the offset still decides
-	return instant(rome, r["date"], offset, r["date_tz"])
+	return instant(rome, r[field], offset, r["date_tz"])
 }
 
 // Get fetches the records of one dataset of the API: path is the dataset's

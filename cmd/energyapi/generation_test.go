@@ -132,7 +132,9 @@ func TestDemoFromTheFirstStart(t *testing.T) {
 			Name, Path, Array string
 			Parameters        []struct {
 				Name     string
+				Kind     string
 				Required bool
+				Values   []string
 			}
 			Coverage *struct{ Last string }
 		}
@@ -140,8 +142,8 @@ func TestDemoFromTheFirstStart(t *testing.T) {
 	if err := json.Unmarshal(body, &cat); err != nil || st != 200 {
 		t.Fatalf("/catalog: %d %v", st, err)
 	}
-	if len(cat.Datasets) < 21 {
-		t.Errorf("/catalog lists %d datasets, want at least 21", len(cat.Datasets))
+	if len(cat.Datasets) < 45 {
+		t.Errorf("/catalog lists %d datasets, want at least 45", len(cat.Datasets))
 	}
 	for _, d := range cat.Datasets {
 		if d.Coverage == nil {
@@ -159,6 +161,8 @@ func TestDemoFromTheFirstStart(t *testing.T) {
 				q.Set(p.Name, last[:4])
 			case p.Name == "month":
 				q.Set(p.Name, last[5:7])
+			case p.Kind == "enum" && len(p.Values) > 0:
+				q.Set(p.Name, p.Values[0])
 			default:
 				t.Errorf("%s: a required parameter %s this test cannot fill", d.Name, p.Name)
 			}

@@ -208,7 +208,7 @@ type column struct {
 func outputColumns(d *dataset.Dataset) []column {
 	var out []column
 	for _, f := range d.Fields {
-		if !f.Hidden {
+		if !f.Hidden && f.Kind != dataset.Zone {
 			out = append(out, column{f.Name, f})
 		}
 	}
@@ -228,7 +228,7 @@ func cellOf(r client.Record, col column) (cell, error) {
 	v := r[col.name]
 	switch col.field.Kind {
 	case dataset.Instant:
-		t, err := r.Time()
+		t, err := r.TimeOf(col.name)
 		if err != nil {
 			return cell{}, fmt.Errorf("field %s %q: %w", col.name, v, err)
 		}

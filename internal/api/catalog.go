@@ -123,7 +123,13 @@ func describeDataset(o Options, d *dataset.Dataset, t *dataset.Table) catalogDat
 		case dataset.DateOf:
 			cd.Fields = append(cd.Fields, catalogField{f.Name, "date", f.Doc})
 		case dataset.Text:
-			cd.Fields = append(cd.Fields, catalogField{f.Name, "text", f.Doc})
+			kind := "text"
+			if f.Layout != "" {
+				kind = "date"
+			}
+			cd.Fields = append(cd.Fields, catalogField{f.Name, kind, f.Doc})
+		case dataset.Zone:
+			cd.Fields = append(cd.Fields, catalogField{f.Name, "timezone", f.Doc})
 		case dataset.Number:
 			format := "decimal-point"
 			if f.Format.Italian {

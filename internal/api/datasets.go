@@ -47,7 +47,7 @@ func handleDataset(o Options, c *dataset.Catalog, d *dataset.Dataset, cache *ans
 		}
 		q, err := c.ParseQuery(d, r.URL.Query(), dataset.Limits{MaxRangeDays: o.MaxRangeDays, Now: now})
 		if err != nil {
-			writeError(w, r, o.Log, err)
+			writeQueryError(w, r, o.Log, d, err)
 			return
 		}
 		if snap.Unknown(q) {

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strconv"
 
+	"github.com/energyapi/energyapi/internal/dataset"
 	"github.com/energyapi/energyapi/internal/energy"
 )
 
@@ -78,6 +79,18 @@ func writeError(w http.ResponseWriter, r *http.Request, log *slog.Logger, err er
 		msg = "Input Validation Error: " + msg
 	}
 	encode(w, status, errorResponse{Result: result{Message: msg, Status: statusError}})
+}
+
+// writeQueryError answers a request for d whose parameters ParseQuery
+// refused, in the style d's area documents (dataset.Validation): the v1.0
+// pages' 406, their wording and their spelling of the message field.
+func writeQueryError(w http.ResponseWriter, r *http.Request, log *slog.Logger, d *dataset.Dataset, err error) {
+	if d.Validation != dataset.ValidationV1 || energy.ErrorCode(err) != energy.Invalid {
+		writeError(w, r, log, err)
+		return
+	}
+	msg := "Input Validation Error: the value entered is incorrect or does not conform to the expected format. Value entered: " + energy.ErrorMessage(err)
+	encode(w, http.StatusNotAcceptable, map[string]map[string]string{"result": {d.ResultMessageKey(): msg, "status": statusError}})
 }
 
 // encode writes v as the JSON body. Values are our own response types, which

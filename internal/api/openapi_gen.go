@@ -134,9 +134,13 @@ func pathItem(d *dataset.Dataset, name string, alias int) *yaml.Node {
 				days = "any number of days"
 			}
 			desc += fmt.Sprintf("`%s` and `%s` are Europe/Rome days, both included; a range may span %s. The success message repeats them zero-padded.\n\n", p.Name, p.To, days)
+			schema, format := "QueryDate", "`d/m/yyyy`"
+			if p.ShortYear {
+				schema, format = "QueryDateShortYear", "`d/m/yyyy` or `d/m/yy` (two-digit years are 20yy)"
+			}
 			params = append(params,
-				ymap("name", p.Name, "in", "query", "required", true, "description", "First day, `d/m/yyyy`.", "schema", yref("#/components/schemas/QueryDate")),
-				ymap("name", p.To, "in", "query", "required", true, "description", "Last day, included, `d/m/yyyy`; not before `"+p.Name+"`.", "schema", yref("#/components/schemas/QueryDate")))
+				ymap("name", p.Name, "in", "query", "required", true, "description", "First day, "+format+".", "schema", yref("#/components/schemas/"+schema)),
+				ymap("name", p.To, "in", "query", "required", true, "description", "Last day, included, "+format+"; not before `"+p.Name+"`.", "schema", yref("#/components/schemas/"+schema)))
 		case dataset.YearParam:
 			params = append(params, ymap("name", p.Name, "in", "query", "required", p.Required, "description", p.Doc, "schema", ymap("type", "integer")))
 			if d.Grain >= dataset.Month {
@@ -171,6 +175,13 @@ func pathItem(d *dataset.Dataset, name string, alias int) *yaml.Node {
 	if empty {
 		content.Content = append(content.Content, ystr("*/*"), ymap("schema", yref("#/components/schemas/EmptyBody")))
 	}
+	invalid := ymap("400", yref("#/components/responses/InvalidInput"), "406", yref("#/components/responses/NotAcceptable"))
+	if d.Validation == dataset.ValidationV1 {
+		desc += "**Errors.** As the v1.0 pages document, invalid input is answered 406 with status `ERROR` and the message \"Input Validation Error: the value entered is incorrect or does not conform to the expected format. Value entered: …\", followed by the parameter and value at fault, in the result field `" + d.ResultMessageKey() + "`. 406 also answers an Accept header that admits neither JSON nor CSV.\n"
+		invalid = ymap("406", ymap("description", "Invalid input (a parameter missing, repeated or malformed, a reversed or too long range), or an Accept header that admits neither JSON nor CSV.",
+			"headers", ymap("X-Request-Id", yref("#/components/headers/X-Request-Id")),
+			"content", ymap("application/json", ymap("schema", yref("#/components/schemas/ErrorResponseV1")))))
+	}
 	opID := "get" + name
 	op := ymap(
 		"tags", []string{d.Area},
@@ -182,32 +193,37 @@ func pathItem(d *dataset.Dataset, name string, alias int) *yaml.Node {
 		op.Content[3] = ystr(fmt.Sprintf("%sAlias%d", opID, alias))
 		op.Content = append(op.Content, ystr("deprecated"), yval(true))
 	}
+	responses := ymap(
+		"200", ymap("description", "The records, in the dataset's order.", "headers", ymap(
+			"X-Request-Id", yref("#/components/headers/X-Request-Id"),
+			"businessID", yref("#/components/headers/businessID"),
+			"ETag", ymap("description", "A strong tag of the data the answer covers: it changes when an import changes a month (or year) the answer covers, and only then.", "schema", ymap("type", "string")),
+			"Last-Modified", ymap("description", "When the last import that changed a month (or year) the answer covers wrote it; absent when the answer covers no stored data.", "schema", ymap("type", "string")),
+			"Cache-Control", ymap("description", "private, no-cache unless the server is configured otherwise: keep, but revalidate with If-None-Match.", "schema", ymap("type", "string"))), "content", content),
+		"304", ymap("description", "Not modified: If-None-Match named the answer's current ETag, or without If-None-Match, If-Modified-Since is not earlier than its Last-Modified. No body; ETag, Last-Modified and Cache-Control as the 200 would have them.", "headers", ymap(
+			"ETag", ymap("schema", ymap("type", "string")),
+			"Last-Modified", ymap("schema", ymap("type", "string")))))
+	responses.Content = append(responses.Content, invalid.Content...)
+	responses.Content = append(responses.Content, ymap(
+		"401", yref("#/components/responses/Unauthorized"),
+		"429", yref("#/components/responses/TooManyRequests"),
+		"503", yref("#/components/responses/Unavailable"),
+		"default", yref("#/components/responses/Error")).Content...)
 	op.Content = append(op.Content,
 		ystr("security"), yval([]*yaml.Node{ymap("clientCredentials", []string{})}),
 		ystr("parameters"), yval(params),
-		ystr("responses"), ymap(
-			"200", ymap("description", "The records, in the dataset's order.", "headers", ymap(
-				"X-Request-Id", yref("#/components/headers/X-Request-Id"),
-				"businessID", yref("#/components/headers/businessID"),
-				"ETag", ymap("description", "A strong tag of the data the answer covers: it changes when an import changes a month (or year) the answer covers, and only then.", "schema", ymap("type", "string")),
-				"Last-Modified", ymap("description", "When the last import that changed a month (or year) the answer covers wrote it; absent when the answer covers no stored data.", "schema", ymap("type", "string")),
-				"Cache-Control", ymap("description", "private, no-cache unless the server is configured otherwise: keep, but revalidate with If-None-Match.", "schema", ymap("type", "string"))), "content", content),
-			"304", ymap("description", "Not modified: If-None-Match named the answer's current ETag, or without If-None-Match, If-Modified-Since is not earlier than its Last-Modified. No body; ETag, Last-Modified and Cache-Control as the 200 would have them.", "headers", ymap(
-				"ETag", ymap("schema", ymap("type", "string")),
-				"Last-Modified", ymap("schema", ymap("type", "string")))),
-			"400", yref("#/components/responses/InvalidInput"),
-			"401", yref("#/components/responses/Unauthorized"),
-			"406", yref("#/components/responses/NotAcceptable"),
-			"429", yref("#/components/responses/TooManyRequests"),
-			"503", yref("#/components/responses/Unavailable"),
-			"default", yref("#/components/responses/Error")))
+		ystr("responses"), responses)
 	return ymap("get", op)
 }
 
 func responseSchema(d *dataset.Dataset, name string) *yaml.Node {
+	result := "SuccessResult"
+	if d.ResultMessageKey() == "messagge" {
+		result = "SuccessResultV1"
+	}
 	return ymap("type", "object", "required", []string{"result", d.Array}, "additionalProperties", false,
 		"properties", ymap(
-			"result", yref("#/components/schemas/SuccessResult"),
+			"result", yref("#/components/schemas/"+result),
 			d.Array, ymap("type", "array", "items", yref("#/components/schemas/"+name+"Record"))))
 }
 
@@ -218,6 +234,13 @@ const (
 	patternItalian = `^(-?[0-9]{1,3}(\.[0-9]{3})*,[0-9]+)?$`
 	patternPoint   = `^(-?[0-9]+(\.[0-9]+)?)?$`
 )
+
+// layoutPattern is the pattern of the values a Go time layout writes:
+// "2006/01/02" gives ^([0-9]{4}/[0-9]{2}/[0-9]{2})?$.
+func layoutPattern(layout string) string {
+	r := strings.NewReplacer("2006", "[0-9]{4}", "01", "[0-9]{2}", "02", "[0-9]{2}", "15", "[0-9]{2}", "04", "[0-9]{2}", "05", "[0-9]{2}")
+	return "^(" + r.Replace(layout) + ")?$" // empty when not published
+}
 
 func recordSchema(d *dataset.Dataset) *yaml.Node {
 	props := ymap()
@@ -242,7 +265,13 @@ func recordSchema(d *dataset.Dataset) *yaml.Node {
 		case dataset.DateOf:
 			add(f.Name, "description", f.Doc)
 		case dataset.Text:
+			if f.Layout != "" {
+				add(f.Name, "description", f.Doc, "pattern", layoutPattern(f.Layout))
+				continue
+			}
 			add(f.Name, "description", f.Doc)
+		case dataset.Zone:
+			add(f.Name, "description", f.Doc, "enum", []string{"Europe/Rome", "UTC"})
 		case dataset.Number:
 			pattern := patternPoint
 			if f.Format.Italian {

@@ -30,6 +30,34 @@ func All() []*dataset.Dataset {
 		PhysicalInternalFlow(),
 		ScheduledForeignExchange(),
 		ScheduledInternalExchange(),
+		// Fees (docs/datasets-v1.md).
+		DailyPrices(),
+		PreliminaryPrices(),
+		ZonalExchanges(),
+		MacrozonalNoArbitragePrices(),
+		DailyMacrozonalImbalance(),
+		PreliminaryMacrozonalImbalance(),
+		SecondaryAdjustmentLevels(),
+		CommercialBalancePrices(),
+		// Market.
+		MarketForecastTransitLimit(),
+		MarketAFRRRequirement(),
+		MarketQuantity(),
+		MarketForecastLoad(),
+		MarketCosts(),
+		MarketPrices(),
+		MarketAcceptedOffers(),
+		MarketSubmittedOffers(),
+		MarketWindProductionForecast(),
+		MarketTransitMargins(),
+		MarketReplacementReserveRequirement(),
+		MarketRotatingReserveRequirement(),
+		MarketTotalReserveRequirement(),
+		// Outages before Adequacy, whose available capacity they reduce.
+		GenerationUnitUnavailability(),
+		AggregateEffectiveAvailableCapacity(),
+		ExpectedAvailableCapacity(),
+		DetailAvailableCapacity(),
 	}
 }
 

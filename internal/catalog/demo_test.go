@@ -52,6 +52,12 @@ func TestDemoSeriesHaveWholeDays(t *testing.T) {
 			t.Errorf("%s: no demo data", d.Name)
 		}
 		for name, times := range series {
+			step := step
+			// The Fees' quarter-hourly datasets hold hourly series too
+			// (data_type Orario): such a series is checked as hourly.
+			if step == 900 && len(times) > 1 && times[1]-times[0] == 3600 {
+				step = 3600
+			}
 			checkWholeDays(t, d.Name+" "+name, times, step)
 		}
 		return nil

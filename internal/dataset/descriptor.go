@@ -80,6 +80,10 @@ const (
 	Text
 	// Number is a number formatted as Field.Format says; NaN is written as "".
 	Number
+	// Zone is the name of the zone the record's instants are written in
+	// ("Europe/Rome", or "UTC" with timeZone=UTC), for records that show it
+	// away from their instant (v1.0's date_tz) or have no instant at all.
+	Zone
 )
 
 // NumberFormat is how a Number field is written.
@@ -104,7 +108,12 @@ type Field struct {
 	Kind   FieldKind
 	Doc    string
 	Format NumberFormat // Number
-	Layout string       // DateOf
+	// Layout is how a DateOf field writes its day. On a Text field it makes
+	// the value a calendar day or time stored with the record (an outage's
+	// stop date, a publication date): imports accept yyyy-mm-dd, yyyy/mm/dd
+	// or dd/mm/yyyy, each with or without hh:mm[:ss], and store the value
+	// written in Layout ("2006/01/02", "2006-01-02 15:04:05").
+	Layout string
 	// TZ and Offset name the fields that follow an Instant with the zone name
 	// ("Europe/Rome") and the UTC offset ("+01:00"); empty to omit either.
 	TZ, Offset string
@@ -203,6 +212,9 @@ type Param struct {
 	MaxDays int
 	// SameDay requires a DateRange's two days to be equal.
 	SameDay bool
+	// ShortYear lets a DateRange's days carry a two-digit year, 2000 to
+	// 2099 ("22/11/23"), as the v1.0 pages' examples write them.
+	ShortYear bool
 	// Field is the Text field an Enum filters; Ref its accepted values
 	// (the field's Ref when nil).
 	Field string
@@ -228,6 +240,24 @@ const (
 	MessageDates
 	// MessageYear repeats the year: "Operation completed for the following input. Year: 2018".
 	MessageYear
+	// MessageDatesColon is the Fees pages' wording of MessageDates:
+	// "Operation completed for the following input: date from: 22/05/2022, date to: 23/05/2022".
+	MessageDatesColon
+)
+
+// Validation is how an area answers a request whose parameters are invalid.
+type Validation int
+
+// Validation styles.
+const (
+	// ValidationFamily is the v2.0 areas' answer: a 400 whose result.message
+	// reads "Input Validation Error: " and names the parameter and value.
+	ValidationFamily Validation = iota
+	// ValidationV1 is what the v1.0 Market, Adequacy and Outages pages
+	// document: a 406 whose message reads "Input Validation Error: the value
+	// entered is incorrect or does not conform to the expected format.
+	// Value entered: " followed by the same detail.
+	ValidationV1
 )
 
 // Derivation computes a dataset's records from another dataset's: the
@@ -261,9 +291,14 @@ type Dataset struct {
 	Aliases []string
 	Array   string // the response's array name
 	Message Message
-	Grain   Grain
-	Params  []Param
-	Fields  []Field
+	// MessageKey names result's message field: "message" when empty; the
+	// v1.0 Market, Adequacy and Outages pages spell it "messagge".
+	MessageKey string
+	// Validation is how invalid parameters are answered.
+	Validation Validation
+	Grain      Grain
+	Params     []Param
+	Fields     []Field
 	// Key names the Text fields that, with the record's moment at the
 	// dataset's Grain, identify a record; every Text field when empty.
 	Key []string
@@ -346,6 +381,14 @@ type ImportSpec struct {
 	EnglishNumbers bool
 }
 
+// ResultMessageKey returns the name of result's message field.
+func (d *Dataset) ResultMessageKey() string {
+	if d.MessageKey == "" {
+		return "message"
+	}
+	return d.MessageKey
+}
+
 // Path returns the dataset's path: "/load/v2.0/total-load".
 func (d *Dataset) Path() string { return "/" + d.Area + "/" + d.Version + "/" + d.Resource }
 
@@ -385,6 +428,7 @@ func (d *Dataset) Check() (*Layout, error) {
 		case Text:
 			t = l.NText
 			l.NText++
+		case Zone:
 		case Number:
 			n = l.NNum
 			l.NNum++

@@ -96,6 +96,8 @@ func (c *Catalog) appendValues(buf []byte, q *Query, p *Part, i int, emit func(c
 			buf = localTime().AppendFormat(buf, layout)
 		case Text:
 			buf = append(buf, p.Text(l.text[fi], i)...)
+		case Zone:
+			buf = append(buf, zoneName...)
 		case Number:
 			buf = AppendNumber(buf, p.Nums[l.num[fi]][i], f.Format)
 		}
@@ -174,7 +176,9 @@ func AppendEmptyJSON(dst []byte, q *Query) []byte {
 // appendEnvelope appends the success answer up to its array: the result
 // object and the array's name.
 func appendEnvelope(dst []byte, q *Query) []byte {
-	dst = append(dst, `{"result":{"message":`...)
+	dst = append(dst, `{"result":{`...)
+	dst = appendJSONString(dst, q.Dataset.ResultMessageKey())
+	dst = append(dst, ':')
 	dst = appendJSONString(dst, q.Message())
 	dst = append(dst, `,"status":"Completed"},`...)
 	dst = appendJSONString(dst, q.Dataset.Array)

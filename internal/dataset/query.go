@@ -55,6 +55,8 @@ func (q *Query) Message() string {
 	switch q.Dataset.Message {
 	case MessageDates:
 		return "Operation completed for the following input. Date from: " + q.From.DMY() + ", date to: " + q.To.DMY()
+	case MessageDatesColon:
+		return "Operation completed for the following input: date from: " + q.From.DMY() + ", date to: " + q.To.DMY()
 	case MessageYear:
 		return "Operation completed for the following input. Year: " + strconv.Itoa(q.Year)
 	}
@@ -221,8 +223,15 @@ func parseRange(params map[string][]string, p Param, lim Limits) (from, to energ
 			return from, to, err
 		}
 		d, err := energy.ParseDate(s)
+		if err != nil && p.ShortYear {
+			d, err = energy.ParseShortYearDate(s)
+		}
 		if err != nil {
-			return from, to, energy.Errorf(energy.Invalid, "parameter %s value %q does not conform to a date in the format dd/mm/yyyy", e.name, s)
+			format := "dd/mm/yyyy"
+			if p.ShortYear {
+				format += " or dd/mm/yy"
+			}
+			return from, to, energy.Errorf(energy.Invalid, "parameter %s value %q does not conform to a date in the format %s", e.name, s, format)
 		}
 		*e.dst = d
 	}

@@ -4,6 +4,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/energyapi/energyapi/internal/energy"
 )
@@ -31,6 +32,13 @@ func (c *Catalog) Canonical(d *Dataset, r *Row) error {
 				}
 				r.Text[t] = v
 				continue
+			}
+			if f.Layout != "" {
+				at, ok := ParseStoredTime(v)
+				if !ok {
+					return energy.Errorf(energy.Invalid, "%s %q is not a date (want yyyy-mm-dd, yyyy/mm/dd or dd/mm/yyyy, optionally with hh:mm:ss)", f.Name, r.Text[t])
+				}
+				v = at.Format(f.Layout)
 			}
 			if f.Ref != nil {
 				canon, ok := f.Ref.Canonical(v)
@@ -66,6 +74,26 @@ func (c *Catalog) Canonical(d *Dataset, r *Row) error {
 		}
 	}
 	return nil
+}
+
+// storedLayouts are the forms a Text field with a Layout accepts.
+var storedLayouts = []string{
+	"2006-01-02 15:04:05", "2006-01-02 15:04", "2006-01-02",
+	"2006/01/02 15:04:05", "2006/01/02 15:04", "2006/01/02",
+	"02/01/2006 15:04:05", "02/01/2006 15:04", "02/01/2006",
+	"2/1/2006",
+}
+
+// ParseStoredTime reads the value of a Text field with a Layout: a
+// calendar day, optionally with a wall-clock time, in any of the forms
+// imports accept. It is read as a wall time without a zone.
+func ParseStoredTime(s string) (time.Time, bool) {
+	for _, layout := range storedLayouts {
+		if t, err := time.Parse(layout, s); err == nil {
+			return t, t.Year() >= energy.MinYear && t.Year() <= energy.MaxYear
+		}
+	}
+	return time.Time{}, false
 }
 
 func (l *Layout) isKey(t int) bool {

@@ -11,7 +11,16 @@ import "time"
 // It returns an error with code Invalid, whose message repeats s, when s is
 // not of that form or names a day that does not exist (31/02/2024, 0/1/2024)
 // or lies in year 0000, which the Gregorian calendar does not have.
-func ParseDate(s string) (Date, error) {
+func ParseDate(s string) (Date, error) { return parseDate(s, 4, 0) }
+
+// ParseShortYearDate parses a query date written d/m/yy, as the v1.0 pages'
+// examples write them ("22/11/23"): the two-digit year is 2000 to 2099. It
+// returns an error with code Invalid, as ParseDate does, for anything else.
+func ParseShortYearDate(s string) (Date, error) { return parseDate(s, 2, 2000) }
+
+// parseDate parses d/m/ followed by a year of yearDigits digits, to which
+// century is added.
+func parseDate(s string, yearDigits, century int) (Date, error) {
 	day, rest, ok := digits(s, 1, 2)
 	if ok {
 		rest, ok = cutByte(rest, '/')
@@ -24,11 +33,12 @@ func ParseDate(s string) (Date, error) {
 		rest, ok = cutByte(rest, '/')
 	}
 	if ok {
-		year, rest, ok = digits(rest, 4, 4)
+		year, rest, ok = digits(rest, yearDigits, yearDigits)
 	}
 	if !ok || rest != "" {
-		return Date{}, Errorf(Invalid, "%q is not a date of the form dd/mm/yyyy", s)
+		return Date{}, Errorf(Invalid, "%q is not a date of the form dd/mm/%s", s, "yyyy"[:yearDigits])
 	}
+	year += century
 	d, exists := NewDate(year, time.Month(month), day)
 	if !exists || year == 0 {
 		return Date{}, Errorf(Invalid, "%q is not a real calendar day", s)

@@ -107,3 +107,24 @@ func FuzzParseDate(f *testing.F) {
 		}
 	})
 }
+
+func TestParseShortYearDate(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want string
+		ok   bool
+	}{
+		{"22/11/23", "2023-11-22", true},
+		{"1/2/00", "2000-02-01", true},
+		{"29/2/24", "2024-02-29", true},
+		{"29/2/23", "", false},
+		{"22/11/2023", "", false}, // four digits are ParseDate's
+		{"22/11/3", "", false},
+		{"22/11/234", "", false},
+	} {
+		d, err := ParseShortYearDate(tc.in)
+		if (err == nil) != tc.ok || (tc.ok && d.String() != tc.want) {
+			t.Errorf("ParseShortYearDate(%q) = %v, %v; want %s ok=%v", tc.in, d, err, tc.want, tc.ok)
+		}
+	}
+}

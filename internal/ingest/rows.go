@@ -162,7 +162,10 @@ func columnsOf(d *dataset.Dataset) ([]column, error) {
 		if f.Column != "" {
 			name = f.Column
 		}
-		cols = append(cols, column{field: f, names: append([]string{name}, f.Aliases...), optional: f.Kind == dataset.Number && f.Optional})
+		// A zone name column (date_tz) may be present and is not read: the
+		// moment's offset decides.
+		optional := (f.Kind == dataset.Number && f.Optional) || f.Kind == dataset.Zone
+		cols = append(cols, column{field: f, names: append([]string{name}, f.Aliases...), optional: optional})
 		if f.Kind == dataset.Instant && f.Offset != "" {
 			cols = append(cols, column{field: f, names: []string{f.Offset}, optional: true, isOffset: true})
 		}

@@ -132,7 +132,9 @@ def main(argv):
     cat = requests.get(base.rstrip("/") + "/catalog", timeout=30)
     cat.raise_for_status()
     for ds in cat.json()["datasets"]:
-        if ds["granularity"] not in TIME_SERIES:
+        # The v2.0 time series: the v1.0 areas name their moments
+        # reference_date or market_date and their demo data cover other days.
+        if ds["granularity"] not in TIME_SERIES or "/v2.0/" not in ds["path"]:
             continue
         check(client, ds, ranges)
     return 0

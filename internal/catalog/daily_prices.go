@@ -1,0 +1,72 @@
+package catalog
+
+import (
+	"math"
+
+	"github.com/energyapi/energyapi/internal/dataset"
+)
+
+// DailyPrices are the imbalance prices of each macrozone, hourly and
+// quarter-hourly, as published the day after.
+func DailyPrices() *dataset.Dataset {
+	d := feesPrices("daily-prices", "Daily prices", "daily_prices",
+		"Imbalance settlement prices per macrozone for each hour (Orario) and quarter hour (Quarto Orario), in EUR/MWh, published the day after.")
+	d.Demo = func(in dataset.DemoInput) []dataset.Row { return demoFeesPrices(in, 0) }
+	return d
+}
+
+// feesPrices is the shape of daily-prices and preliminary-prices.
+func feesPrices(name, title, array, doc string) *dataset.Dataset {
+	d := v1("fees", name, name, title, doc, array, dataset.QuarterHour,
+		[]dataset.Param{
+			v1Dates(62),
+			enumParam("dataType", "data_type", false, true, "Orario (hourly rows) or Quarto Orario (quarter-hourly rows); 0..1 on the portal, a repeated key is accepted and selects both."),
+		},
+		[]dataset.Field{
+			storedDate("publication_date", "2006-01-02 15:04:05", "When the prices were published, yyyy-mm-dd hh:mm:ss (Europe/Rome)."),
+			referenceDate("reference_date", false),
+			text("data_type", dataTypes, "Orario or Quarto Orario: the period reference_date starts."),
+			zoneField(),
+			text("macrozone", macrozones, "Macrozone: NORD or SUD."),
+			number("base_price_EURxMWh", "Base price, EUR/MWh", -1000, 5000),
+			number("incentive_component_EURxMWh", "Incentive component, EUR/MWh", -1000, 5000),
+			number("unbalance_price_EURxMWh", "Imbalance price, EUR/MWh", -1000, 5000),
+		})
+	d.Key = []string{"data_type", "macrozone"}
+	d.DemoFrom = []string{"total-load", "actual-generation"}
+	return d
+}
+
+// demoFeesPrices writes the prices of every hour and quarter hour of the
+// v1.0 demo window: the base price follows the residual load (basePrice);
+// the imbalance price moves with the macrozone's forecast error, up when
+// the load exceeds its forecast; the incentive component grows with the
+// error's size. revision > 0 gives preliminary values that differ from the
+// final ones by that many EUR/MWh at most.
+func demoFeesPrices(in dataset.DemoInput, revision float64) []dataset.Row {
+	hours := v1Hours(in)
+	byHour := map[int64]*v1Hour{}
+	for i := range hours {
+		byHour[hours[i].at] = &hours[i]
+	}
+	var rows []dataset.Row
+	quarters := v1Quarters(in)
+	for i := range quarters {
+		q := &quarters[i]
+		h := byHour[q.at-q.at%3600]
+		pub := publishedAt(q.at)
+		for _, dt := range []string{"Orario", "Quarto Orario"} {
+			if dt == "Orario" && q.at%3600 != 0 {
+				continue
+			}
+			for k, macro := range macrozones.Values() {
+				imb := macroImbalance(q, macro)
+				base := basePrice(h, macro)
+				inc := round2(math.Abs(imb) * 0.004)
+				unb := round2(base + 0.03*imb + revision*dataNoise(q.at, k))
+				rows = append(rows, dataset.Row{Time: q.at, Text: []string{pub, dt, macro}, Num: []float64{base, inc, unb}})
+			}
+		}
+	}
+	return rows
+}

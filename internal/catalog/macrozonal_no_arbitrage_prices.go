@@ -1,0 +1,42 @@
+package catalog
+
+import (
+	"time"
+
+	"github.com/energyapi/energyapi/internal/dataset"
+	"github.com/energyapi/energyapi/internal/energy"
+)
+
+// MacrozonalNoArbitragePrices are the hourly no-arbitrage prices of each
+// zone within its macrozone, published monthly.
+func MacrozonalNoArbitragePrices() *dataset.Dataset {
+	d := v1("fees", "macrozonal-no-arbitrage-prices", "macrozonal-no-arbitrage-prices", "Macrozonal no-arbitrage prices",
+		"Hourly no-arbitrage price of each bidding zone within its macrozone, in EUR/MWh, published after the month.",
+		"macrozonal_no_arbitrage_prices", dataset.Hour,
+		[]dataset.Param{v1Dates(0)},
+		[]dataset.Field{
+			storedDate("publication_date", "2006-01-02 15:04:05", "When the month's prices were published, yyyy-mm-dd hh:mm:ss."),
+			text("macrozone", macrozones, "Macrozone: NORD or SUD."),
+			text("zone", zoneCodes, "Bidding zone code within the macrozone."),
+			referenceDate("date", true),
+			number("no_arbitrage_price_EURxMWh", "No-arbitrage price, EUR/MWh", -1000, 5000),
+		})
+	d.Key = []string{"macrozone", "zone"}
+	d.DemoFrom = []string{"total-load", "actual-generation"}
+	d.Demo = func(in dataset.DemoInput) []dataset.Row {
+		hours := v1Hours(in)
+		var rows []dataset.Row
+		for i := range hours {
+			h := &hours[i]
+			t := time.Unix(h.at, 0).In(energy.Rome())
+			pub := time.Date(t.Year(), t.Month()+1, 5, 12, 0, 0, 0, energy.Rome()).Format("2006-01-02 15:04:05")
+			for k, z := range v1Zones {
+				// Each zone's price lies within 2 EUR/MWh of its macrozone's base price.
+				p := round2(basePrice(h, z.macro) + 2*dataNoise(h.at, 10+k))
+				rows = append(rows, dataset.Row{Time: h.at, Text: []string{pub, z.macro, z.code}, Num: []float64{p}})
+			}
+		}
+		return rows
+	}
+	return d
+}

@@ -1,0 +1,98 @@
+package catalog
+
+import (
+	"math"
+	"path"
+
+	"github.com/energyapi/energyapi/internal/dataset"
+)
+
+// Parts shared by the Market datasets (/market/v1.0/input|output/...).
+
+func sessionParam(required bool) dataset.Param {
+	return enumParam("sessionType", "session_type", required, false, "Market session: MSD1 to MSD6 (dispatching services market) or MB (balancing market).")
+}
+
+func directionParam() dataset.Param {
+	return enumParam("direction", "direction", false, false, "UP or DOWN.")
+}
+
+// marketZoneSeries is the shape most Market datasets share: per hour,
+// bidding zone, session and, with dirs, direction; values follow.
+func marketZoneSeries(resource, title, doc, array string, sessionRequired, dirs bool, extra []dataset.Param, values ...dataset.Field) *dataset.Dataset {
+	params := append([]dataset.Param{v1Dates(0), sessionParam(sessionRequired)}, extra...)
+	fields := []dataset.Field{
+		referenceDate("reference_date", true),
+		text("zone", marketZones, "Bidding zone: Nord, Centro-Nord, Centro-Sud, Sud, Calabria, Sicilia or Sardegna."),
+		text("session_type", sessionTypes, "Market session."),
+	}
+	if dirs {
+		params = append(params, directionParam())
+		fields = append(fields, text("direction", directions, "UP (more generation or less load) or DOWN."))
+	}
+	fields = append(fields, values...)
+	d := v1("market", resource, "market-"+path.Base(resource), title, doc, array, dataset.Hour, params, fields)
+	d.DemoFrom = []string{"total-load", "actual-generation"}
+	return d
+}
+
+// marketRows returns a row per hour of the v1.0 window, zone, session and,
+// with dirs, direction (UP then DOWN), texts in marketZoneSeries' order,
+// each with the values value gives.
+func marketRows(in dataset.DemoInput, dirs bool, value func(h *v1Hour, z, s, dir int) []float64) []dataset.Row {
+	hours := v1Hours(in)
+	sessions := sessionTypes.Values()
+	ndir := 1
+	if dirs {
+		ndir = 2
+	}
+	var rows []dataset.Row
+	for i := range hours {
+		h := &hours[i]
+		for z, vz := range v1Zones {
+			for s, session := range sessions {
+				for dir := 0; dir < ndir; dir++ {
+					text := []string{vz.name, session}
+					if dirs {
+						text = append(text, directions.Values()[dir])
+					}
+					rows = append(rows, dataset.Row{Time: h.at, Text: text, Num: value(h, z, s, dir)})
+				}
+			}
+		}
+	}
+	return rows
+}
+
+// revision is how much a session's value differs from the day-ahead one:
+// later sessions revise less, as they see more.
+func revision(at int64, z, s int) float64 {
+	return 0.03 * float64(7-s) / 7 * dataNoise(at, 100+10*z+s)
+}
+
+// balancingMWh is the energy the market moves in a zone, session and
+// direction in an hour: a standing reserve use plus, UP when the zone's
+// load runs above its forecast and DOWN when below, the forecast error.
+func balancingMWh(h *v1Hour, z, s, dir int) float64 {
+	err := h.load[z] - h.forecast[z]
+	if dir == 1 {
+		err = -err
+	}
+	base := 0.004 * h.load[z] * (1 + revision(h.at, z, s))
+	return math.Round((base+math.Max(err, 0)*0.8)*1000) / 1000
+}
+
+// balancingPrice is the price of that energy, EUR/MWh: above the base
+// price for UP, below it for DOWN; the marginal price further out than the
+// average.
+func balancingPrice(h *v1Hour, z, s, dir int, marginal bool) float64 {
+	base := basePrice(h, v1Zones[z].macro)
+	spread := 0.25
+	if marginal {
+		spread = 0.4
+	}
+	if dir == 1 {
+		return round2(math.Max(base*(1-spread)+2*revision(h.at, z, s), 0))
+	}
+	return round2(base*(1+spread) + 10*math.Abs(revision(h.at, z, s)))
+}

@@ -1,0 +1,16 @@
+package catalog
+
+import "github.com/energyapi/energyapi/internal/dataset"
+
+// MarketQuantity is the energy the dispatching and balancing markets moved
+// in each zone, session and direction.
+func MarketQuantity() *dataset.Dataset {
+	d := marketZoneSeries("output/quantity", "Market quantity",
+		"Energy accepted on the dispatching-services and balancing markets per bidding zone, session and direction, every hour, in MWh.",
+		"quantity", true, true, nil,
+		number("quantity_MWh", "Energy accepted in the hour, MWh", 0, 100000))
+	d.Demo = func(in dataset.DemoInput) []dataset.Row {
+		return marketRows(in, true, func(h *v1Hour, z, s, dir int) []float64 { return []float64{balancingMWh(h, z, s, dir)} })
+	}
+	return d
+}

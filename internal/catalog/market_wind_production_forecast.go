@@ -1,0 +1,28 @@
+package catalog
+
+import "github.com/energyapi/energyapi/internal/dataset"
+
+// MarketWindProductionForecast is the wind generation forecast each market
+// session works with.
+func MarketWindProductionForecast() *dataset.Dataset {
+	d := v1("market", "input/wind-production-forecast", "market-wind-production-forecast", "Wind production forecast",
+		"Wind generation forecast per bidding zone used by each market session, every hour, in MW. The array is named forecast_load, as the portal names it.",
+		"forecast_load", dataset.Hour,
+		[]dataset.Param{v1Dates(0), sessionParam(false)},
+		[]dataset.Field{
+			storedDate("publication_date", "2006-01-02", "Day the forecast was published, yyyy-mm-dd."),
+			referenceDate("reference_date", false),
+			storedDate("prevision_date", "2006-01-02", "Day the forecast is for, yyyy-mm-dd."),
+			zoneField(),
+			text("session_type", sessionTypes, "Market session."),
+			text("zone", marketZones, "Bidding zone."),
+			number("load_MW", "Forecast wind generation, MW (the field name is the portal's)", 0, 30000),
+		})
+	d.Key = []string{"session_type", "zone"}
+	d.DemoFrom = []string{"total-load", "actual-generation"}
+	d.Demo = func(in dataset.DemoInput) []dataset.Row {
+		// Italy's demo wind generation (GW) shared among the zones.
+		return sessionForecast(in, func(h *v1Hour, z int) float64 { return h.wind * 1000 * v1Zones[z].windShare }, true)
+	}
+	return d
+}

@@ -1,0 +1,13 @@
+package catalog
+
+import "github.com/energyapi/energyapi/internal/dataset"
+
+// PreliminaryMacrozonalImbalance is the macrozonal imbalance as first
+// published, every quarter hour with at most half an hour's delay.
+func PreliminaryMacrozonalImbalance() *dataset.Dataset {
+	d := feesImbalance("preliminary-macrozonal-imbalance", "Preliminary macrozonal imbalance", "preliminary_macrozonal_imbalance",
+		"Preliminary aggregate imbalance of each macrozone, hourly and quarter-hourly, in MWh: daily-macrozonal-imbalance's fields, published within half an hour."+unseen)
+	// Preliminary values are off the final ones by up to 10%.
+	d.Demo = func(in dataset.DemoInput) []dataset.Row { return demoImbalance(in, 0.1) }
+	return d
+}
