@@ -87,9 +87,6 @@ func parseServeFlags(args []string, getenv func(string) string, stderr io.Writer
 	if err := c.hard.check(c.write); err != nil {
 		return c, err
 	}
-	if err := c.sandbox.check(c.demo, c.addr); err != nil {
-		return c, err
-	}
 	switch {
 	case c.tokenTTL < time.Second:
 		return c, invalidValue("--token-ttl", c.tokenTTL.String(), "want at least 1s")
@@ -103,6 +100,9 @@ func parseServeFlags(args []string, getenv func(string) string, stderr io.Writer
 	}
 	if c.demo && !c.allowPublic && !isLoopback(c.addr) {
 		return c, usagef("--demo publishes a well-known secret; refusing to listen on %s without --allow-public", c.addr)
+	}
+	if err := c.sandbox.check(c.demo, c.addr); err != nil {
+		return c, err
 	}
 	return c, nil
 }
