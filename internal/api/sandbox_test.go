@@ -59,7 +59,7 @@ func newSandboxServer(tb testing.TB, rules string) *sbEnv {
 
 func (e *sbEnv) token(tb testing.TB, client string) string {
 	tb.Helper()
-	secret := map[string]string{"ci-a": sbSecretA, "ci-b": sbSecretB}[client]
+	secret := map[string]string{"ci-a": sbSecretA, "ci-b": sbSecretB, apitest.ClientID: apitest.ClientSecret}[client]
 	resp, err := http.PostForm(e.srv.URL+"/public-api/access-token", url.Values{"grant_type": {"client_credentials"}, "client_id": {client}, "client_secret": {secret}})
 	if err != nil {
 		tb.Fatal(err)
@@ -502,5 +502,35 @@ func TestPublicRateLimitStyle(t *testing.T) {
 				t.Errorf("got %d %q Retry-After %q, want %d %q %q", r.status, r.body, r.header.Get("Retry-After"), tc.status, tc.body, tc.wait)
 			}
 		})
+	}
+}
+
+// TestSandboxClockMovesYearWindows: the sandbox clock is the server's
+// "current year": installed capacity answers the current year and the six
+// before it, so 2024's data are served on 2025-06-30 and are outside the
+// window once the clock says 2031.
+func TestSandboxClockMovesYearWindows(t *testing.T) {
+	if testing.Short() {
+		t.Skip("generates the demo data")
+	}
+	cat, src := demoSource(t)
+	clock := sandbox.NewClock(time.Now)
+	clock.Set(time.Date(2025, 6, 30, 12, 0, 0, 0, time.UTC))
+	sb := sandbox.New(clock, 1, 10)
+	srv := apitest.NewServer(t, apitest.Options{Catalog: cat, Source: src, Now: clock.Now, Adjust: func(o *api.Options) {
+		o.Now, o.Clock, o.Sandbox, o.SandboxAdminToken = time.Now, clock.Now, sb, sbAdmin
+	}})
+	env := &sbEnv{srv: srv, sb: sb, clock: clock}
+	path := "/generation/v2.0/installed-capacity?year=2024"
+	if a := env.get(t, env.token(t, apitest.ClientID), path); a.status != 200 || !strings.Contains(a.body, `"year":"2024"`) {
+		t.Fatalf("on 2025-06-30: got %d %.200s, want 2024's records", a.status, a.body)
+	}
+	// Tokens are issued on the sandbox clock too: the one of 2025 has
+	// expired in 2031, so a new one is taken.
+	if status, b := env.admin(t, http.MethodPut, "/sandbox/clock", `{"now": "2031-01-01T00:00:00+01:00"}`); status != 200 || !strings.Contains(string(b), `"fixed":true`) {
+		t.Fatalf("set clock: got %d %s", status, b)
+	}
+	if a := env.get(t, env.token(t, apitest.ClientID), path); a.status != 200 || a.body != "" {
+		t.Errorf("on 2031-01-01: got %d %.200s, want 200 with an empty body (2024 is outside 2025..2031)", a.status, a.body)
 	}
 }
