@@ -42,6 +42,7 @@ type serveConfig struct {
 	cacheControl    string
 	unmatchedFilter api.UnmatchedFilter
 	hard            hardenConfig
+	sandbox         sandboxConfig
 }
 
 func parseServeFlags(args []string, getenv func(string) string, stderr io.Writer) (serveConfig, error) {
@@ -68,6 +69,7 @@ func parseServeFlags(args []string, getenv func(string) string, stderr io.Writer
 	fs.StringVar(&c.cacheControl, "cache-control", "private, no-cache", "Cache-Control header of data answers (they carry an ETag and answer If-None-Match with 304)")
 	unmatched := fs.String("unmatched-filter", string(api.EmptyBody), "answer to a filter value outside its list: empty-body (the specification's 200 with no body) or empty-array (the envelope with an empty array, for clients that cannot parse an empty body)")
 	c.hard.register(fs)
+	c.sandbox.register(fs)
 	if err := parseFlags(fs, args, getenv); err != nil {
 		return c, err
 	}
@@ -98,6 +100,9 @@ func parseServeFlags(args []string, getenv func(string) string, stderr io.Writer
 	}
 	if c.demo && !c.allowPublic && !isLoopback(c.addr) {
 		return c, usagef("--demo publishes a well-known secret; refusing to listen on %s without --allow-public", c.addr)
+	}
+	if err := c.sandbox.check(c.demo, c.addr); err != nil {
+		return c, err
 	}
 	return c, nil
 }
@@ -134,13 +139,24 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	if err != nil {
 		return err
 	}
+	cat, err := catalog.New()
+	if err != nil {
+		return err
+	}
+	sb, err := newSandbox(cfg.sandbox, cat)
+	if err != nil {
+		return err
+	}
 	// Keys are reloaded every minute; a new key waits two before it signs.
 	const keyReload = time.Minute
 	keys, err := auth.NewKeyring(ctx, st, auth.KeyringConfig{Rotation: cfg.keyRotation, Activation: 2 * keyReload, TokenTTL: cfg.tokenTTL}, time.Now, rand.Reader)
 	if err != nil {
 		return err
 	}
-	tokens := auth.NewTokens(keys, cfg.tokenTTL, time.Now, rand.Reader)
+	// Token lifetimes follow the sandbox clock, so that a test can move
+	// past a token's expiry; signing keys keep the real time.
+	tokens := auth.NewTokens(keys, cfg.tokenTTL, sb.now(), rand.Reader)
+	sb.tokens(tokens)
 	if cfg.demo {
 		// The demo data go through a connection of their own: SQLite keeps
 		// the memory of a two-million-record write until its connection
@@ -157,10 +173,6 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 			return err
 		}
 	}
-	cat, err := catalog.New()
-	if err != nil {
-		return err
-	}
 	live, err := dataset.NewLive(ctx, cat, st)
 	if err != nil {
 		return err
@@ -175,7 +187,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	}
 
 	feed := api.NewFeed(st, live.Snapshot)
-	handler := api.NewServer(hard.options(api.Options{
+	handler := api.NewServer(sb.options(hard.options(api.Options{
 		Log:     log,
 		Catalog: cat,
 		Data:    live.Snapshot,
@@ -191,7 +203,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		Ready:            (&readiness{ping: st.Ping, log: log, store: storeName(cfg.db)}).check,
 		MaxRangeDays:     cfg.maxRangeDays,
 		Web:              web.New(web.Options{Demo: demoCredentials(cfg.demo)}),
-	}))
+	}), cfg.sandbox.rateStyle))
 	srv := hard.server(&http.Server{
 		Handler:           handler,
 		ReadHeaderTimeout: cfg.readHeader,
@@ -217,6 +229,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		return err
 	}
 	fmt.Fprintf(stdout, "energyapi listening on %s://%s\n", hard.scheme(), ln.Addr())
+	sb.announce(stdout)
 	if isTerminal(stderr) {
 		writeBanner(stderr, banner{
 			base:  hard.scheme() + "://" + dialAddr(ln.Addr()),

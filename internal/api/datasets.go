@@ -36,7 +36,7 @@ func handleDataset(o Options, c *dataset.Catalog, d *dataset.Dataset, cache *ans
 			return
 		}
 		snap := o.Data()
-		now := o.Now()
+		now := o.Clock()
 		// A query string seen before on this snapshot has its answer ready:
 		// no parsing, no tag to compute. The year is part of the key because
 		// year windows move with it.

@@ -54,6 +54,10 @@ func limitClient(o Options, next http.Handler) http.Handler {
 			if o.Metrics != nil {
 				o.Metrics.RateLimited("data")
 			}
+			if o.RateLimitStyle == PublicRateLimit {
+				writeOverQps(w, "")
+				return
+			}
 			secs := retryAfter(wait)
 			w.Header().Set("Retry-After", secs)
 			writeError(w, r, o.Log, energy.Errorf(tooMany, "Too many requests from this client: retry after %s s", secs))

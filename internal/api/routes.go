@@ -20,12 +20,13 @@ func addRoutes(mux *http.ServeMux, o Options) {
 	token.LogAttrs = addLogAttrs
 	// No method in these patterns: the endpoint itself answers other methods
 	// with 405 in the OAuth error shape.
-	handle("/public-api/access-token", &token)
-	handle("/transparency/oauth/accessToken", &token) // legacy path, same handler
+	tokenH := journaled(o, "", injectFaults(o, "", tokenClient, &token))
+	handle("/public-api/access-token", tokenH)
+	handle("/transparency/oauth/accessToken", tokenH) // legacy path, same handler
 	// Every dataset of the catalogue, at its path and its aliases.
 	cache := newAnswerCache(o.AnswerCacheBytes)
 	for _, d := range o.Catalog.All() {
-		h := dataEndpoint(o, handleDataset(o, o.Catalog, d, cache))
+		h := dataEndpoint(o, d.Name, handleDataset(o, o.Catalog, d, cache))
 		get(d.Path(), h)
 		for _, p := range d.Aliases {
 			get(p, h)
@@ -47,6 +48,9 @@ func addRoutes(mux *http.ServeMux, o Options) {
 	get("/readyz", handleReady(o.Log, o.Ready))
 	if o.MetricsHandler != nil {
 		get("/metrics", o.MetricsHandler)
+	}
+	if o.Sandbox != nil {
+		addSandboxRoutes(handle, o)
 	}
 	if o.Web != nil { // the public site: pages and assets; its data still need a token
 		handle("GET /{$}", o.Web)

@@ -11,12 +11,17 @@ import (
 
 	"github.com/energyapi/energyapi/internal/auth"
 	"github.com/energyapi/energyapi/internal/dataset"
+	"github.com/energyapi/energyapi/internal/sandbox"
 )
 
 // Options are the server's dependencies and settings.
 type Options struct {
 	Log *slog.Logger
 	Now func() time.Time // defaults to time.Now
+	// Clock is the server's idea of the current date for year windows;
+	// defaults to Now. The sandbox sets it apart from Now, which times
+	// requests and so must run on.
+	Clock func() time.Time
 	// Catalog lists the datasets served; Data returns the current snapshot of their records.
 	Catalog *dataset.Catalog
 	Data    func() *dataset.Snapshot
@@ -47,6 +52,14 @@ type Options struct {
 	MetricsHandler http.Handler
 	// RateLimit limits each client's data requests; nil for no limit.
 	RateLimit Limiter
+	// RateLimitStyle is how RateLimit refuses; the zero value is standard.
+	RateLimitStyle RateLimitStyle
+	// Sandbox, when set, injects its fault rules into data and token
+	// requests, journals them, and serves its admin endpoints under
+	// /sandbox/ to callers that send SandboxAdminToken. Nil in production:
+	// then none of it exists.
+	Sandbox           *sandbox.Sandbox
+	SandboxAdminToken string
 	// MaxInFlight bounds the requests served at once; 0 for no bound. More
 	// wait for a slot (MaxQueue, QueueTimeout) or get 503 with Retry-After.
 	MaxInFlight int
@@ -81,6 +94,9 @@ func NewServer(o Options) http.Handler {
 	if o.Now == nil {
 		o.Now = time.Now
 	}
+	if o.Clock == nil {
+		o.Clock = o.Now
+	}
 	if o.CacheControl == "" {
 		o.CacheControl = "private, no-cache"
 	}
@@ -108,9 +124,9 @@ func NewServer(o Options) http.Handler {
 
 // dataEndpoint wraps a data handler in what every data endpoint shares:
 // content negotiation, bearer authentication, then the client's rate limit.
-func dataEndpoint(o Options, h http.Handler) http.Handler {
+func dataEndpoint(o Options, dataset string, h http.Handler) http.Handler {
 	fail := func(w http.ResponseWriter, r *http.Request, err error) { writeError(w, r, o.Log, err) }
-	limited := limitClient(o, h)
+	limited := injectFaults(o, dataset, dataClient, limitClient(o, h))
 	withClient := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		setLogClient(r, auth.ClientID(r.Context()))
 		limited.ServeHTTP(w, r)
@@ -126,5 +142,5 @@ func dataEndpoint(o Options, h http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 		})
 	}
-	return acceptable(auth.RequireBearer(o.Tokens, fail)(withClient))
+	return journaled(o, dataset, acceptable(auth.RequireBearer(o.Tokens, fail)(withClient)))
 }

@@ -42,8 +42,10 @@ type Tokens struct {
 	parser *jwt.Parser
 
 	revoked atomic.Pointer[map[string]time.Time] // client ID -> revocation time
-	cache   verifiedCache
-	header  headerCache
+	// refuse, when set, refuses valid tokens early (see RefuseWhen).
+	refuse func(clientID string, issued time.Time) bool
+	cache  verifiedCache
+	header headerCache
 }
 
 // NewTokens returns a Tokens that signs with keys and issues tokens valid for ttl.
@@ -59,6 +61,12 @@ func NewTokens(keys *Keyring, ttl time.Duration, now func() time.Time, random io
 	t.revoked.Store(&empty)
 	return t
 }
+
+// RefuseWhen makes Verify also refuse the tokens for which f, given the
+// client and when the token was issued, returns true: the sandbox uses it to
+// make a client's tokens stop working before their expires_in. Call it
+// before the tokens are used.
+func (t *Tokens) RefuseWhen(f func(clientID string, issued time.Time) bool) { t.refuse = f }
 
 // TTL returns the lifetime of issued tokens.
 func (t *Tokens) TTL() time.Duration { return t.ttl }
@@ -90,7 +98,7 @@ func (t *Tokens) Verify(ctx context.Context, token string) (string, error) {
 		if !now.Before(e.exp) {
 			return "", errInvalidToken
 		}
-		if t.isRevoked(e.clientID) {
+		if t.isRevoked(e.clientID) || (t.refuse != nil && t.refuse(e.clientID, e.iat)) {
 			return "", errInvalidToken
 		}
 		return e.clientID, nil
@@ -119,10 +127,10 @@ func (t *Tokens) Verify(ctx context.Context, token string) (string, error) {
 	if err != nil || !tok.Valid {
 		return "", errInvalidToken
 	}
-	if !t.claimsValid(&c, now) || t.isRevoked(c.ClientID) {
+	if !t.claimsValid(&c, now) || t.isRevoked(c.ClientID) || (t.refuse != nil && t.refuse(c.ClientID, c.IssuedAt.Time)) {
 		return "", errInvalidToken
 	}
-	t.cache.put(token, verified{clientID: c.ClientID, exp: c.ExpiresAt.Time}, now)
+	t.cache.put(token, verified{clientID: c.ClientID, exp: c.ExpiresAt.Time, iat: c.IssuedAt.Time}, now)
 	return c.ClientID, nil
 }
 
@@ -159,7 +167,7 @@ func (t *Tokens) SetRevoked(revoked map[string]time.Time) { t.revoked.Store(&rev
 
 type verified struct {
 	clientID string
-	exp      time.Time
+	exp, iat time.Time
 }
 
 // verifiedCache remembers verified tokens until they expire, so a signature is
