@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"errors"
+	"flag"
 	"fmt"
 	"github.com/energyapi/energyapi/internal/web"
 	"io"
@@ -101,6 +102,9 @@ func parseServeFlags(args []string, getenv func(string) string, stderr io.Writer
 	if c.demo && !c.allowPublic && !isLoopback(c.addr) {
 		return c, usagef("--demo publishes a well-known secret; refusing to listen on %s without --allow-public", c.addr)
 	}
+	// --demo implies the sandbox unless --sandbox=false says otherwise, as
+	// benchmarks of the production path on demo data do.
+	fs.Visit(func(f *flag.Flag) { c.sandbox.explicit = c.sandbox.explicit || f.Name == "sandbox" })
 	if err := c.sandbox.check(c.demo, c.addr); err != nil {
 		return c, err
 	}

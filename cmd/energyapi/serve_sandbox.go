@@ -22,6 +22,7 @@ import (
 // production serve (no --sandbox, no --demo) has none of it.
 type sandboxConfig struct {
 	enabled     bool
+	explicit    bool // --sandbox was given, so --demo does not imply it
 	faults      string
 	now         string
 	adminToken  string
@@ -31,7 +32,7 @@ type sandboxConfig struct {
 }
 
 func (c *sandboxConfig) register(fs *flag.FlagSet) {
-	fs.BoolVar(&c.enabled, "sandbox", false, "enable the sandbox for testing clients: fault rules, request journal, fixed clock and their admin endpoints under /sandbox/ (implied by --demo)")
+	fs.BoolVar(&c.enabled, "sandbox", false, "enable the sandbox for testing clients: fault rules, request journal, fixed clock and their admin endpoints under /sandbox/ (implied by --demo unless --sandbox=false)")
 	fs.StringVar(&c.faults, "faults", "", "with --sandbox, a YAML or JSON file of fault rules, checked at start")
 	fs.StringVar(&c.now, "now", "", "with --sandbox, fix the server's clock at this time (RFC 3339, such as 2025-06-30T12:00:00+02:00)")
 	fs.StringVar(&c.adminToken, "sandbox-admin-token", "", "the Bearer token of the sandbox admin endpoints (default: a random one, printed at start; required off loopback)")
@@ -47,7 +48,7 @@ func (c *sandboxConfig) check(demo bool, addr string) error {
 	default:
 		return invalidValue("--rate-limit-style", c.rateStyle, "want standard or public")
 	}
-	if demo {
+	if demo && !c.explicit {
 		c.enabled = true
 	}
 	if !c.enabled {

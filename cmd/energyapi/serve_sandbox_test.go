@@ -34,6 +34,7 @@ func TestServeSandboxRefusals(t *testing.T) {
 		{"faults file error", []string{"--sandbox", "--faults", faults}, faults + `:5: unknown dataset "total-lod" (GET /catalog lists the names)`},
 		{"faults without sandbox", []string{"--faults", faults}, "--faults needs --sandbox"},
 		{"now without sandbox", []string{"--now", "2025-06-30T12:00:00+02:00"}, "--now needs --sandbox"},
+		{"demo with the sandbox turned off", []string{"--demo", "--sandbox=false", "--now", "2025-06-30T12:00:00+02:00"}, "--now needs --sandbox"},
 		{"bad now", []string{"--sandbox", "--now", "30/06/2025"}, `--now: invalid value "30/06/2025"`},
 		{"public address without admin token", []string{"--sandbox", "--addr", "0.0.0.0:0"}, "the sandbox on 0.0.0.0:0 needs --sandbox-admin-token"},
 		{"bad rate limit style", []string{"--rate-limit-style", "gateway"}, `--rate-limit-style: invalid value "gateway": want standard or public`},
@@ -132,5 +133,26 @@ func TestServeSandbox(t *testing.T) {
 	call("PUT", "/sandbox/clock", `{"advance": "60s"}`)
 	if status, _ := srv.get(t, "/generation/v2.0/thermoelectric-production?year=2023", tok); status != 401 {
 		t.Errorf("after 60 s on the fixed clock: got %d, want 401 (--token-ttl 60s)", status)
+	}
+}
+
+func TestDemoImpliesSandboxUnlessTurnedOff(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want bool
+	}{
+		{[]string{"--demo"}, true},
+		{[]string{"--demo", "--sandbox=false"}, false},
+		{[]string{"--sandbox=false", "--demo"}, false},
+		{[]string{"--sandbox"}, true},
+		{nil, false},
+	} {
+		c, err := parseServeFlags(tc.args, func(string) string { return "" }, io.Discard)
+		if err != nil {
+			t.Fatalf("%v: %v", tc.args, err)
+		}
+		if c.sandbox.enabled != tc.want {
+			t.Errorf("%v: sandbox enabled %v, want %v", tc.args, c.sandbox.enabled, tc.want)
+		}
 	}
 }
