@@ -1,8 +1,6 @@
 package catalog
 
 import (
-	"math"
-
 	"github.com/energyapi/energyapi/internal/dataset"
 	"github.com/energyapi/energyapi/internal/energy"
 )
@@ -102,16 +100,14 @@ func demoAvailable(in dataset.DemoInput, split map[string]float64) []dataset.Row
 					}
 				}
 				if split == nil {
-					rows = append(rows, dataset.Row{Time: u, Text: []string{area, k.plant, k.fuel}, Num: []float64{round2(mw)}})
+					rows = append(rows, dataset.Row{Time: u, Text: []string{area, k.plant, k.fuel}, Num: []float64{energy.Round(mw, 2)}})
 					continue
 				}
 				for _, user := range macrousers.Values() {
-					rows = append(rows, dataset.Row{Time: u, Text: []string{area, user, k.plant, k.fuel}, Num: []float64{round2(mw * split[user])}})
+					rows = append(rows, dataset.Row{Time: u, Text: []string{area, user, k.plant, k.fuel}, Num: []float64{energy.Round(mw*split[user], 2)}})
 				}
 			}
 		}
 	}
 	return rows
 }
-
-func round0(v float64) float64 { return math.Round(v) }

@@ -1,6 +1,9 @@
 package catalog
 
-import "github.com/energyapi/energyapi/internal/dataset"
+import (
+	"github.com/energyapi/energyapi/internal/dataset"
+	"github.com/energyapi/energyapi/internal/energy"
+)
 
 // CommercialBalancePrices are the hourly prices at which commercial
 // imbalances are settled in each macrozone.
@@ -26,7 +29,7 @@ func CommercialBalancePrices() *dataset.Dataset {
 			for _, macro := range macrozones.Values() {
 				// A spread of 4% around the base price penalises either position.
 				p := basePrice(h, macro)
-				rows = append(rows, dataset.Row{Time: h.at, Text: []string{publishedAt(h.at), macro}, Num: []float64{round2(p * 1.04), round2(p * 0.96)}})
+				rows = append(rows, dataset.Row{Time: h.at, Text: []string{publishedAt(h.at), macro}, Num: []float64{energy.Round(p*1.04, 2), energy.Round(p*0.96, 2)}})
 			}
 		}
 		return rows

@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/energyapi/energyapi/internal/dataset"
+	"github.com/energyapi/energyapi/internal/energy"
 )
 
 // DailyPrices are the imbalance prices of each macrozone, hourly and
@@ -62,8 +63,8 @@ func demoFeesPrices(in dataset.DemoInput, revision float64) []dataset.Row {
 			for k, macro := range macrozones.Values() {
 				imb := macroImbalance(q, macro)
 				base := basePrice(h, macro)
-				inc := round2(math.Abs(imb) * 0.004)
-				unb := round2(base + 0.03*imb + revision*dataNoise(q.at, k))
+				inc := energy.Round(math.Abs(imb)*0.004, 2)
+				unb := energy.Round(base+0.03*imb+revision*dataNoise(q.at, k), 2)
 				rows = append(rows, dataset.Row{Time: q.at, Text: []string{pub, dt, macro}, Num: []float64{base, inc, unb}})
 			}
 		}

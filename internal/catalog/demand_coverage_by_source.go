@@ -110,7 +110,7 @@ func demoDemandCoverage(in dataset.DemoInput) []dataset.Row {
 					v = cov[si]
 					saldo -= v
 				}
-				out = append(out, dataset.Row{Time: at, Text: []string{region, src}, Num: []float64{round3(v)}})
+				out = append(out, dataset.Row{Time: at, Text: []string{region, src}, Num: []float64{energy.Round(v, 3)}})
 			}
 		}
 	}

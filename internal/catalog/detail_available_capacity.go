@@ -1,6 +1,10 @@
 package catalog
 
-import "github.com/energyapi/energyapi/internal/dataset"
+import (
+	"math"
+
+	"github.com/energyapi/energyapi/internal/dataset"
+)
 
 // DetailAvailableCapacity is the capacity each production unit had
 // available.
@@ -27,7 +31,7 @@ func DetailAvailableCapacity() *dataset.Dataset {
 		var rows []dataset.Row
 		for u := lo; u < hi; u += 3600 {
 			for _, unit := range units {
-				mw := round0(unit.capacityMW - unitOut(outages, unit.name, u))
+				mw := math.Round(unit.capacityMW - unitOut(outages, unit.name, u))
 				rows = append(rows, dataset.Row{Time: u, Text: []string{v1Zones[unit.zone].adeq, unit.name, unit.plantType, unit.fuel}, Num: []float64{mw}})
 			}
 		}

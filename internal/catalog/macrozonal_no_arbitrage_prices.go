@@ -32,7 +32,7 @@ func MacrozonalNoArbitragePrices() *dataset.Dataset {
 			pub := time.Date(t.Year(), t.Month()+1, 5, 12, 0, 0, 0, energy.Rome()).Format("2006-01-02 15:04:05")
 			for k, z := range v1Zones {
 				// Each zone's price lies within 2 EUR/MWh of its macrozone's base price.
-				p := round2(basePrice(h, z.macro) + 2*dataNoise(h.at, 10+k))
+				p := energy.Round(basePrice(h, z.macro)+2*dataNoise(h.at, 10+k), 2)
 				rows = append(rows, dataset.Row{Time: h.at, Text: []string{pub, z.macro, z.code}, Num: []float64{p}})
 			}
 		}

@@ -5,6 +5,7 @@ import (
 	"path"
 
 	"github.com/energyapi/energyapi/internal/dataset"
+	"github.com/energyapi/energyapi/internal/energy"
 )
 
 // Parts shared by the Market datasets (/market/v1.0/input|output/...).
@@ -92,7 +93,7 @@ func balancingPrice(h *v1Hour, z, s, dir int, marginal bool) float64 {
 		spread = 0.4
 	}
 	if dir == 1 {
-		return round2(math.Max(base*(1-spread)+2*revision(h.at, z, s), 0))
+		return energy.Round(math.Max(base*(1-spread)+2*revision(h.at, z, s), 0), 2)
 	}
-	return round2(base*(1+spread) + 10*math.Abs(revision(h.at, z, s)))
+	return energy.Round(base*(1+spread)+10*math.Abs(revision(h.at, z, s)), 2)
 }

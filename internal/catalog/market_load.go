@@ -67,17 +67,17 @@ func demoMarketLoad(in dataset.DemoInput) []dataset.Row {
 		zone := r.Text[0]
 		var mw, fc float64
 		if zone == string(energy.Italy) {
-			mw, fc = round3(sum), round3(fsum)
+			mw, fc = energy.Round(sum, 3), energy.Round(fsum, 3)
 			if !fok {
 				fc = math.NaN()
 			}
 			sum, fsum, fok = 0, 0, true
 		} else {
 			share := marketShare(zone) + 0.005*demo.Noise(0x3a11e7, r.Time, int64(slices.Index(zones, energy.Zone(zone))))
-			mw = round3(r.Num[0] * (1 - share))
+			mw = energy.Round(r.Num[0]*(1-share), 3)
 			fc = math.NaN()
 			if !math.IsNaN(r.Num[1]) {
-				fc = round3(r.Num[1] * (1 - share) * (1 + 0.005*demo.SmoothNoise(0xf0ca57+uint64(slices.Index(zones, energy.Zone(zone))), float64(r.Time)/14400)))
+				fc = energy.Round(r.Num[1]*(1-share)*(1+0.005*demo.SmoothNoise(0xf0ca57+uint64(slices.Index(zones, energy.Zone(zone))), float64(r.Time)/14400)), 3)
 			}
 			sum += mw
 			if math.IsNaN(fc) {
@@ -91,5 +91,3 @@ func demoMarketLoad(in dataset.DemoInput) []dataset.Row {
 	}
 	return rows
 }
-
-func round3(v float64) float64 { return math.Round(v*1000) / 1000 }

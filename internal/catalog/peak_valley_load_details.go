@@ -101,7 +101,7 @@ func demoPeakValleyDetails(in dataset.DemoInput) []dataset.Row {
 			r          dataset.Row
 			peak, vall float64
 		}{{peak, peak.Num[0], nan}, {valley, nan, valley.Num[0]}} {
-			gw := round3(ex.r.Num[0] / 1000)
+			gw := energy.Round(ex.r.Num[0]/1000, 3)
 			split := peakValleySplit(gen[ex.r.Time-ex.r.Time%3600], gw)
 			for k, src := range energy.PrimarySourceNames().Values() {
 				p, v := nan, nan
@@ -151,11 +151,11 @@ func demoPeakValleyDetails(in dataset.DemoInput) []dataset.Row {
 // output, which covers the plants' own consumption, and the moment's
 // difference from the hour's mean), so the parts add up to gw exactly.
 func peakValleySplit(g *demo.GenHour, gw float64) []float64 {
-	parts := []float64{0, round3(g.Wind), round3(g.Geothermal), round3(g.Photovoltaic), round3(g.NetImport), round3(-g.Self), round3(-g.Pumping), round3(g.Hydro)}
+	parts := []float64{0, energy.Round(g.Wind, 3), energy.Round(g.Geothermal, 3), energy.Round(g.Photovoltaic, 3), energy.Round(g.NetImport, 3), energy.Round(-g.Self, 3), energy.Round(-g.Pumping, 3), energy.Round(g.Hydro, 3)}
 	rest := gw
 	for _, p := range parts[1:] {
 		rest -= p
 	}
-	parts[0] = round3(rest)
+	parts[0] = energy.Round(rest, 3)
 	return parts
 }

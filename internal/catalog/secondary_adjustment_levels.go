@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/energyapi/energyapi/internal/dataset"
+	"github.com/energyapi/energyapi/internal/energy"
 )
 
 // SecondaryAdjustmentLevels are the levels of secondary frequency
@@ -31,7 +32,7 @@ func SecondaryAdjustmentLevels() *dataset.Dataset {
 				// within a band of 1.5% of its load.
 				band := 0.015 * q.load[z]
 				level := math.Max(-band, math.Min(band, 0.6*q.imbalance(z)))
-				rows = append(rows, dataset.Row{Time: q.at, Text: []string{vz.name}, Num: []float64{round2(level)}})
+				rows = append(rows, dataset.Row{Time: q.at, Text: []string{vz.name}, Num: []float64{energy.Round(level, 2)}})
 			}
 		}
 		return rows

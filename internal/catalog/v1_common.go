@@ -234,7 +234,7 @@ func basePrice(h *v1Hour, macro string) float64 {
 	if macro == "SUD" {
 		p -= 3 + 2*demo.Noise(0x50d, h.at)
 	}
-	return round2(math.Max(p, 0))
+	return energy.Round(math.Max(p, 0), 2)
 }
 
 // macroImbalance returns the sum of the forecast errors of a macrozone's
@@ -255,8 +255,6 @@ func publishedAt(u int64) string {
 	t := time.Unix(u, 0).In(energy.Rome())
 	return time.Date(t.Year(), t.Month(), t.Day()+1, 12, 0, 0, 0, energy.Rome()).Format("2006-01-02 15:04:05")
 }
-
-func round2(v float64) float64 { return math.Round(v*100) / 100 }
 
 // dataNoise is the seeded noise of a v1.0 revision, in -1..1.
 func dataNoise(u int64, k int) float64 { return demo.Noise(0x9e1, u, int64(k)) }

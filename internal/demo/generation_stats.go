@@ -199,7 +199,7 @@ func GenerationStats() Stats {
 	rng := rand.New(rand.NewPCG(statsSeed, statsSeed>>9))
 	thermo := Thermoelectric()
 	var s Stats
-	round := thermoRound
+	round := func(v float64) float64 { return energy.Round(v, 3) }
 
 	// Thermoelectric capacity: average gross production over the years a
 	// record exists.

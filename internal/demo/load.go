@@ -93,14 +93,14 @@ func (s System) TotalLoad(from, to energy.Date) []energy.LoadPoint {
 			var italy, italyForecast float64
 			common := forecastMiss(m.seed, u)
 			for z := range w {
-				mw := round3(national * w[z] / sum)
+				mw := energy.Round(national*w[z]/sum, 3)
 				e := common + 0.02*SmoothNoise(m.seed^0xfc+uint64(z), float64(u)/21600) + 0.01*SmoothNoise(m.seed^0xfd+uint64(z), float64(u)/5400)
-				fc := round3(mw * (1 + max(-maxForecastMiss, min(maxForecastMiss, e))))
+				fc := energy.Round(mw*(1+max(-maxForecastMiss, min(maxForecastMiss, e))), 3)
 				italy += mw
 				italyForecast += fc
 				pts = append(pts, energy.LoadPoint{At: at, Zone: zones[z], TotalMW: mw, ForecastMW: fc})
 			}
-			pts = append(pts, energy.LoadPoint{At: at, Zone: energy.Italy, TotalMW: round3(italy), ForecastMW: round3(italyForecast)})
+			pts = append(pts, energy.LoadPoint{At: at, Zone: energy.Italy, TotalMW: energy.Round(italy, 3), ForecastMW: energy.Round(italyForecast, 3)})
 		})
 	}
 	return pts
@@ -427,7 +427,5 @@ func catmullRom(a, b, c, d, f float64) float64 {
 }
 
 func smoothstep(x float64) float64 { return x * x * (3 - 2*x) }
-
-func round3(v float64) float64 { return math.Round(v*1000) / 1000 }
 
 func sq(x float64) float64 { return x * x }

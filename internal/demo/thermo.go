@@ -2,7 +2,6 @@ package demo
 
 import (
 	"cmp"
-	"math"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -234,8 +233,8 @@ func Thermoelectric() []energy.ThermoRecord {
 			if !ok {
 				panic("demo: province " + k.province + " is not in the reference list") // a mistake in the tables above
 			}
-			g := max(thermoRound(gross[k]*scale), 1)
-			n := thermoRound(g * (1 - (0.02 + 0.03*rng.Float64())))
+			g := max(energy.Round(gross[k]*scale, 3), 1)
+			n := energy.Round(g*(1-(0.02+0.03*rng.Float64())), 3)
 			for _, r := range [...]struct {
 				ct  string
 				gwh float64
@@ -259,5 +258,3 @@ func Thermoelectric() []energy.ThermoRecord {
 	})
 	return out
 }
-
-func thermoRound(v float64) float64 { return math.Round(v*1000) / 1000 }

@@ -104,7 +104,7 @@ func SplitZones(g GenHour, demand [7]float64) ZoneHour {
 	cnN := csCN + sarCN + surplus[cn]
 	z.Flows = [7]float64{cnN, csCN, sarCN, sarCS, sCS, calS, sicCal}
 	for i := range z.Flows {
-		z.Flows[i] = round3(z.Flows[i])
+		z.Flows[i] = energy.Round(z.Flows[i], 3)
 	}
 	return z
 }

@@ -233,3 +233,10 @@ func ParseEnglishNumber(s string) (float64, error) {
 	}
 	return parseFloat(s, g)
 }
+
+// Round rounds v to the given number of decimals, as demo values and
+// derived figures are stored: Round(27.3894, 3) is 27.389.
+func Round(v float64, decimals int) float64 {
+	p := math.Pow10(decimals)
+	return math.Round(v*p) / p
+}

@@ -257,3 +257,21 @@ func TestParseEnglishNumber(t *testing.T) {
 		}
 	}
 }
+
+func TestRound(t *testing.T) {
+	for _, tc := range []struct {
+		v    float64
+		d    int
+		want float64
+	}{
+		{27.3894, 3, 27.389},
+		{0.125, 2, 0.13},
+		{-488.305128, 2, -488.31},
+		{61.5, 0, 62},
+		{0.0004, 3, 0},
+	} {
+		if got := energy.Round(tc.v, tc.d); got != tc.want {
+			t.Errorf("Round(%v, %d) = %v, want %v", tc.v, tc.d, got, tc.want)
+		}
+	}
+}
