@@ -136,17 +136,29 @@ func checkRevisions(t *testing.T, env map[string]string, servers ...*server) {
 		"2024;Lorda;Lazio;Roma;Cogenerativa;Contropressione;\"12,25\"\n")
 	committed := time.Now() // the CLI returns once the import has committed
 	for i, ch := range streams {
-		select {
-		case h := <-ch:
-			if h.id != "2" {
-				t.Errorf("server %d: event id %s, want 2", i, h.id)
+		// A server's feed pushes on its own tick, so the first import's
+		// event may still reach a stream opened after that import was
+		// served; the correction's event must follow it.
+		timeout := time.After(30 * time.Second)
+	wait:
+		for {
+			select {
+			case h := <-ch:
+				switch h.id {
+				case "1":
+					continue
+				case "2":
+				default:
+					t.Errorf("server %d: event id %s, want 1 then 2", i, h.id)
+				}
+				// The acceptance bounds are 2 s (same server) and 5 s (another
+				// replica); the failure bound here is generous for loaded CI
+				// machines, and the latency is logged for the record.
+				t.Logf("server %d heard the import %s after it committed", i, h.at.Sub(committed).Round(time.Millisecond))
+				break wait
+			case <-timeout:
+				t.Fatalf("server %d: no event 30 s after the import", i)
 			}
-			// The acceptance bounds are 2 s (same server) and 5 s (another
-			// replica); the failure bound here is generous for loaded CI
-			// machines, and the latency is logged for the record.
-			t.Logf("server %d heard the import %s after it committed", i, h.at.Sub(committed).Round(time.Millisecond))
-		case <-time.After(30 * time.Second):
-			t.Fatalf("server %d: no event 30 s after the import", i)
 		}
 	}
 
