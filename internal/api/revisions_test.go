@@ -295,19 +295,20 @@ func TestUpdatesFeedAndStream(t *testing.T) {
 }
 
 // TestDerivedAsOfAndMeta corrects one quarter hour of a day's total load
-// into a new peak: peak-valley, derived from it, answers the old peak as of
-// before the correction, and its records carry the day's times.
+// into a new peak, then another that is neither the peak nor the valley:
+// peak-valley, derived from it, answers the old peak as of before the
+// first correction, and only the peak counts as revised, by the first.
 func TestDerivedAsOfAndMeta(t *testing.T) {
 	s := newRevisionsServer(t)
 	d, _ := s.cat.Lookup("total-load")
 	day := time.Date(2024, 3, 10, 0, 0, 0, 0, time.FixedZone("CET", 3600))
-	load := func(stamp string, peakAtNoon bool) {
+	load := func(stamp string, changed map[int]float64) {
 		t.Helper()
 		var rows []dataset.Row
 		for i := range 96 {
 			v := 30000 + float64(i)
-			if peakAtNoon && i == 48 {
-				v = 50000
+			if c, ok := changed[i]; ok {
+				v = c
 			}
 			rows = append(rows, dataset.Row{Time: day.Add(time.Duration(i) * 15 * time.Minute).Unix(), Text: []string{"Italy"}, Num: []float64{v, math.NaN()}})
 		}
@@ -319,8 +320,9 @@ func TestDerivedAsOfAndMeta(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	load("2024-05-01T10:00:00Z", false)
-	load("2024-05-03T10:00:00Z", true)
+	load("2024-05-01T10:00:00Z", nil)
+	load("2024-05-03T10:00:00Z", map[int]float64{48: 50000})
+	load("2024-05-04T10:00:00Z", map[int]float64{48: 50000, 24: 31000})
 	peaks := func(query string) string {
 		t.Helper()
 		r := s.get(t, "/load/v2.0/peak-valley-load?dateFrom=10/03/2024&dateTo=10/03/2024"+query)
@@ -344,8 +346,11 @@ func TestDerivedAsOfAndMeta(t *testing.T) {
 		{"", "00:00 /30.000; 12:00 50.000/"},
 		{"&asOf=2024-05-02T00:00:00Z", "00:00 /30.000; 23:45 30.095/"},
 		{"&asOf=2024-04-30T00:00:00Z", ""},
-		{"&include=meta", "00:00 /30.000 2024-05-01T10:00:00Z 2024-05-03T10:00:00Z; 12:00 50.000/ 2024-05-01T10:00:00Z 2024-05-03T10:00:00Z"},
+		{"&include=meta", "00:00 /30.000 2024-05-01T10:00:00Z 2024-05-01T10:00:00Z; 12:00 50.000/ 2024-05-01T10:00:00Z 2024-05-03T10:00:00Z"},
 		{"&include=meta&asOf=2024-05-02T00:00:00Z", "00:00 /30.000 2024-05-01T10:00:00Z 2024-05-01T10:00:00Z; 23:45 30.095/ 2024-05-01T10:00:00Z 2024-05-01T10:00:00Z"},
+		{"&include=meta&asOf=2024-05-03T12:00:00Z", "00:00 /30.000 2024-05-01T10:00:00Z 2024-05-01T10:00:00Z; 12:00 50.000/ 2024-05-01T10:00:00Z 2024-05-03T10:00:00Z"},
+		{"&changedSince=2024-05-01T10:00:00Z", "12:00 50.000/"},
+		{"&changedSince=2024-05-01T10:00:00Z&include=meta", "12:00 50.000/ 2024-05-01T10:00:00Z 2024-05-03T10:00:00Z"},
 		{"&changedSince=2024-05-03T10:00:00Z", ""},
 	} {
 		if got := peaks(tc.query); got != tc.want {

@@ -60,7 +60,14 @@ func (l *Live) AsOf(ctx context.Context, s *Snapshot, q *Query) (*Snapshot, erro
 	}
 	table := &Table{}
 	for id := range ids {
-		p, err := l.served(d, id, func(ref PartRef) *Part { return then[ref] })
+		var derived *Part
+		if d.Derive != nil {
+			var err error
+			if derived, err = l.derivedAt(ctx, s, d, id, then[PartRef{d.Derive.From, id}]); err != nil {
+				return nil, err
+			}
+		}
+		p, err := l.served(d, id, then[PartRef{d.Name, id}], derived)
 		if err != nil {
 			return nil, err
 		}
@@ -83,10 +90,18 @@ func (l *Live) partAt(ctx context.Context, hist PartHistory, ref PartRef, cur *P
 	if err != nil || !ok {
 		return nil, err
 	}
-	if p := l.history.get(ref, meta.Version); p != nil {
+	return l.replacedVersion(ctx, hist, ref, meta.Version)
+}
+
+// replacedVersion returns a version of ref that an import replaced, read
+// from the store's history once and kept, a bounded number, for the next
+// read.
+func (l *Live) replacedVersion(ctx context.Context, hist PartHistory, ref PartRef, version int64) (*Part, error) {
+	key := cachedKey{ref: ref, version: version}
+	if p := l.history.get(key); p != nil {
 		return p, nil
 	}
-	sp, err := hist.ReadPartVersion(ctx, ref, meta.Version)
+	sp, err := hist.ReadPartVersion(ctx, ref, version)
 	if err != nil {
 		return nil, err
 	}
@@ -96,9 +111,9 @@ func (l *Live) partAt(ctx context.Context, hist PartHistory, ref PartRef, cur *P
 	}
 	p, err := DecodePart(l.cat.layoutOf(d), sp)
 	if err != nil {
-		return nil, fmt.Errorf("%s part %s version %d: %w", ref.Dataset, ref.ID, meta.Version, err)
+		return nil, fmt.Errorf("%s part %s version %d: %w", ref.Dataset, ref.ID, version, err)
 	}
-	l.history.put(ref, meta.Version, p)
+	l.history.put(key, p)
 	return p, nil
 }
 
@@ -135,8 +150,9 @@ func PartDays(id string) (first, last energy.Date, ok bool) {
 	return energy.DateOf(a), energy.DateOf(b), true
 }
 
-// partCache keeps decoded replaced parts, least recently used out first.
-// A replaced version never changes, so an entry never goes stale.
+// partCache keeps decoded replaced parts, and what derived datasets derive
+// from them, least recently used out first. A replaced version never
+// changes, so an entry never goes stale.
 type partCache struct {
 	mu    sync.Mutex
 	max   int
@@ -147,6 +163,9 @@ type partCache struct {
 type cachedKey struct {
 	ref     PartRef
 	version int64
+	// derived, when set, names the dataset whose derivation from the
+	// version is kept, rather than the version itself.
+	derived string
 }
 
 type cachedPart struct {
@@ -158,10 +177,10 @@ func newPartCache(max int) *partCache {
 	return &partCache{max: max, lru: list.New(), byKey: map[cachedKey]*list.Element{}}
 }
 
-func (c *partCache) get(ref PartRef, version int64) *Part {
+func (c *partCache) get(k cachedKey) *Part {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	e, ok := c.byKey[cachedKey{ref, version}]
+	e, ok := c.byKey[k]
 	if !ok {
 		return nil
 	}
@@ -169,10 +188,9 @@ func (c *partCache) get(ref PartRef, version int64) *Part {
 	return e.Value.(*cachedPart).part
 }
 
-func (c *partCache) put(ref PartRef, version int64, p *Part) {
+func (c *partCache) put(k cachedKey, p *Part) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	k := cachedKey{ref, version}
 	if _, ok := c.byKey[k]; ok {
 		return
 	}

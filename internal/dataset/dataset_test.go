@@ -5,7 +5,9 @@ import (
 	"context"
 	"encoding/gob"
 	"encoding/json"
+	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -277,6 +279,76 @@ func TestDerivedRecordsYieldToImportedOnes(t *testing.T) {
 	body = string(live.Snapshot().AppendJSON(nil, q))
 	if !strings.Contains(body, `[{"date":"2024-03-01 19:00:00","max_MW":"8.500"}]`) {
 		t.Fatalf("imported: got %s, want only the imported 19:00 value", body)
+	}
+}
+
+// noHistory is a store that keeps no replaced parts.
+type noHistory struct{ m *Memory }
+
+func (n noHistory) DataVersion(ctx context.Context) (int64, error) { return n.m.DataVersion(ctx) }
+func (n noHistory) ChangedParts(ctx context.Context, have map[PartRef]int64) (Changes, error) {
+	return n.m.ChangedParts(ctx, have)
+}
+
+// TestDerivedTimesWithoutHistory corrects a value that is not the
+// maximum, then the maximum: a derived record is revised by the second
+// only, unless the store keeps no history to tell, when it counts as
+// revised by both rather than by neither.
+func TestDerivedTimesWithoutHistory(t *testing.T) {
+	src := testSeries()
+	derived := &Dataset{
+		Name: "test-max", Area: "test", Version: "v2.0", Resource: "max", Array: "max", Message: MessageDates, Grain: Day,
+		Params: []Param{{Name: "dateFrom", To: "dateTo", Kind: DateRange}},
+		Fields: []Field{{Name: "date", Kind: Instant}, {Name: "max_MW", Kind: Number, Format: Point3}},
+		Derive: &Derivation{From: "test-series", Rows: func(p *Part) []Row {
+			best := slices.Index(p.Nums[0], slices.Max(p.Nums[0]))
+			return []Row{{Time: p.Times[best], Num: []float64{p.Nums[0][best]}}}
+		}},
+	}
+	c := newTestCatalog(t, src, derived)
+	m := NewMemory()
+	ctx := context.Background()
+	north := func(at string, mw float64) Row {
+		return Row{Time: rome("2024-03-01 " + at), Text: []string{"North"}, Num: []float64{mw, 0}}
+	}
+	imp := func(sec int64, rows ...Row) {
+		t.Helper()
+		if _, err := Import(ctx, m, c, src, rows, time.Unix(sec, 0)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	times := func(l *Live) string {
+		t.Helper()
+		if _, err := l.Refresh(ctx); err != nil {
+			t.Fatal(err)
+		}
+		p := l.Snapshot().Table(derived).Part("2024-03")
+		return fmt.Sprintf("%g published %d revised %d", p.Nums[0][0], p.Published(0)/1e6, p.Revised(0)/1e6)
+	}
+	imp(1, north("10:00", 5), north("18:00", 8))
+	exact, err := NewLive(ctx, c, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	blind, err := NewLive(ctx, c, noHistory{m})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, step := range []struct {
+		at           int64
+		row          Row
+		exact, blind string
+	}{
+		{2, north("10:00", 6), "8 published 1 revised 1", "8 published 1 revised 2"},
+		{3, north("18:00", 9), "9 published 1 revised 3", "9 published 1 revised 3"},
+	} {
+		imp(step.at, step.row)
+		if got := times(exact); got != step.exact {
+			t.Errorf("with history: got %s, want %s", got, step.exact)
+		}
+		if got := times(blind); got != step.blind {
+			t.Errorf("without history: got %s, want %s", got, step.blind)
+		}
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"io"
+	"maps"
 	"slices"
 	"sort"
 	"strconv"
@@ -81,6 +82,10 @@ type Snapshot struct {
 	// stored holds the parts as the store holds them (a derived dataset's
 	// table is computed from them), for reading the data as of a time.
 	stored map[PartRef]*Part
+	// derived holds, by a derived dataset's part, what it derives from
+	// the source part in stored, with exact times (derive.go), before the
+	// records imported for it are laid over.
+	derived map[PartRef]*Part
 }
 
 // Table returns d's table; it is never nil.
@@ -165,7 +170,7 @@ type Live struct {
 // NewLive loads the first snapshot of c's datasets from src.
 func NewLive(ctx context.Context, c *Catalog, src PartSource) (*Live, error) {
 	l := &Live{cat: c, src: src, stored: map[PartRef]*Part{}, history: newPartCache(historyCacheParts)}
-	l.cur.Store(&Snapshot{Catalog: c, Version: -1, tables: map[*Dataset]*Table{}, stored: l.stored})
+	l.cur.Store(&Snapshot{Catalog: c, Version: -1, tables: map[*Dataset]*Table{}, stored: l.stored, derived: map[PartRef]*Part{}})
 	if _, err := l.Refresh(ctx); err != nil {
 		return nil, err
 	}
@@ -198,7 +203,7 @@ func (l *Live) Refresh(ctx context.Context) (bool, error) {
 	if err != nil {
 		return false, fmt.Errorf("read data: %w", err)
 	}
-	next, err := l.apply(cur, ch)
+	next, err := l.apply(ctx, cur, ch)
 	if err != nil {
 		return false, err
 	}
@@ -207,8 +212,8 @@ func (l *Live) Refresh(ctx context.Context) (bool, error) {
 }
 
 // apply returns cur with the changed parts replaced and every derived part
-// that depends on them recomputed. l.stored is updated only on success.
-func (l *Live) apply(cur *Snapshot, ch Changes) (*Snapshot, error) {
+// that depends on them derived again. l.stored is updated only on success.
+func (l *Live) apply(ctx context.Context, cur *Snapshot, ch Changes) (*Snapshot, error) {
 	decoded := map[PartRef]*Part{}
 	dirty := map[*Dataset]map[string]bool{}
 	mark := func(d *Dataset, id string) {
@@ -229,12 +234,6 @@ func (l *Live) apply(cur *Snapshot, ch Changes) (*Snapshot, error) {
 		decoded[sp.PartRef] = p
 		mark(d, sp.ID)
 	}
-	stored := func(ref PartRef) *Part {
-		if p, ok := decoded[ref]; ok {
-			return p
-		}
-		return l.stored[ref]
-	}
 	for _, d := range l.cat.list {
 		if d.Derive == nil {
 			continue
@@ -244,57 +243,69 @@ func (l *Live) apply(cur *Snapshot, ch Changes) (*Snapshot, error) {
 			mark(d, id)
 		}
 	}
-	tables := make(map[*Dataset]*Table, len(l.cat.list))
-	for d, t := range cur.tables {
-		tables[d] = t
-	}
+	// New maps, since the snapshots before this one keep theirs.
+	next := &Snapshot{Catalog: l.cat, Version: ch.Version, Updated: ch.Updated,
+		tables: make(map[*Dataset]*Table, len(l.cat.list)), stored: make(map[PartRef]*Part, len(l.stored)+len(decoded)),
+		derived: make(map[PartRef]*Part, len(cur.derived))}
+	maps.Copy(next.tables, cur.tables)
+	maps.Copy(next.stored, l.stored)
+	maps.Copy(next.stored, decoded)
+	maps.Copy(next.derived, cur.derived)
 	for d, ids := range dirty {
-		old := cur.Table(d)
-		parts := make(map[string]*Part, len(old.Parts)+len(ids))
-		for _, p := range old.Parts {
-			parts[p.ID] = p
+		if err := l.rebuild(ctx, cur, next, d, ids); err != nil {
+			return nil, err
 		}
-		for id := range ids {
-			p, err := l.served(d, id, stored)
-			if err != nil {
-				return nil, err
-			}
-			parts[id] = p
-		}
-		t := &Table{}
-		for _, p := range parts {
-			t.Parts = append(t.Parts, p)
-		}
-		slices.SortFunc(t.Parts, func(a, b *Part) int { return compareString(a.ID, b.ID) })
-		tables[d] = t
 	}
-	// A new map, since the snapshots before this one keep theirs.
-	next := make(map[PartRef]*Part, len(l.stored)+len(decoded))
-	for ref, p := range l.stored {
-		next[ref] = p
-	}
-	for ref, p := range decoded {
-		next[ref] = p
-	}
-	l.stored = next
-	return &Snapshot{Catalog: l.cat, Version: ch.Version, Updated: ch.Updated, tables: tables, stored: next}, nil
+	l.stored = next.stored
+	return next, nil
 }
 
-// served returns the part d serves for id: the stored one, or for a
-// derived dataset the records derived from the source's part with the
-// stored (imported) ones winning on their key.
-func (l *Live) served(d *Dataset, id string, stored func(PartRef) *Part) (*Part, error) {
-	own := stored(PartRef{d.Name, id})
+// rebuild sets next's table of d, cur's with the parts ids served anew
+// from next's stored parts; for a derived dataset whose source part
+// changed, it derives that part again, from where cur's derivation left off.
+func (l *Live) rebuild(ctx context.Context, cur, next *Snapshot, d *Dataset, ids map[string]bool) error {
+	old := cur.Table(d)
+	parts := make(map[string]*Part, len(old.Parts)+len(ids))
+	for _, p := range old.Parts {
+		parts[p.ID] = p
+	}
+	for id := range ids {
+		ref := PartRef{d.Name, id}
+		derived := next.derived[ref]
+		if d.Derive != nil {
+			srcRef := PartRef{d.Derive.From, id}
+			if src := next.stored[srcRef]; derived == nil || src != cur.stored[srcRef] {
+				var err error
+				if derived, err = l.derive(ctx, d, id, src, derivation{cur.stored[srcRef], cur.derived[ref]}); err != nil {
+					return err
+				}
+				next.derived[ref] = derived
+			}
+		}
+		p, err := l.served(d, id, next.stored[ref], derived)
+		if err != nil {
+			return err
+		}
+		parts[id] = p
+	}
+	t := &Table{}
+	for _, p := range parts {
+		t.Parts = append(t.Parts, p)
+	}
+	slices.SortFunc(t.Parts, func(a, b *Part) int { return compareString(a.ID, b.ID) })
+	next.tables[d] = t
+	return nil
+}
+
+// served returns the part d serves for id: own, the stored one, or for a
+// derived dataset the records derived (nil for none) with own's records
+// winning on their key.
+func (l *Live) served(d *Dataset, id string, own, derived *Part) (*Part, error) {
 	if d.Derive == nil {
 		return own, nil
 	}
 	lay := l.cat.layoutOf(d)
-	src := stored(PartRef{d.Derive.From, id})
-	var derived *Part
-	if src != nil {
-		derived = BuildPart(lay, id, stampDerived(d.Grain, src, d.Derive.Rows(src)))
-		derived.Version, derived.Written = src.Version, src.Written
-	} else {
+	if derived == nil {
 		derived = BuildPart(lay, id, nil)
 	}
 	if own == nil {
@@ -305,38 +316,12 @@ func (l *Live) served(d *Dataset, id string, stored func(PartRef) *Part) (*Part,
 		return nil, err
 	}
 	if !changed {
-		merged = derived
+		c := *derived // derived is shared: snapshots and asOf reads hold it
+		merged = &c
 	}
 	merged.Version = max(derived.Version, own.Version)
 	merged.Written = max(derived.Written, own.Written)
 	return merged, nil
-}
-
-// stampDerived gives each record derived from src the times of the source
-// records it is derived from, those in the same period of grain g (a day
-// for a daily peak): published when the first of them was, revised when
-// the last of them changed. A revision of a source record that leaves the
-// derived values as they were still counts, since a derived record cannot
-// tell which of its sources made it.
-func stampDerived(g Grain, src *Part, rows []Row) []Row {
-	type span struct{ pub, rev int64 }
-	byPeriod := map[int64]span{}
-	for i := range src.Len() {
-		b := Bucket(g, src.Times[i])
-		pub, rev := src.Published(i), src.Revised(i)
-		if s, ok := byPeriod[b]; ok {
-			pub, rev = min(pub, s.pub), max(rev, s.rev)
-		}
-		byPeriod[b] = span{pub, rev}
-	}
-	for i := range rows {
-		s, ok := byPeriod[Bucket(g, rows[i].Time)]
-		if !ok {
-			s = span{src.Written, src.Written}
-		}
-		rows[i].Pub, rows[i].Rev = s.pub, s.rev
-	}
-	return rows
 }
 
 // Watch calls Refresh every interval until ctx ends, reporting errors and

@@ -22,6 +22,7 @@ type HistoryStore interface {
 // open must return a new, empty store whose clock is now: the test moves
 // it between imports.
 func RunRevisions(t *testing.T, open func(t *testing.T, now func() time.Time) HistoryStore) {
+	t.Run("derived", func(t *testing.T) { testDerivedRevisions(t, open) })
 	ctx := t.Context()
 	clock := at(t, "2024-05-01T10:00:00Z")
 	s := open(t, func() time.Time { return clock })
