@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/url"
 	"os"
@@ -20,7 +21,9 @@ import (
 // SSE client of each replica hears of the import.
 func TestRevisionsOnPostgreSQLReplicas(t *testing.T) {
 	env := map[string]string{"ENERGYAPI_DB": cluster.Database(t)}
-	checkRevisions(t, env, startServe(t, env), startServe(t, env))
+	servers := []*server{startServe(t, env), startServe(t, env)}
+	checkRevisions(t, env, servers...)
+	checkDerivedRevisions(t, env, servers...)
 }
 
 // TestRevisionsOnSQLite is the same on one server over a SQLite file.
@@ -29,7 +32,9 @@ func TestRevisionsOnSQLite(t *testing.T) {
 	if _, err := runCmd(t, env, "init"); err != nil {
 		t.Fatal(err)
 	}
-	checkRevisions(t, env, startServe(t, env))
+	s := startServe(t, env)
+	checkRevisions(t, env, s)
+	checkDerivedRevisions(t, env, s)
 }
 
 const (
@@ -194,4 +199,99 @@ func checkRevisions(t *testing.T, env map[string]string, servers ...*server) {
 			t.Errorf("%s: got %s, want %s and not %s", tc.query, body, tc.want, tc.not)
 		}
 	}
+}
+
+// checkDerivedRevisions imports a day of Italy's load through the CLI, then
+// a correction of one quarter hour that makes it the day's peak, then one
+// of a quarter hour that is neither peak nor valley: on every server,
+// changedSince answers the peak alone after the first import and nothing
+// after the second correction, and include=meta marks the peak alone as
+// revised, by the first correction. It expects the imports checkRevisions
+// made before it, and none of total-load.
+func checkDerivedRevisions(t *testing.T, env map[string]string, servers ...*server) {
+	out, err := runCmd(t, env, "clients", "create", "--name", "derived")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var c createdClient
+	if err := json.Unmarshal([]byte(out), &c); err != nil {
+		t.Fatal(err)
+	}
+	tok, _ := servers[0].token(t, c.ClientID, c.ClientSecret)
+	var day strings.Builder
+	for i := range 96 {
+		fmt.Fprintf(&day, "10/03/2024 %02d:%02d:00;%d;Italy\n", i/4, i%4*15, 30000+i)
+	}
+	imported := importLoad(t, env, servers[0], day.String())
+	peakMoved := importLoad(t, env, servers[0], "10/03/2024 12:00:00;50000;Italy\n")
+	importLoad(t, env, servers[0], "10/03/2024 06:00:00;31000;Italy\n")
+	const days = "/load/v2.0/peak-valley-load?dateFrom=10/03/2024&dateTo=10/03/2024"
+	for i, s := range servers {
+		waitFor(t, 30*time.Second, "the last correction served", func() bool {
+			_, b := s.get(t, "/load/v2.0/total-load?dateFrom=10/03/2024&dateTo=10/03/2024&changedSince="+url.QueryEscape(peakMoved), tok)
+			return strings.Contains(string(b), `"31000"`)
+		})
+		for _, tc := range []struct{ query, want string }{
+			{"", "00:00 /30.000; 12:00 50.000/"},
+			{"&changedSince=" + url.QueryEscape(imported), "12:00 50.000/"},
+			{"&changedSince=" + url.QueryEscape(peakMoved), ""},
+			{"&include=meta", "00:00 /30.000 " + imported + " " + imported + "; 12:00 50.000/ " + imported + " " + peakMoved},
+			{"&changedSince=" + url.QueryEscape(imported) + "&include=meta", "12:00 50.000/ " + imported + " " + peakMoved},
+		} {
+			if got := peakValley(t, s, days+tc.query, tok); got != tc.want {
+				t.Errorf("server %d, %s: got %q, want %q", i, tc.query, got, tc.want)
+			}
+		}
+	}
+}
+
+// importLoad imports total-load rows ("dd/mm/yyyy hh:mm:ss;MW;zone") through
+// the CLI and returns the time the import committed, as s's /updates (read
+// from the store) gives it.
+func importLoad(t *testing.T, env map[string]string, s *server, rows string) string {
+	t.Helper()
+	file := filepath.Join(t.TempDir(), "load.csv")
+	if err := os.WriteFile(file, []byte("Date;Total Load [MW];Bidding zone\n"+rows), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := runCmd(t, env, "import", "--dataset", "total-load", file); err != nil {
+		t.Fatal(err)
+	}
+	var updates struct {
+		Updates []struct {
+			Dataset string `json:"dataset"`
+			Time    string `json:"time"`
+		} `json:"updates"`
+	}
+	_, b := s.get(t, "/updates", "")
+	if err := json.Unmarshal(b, &updates); err != nil || len(updates.Updates) == 0 {
+		t.Fatalf("/updates: got %s (%v), want the import", b, err)
+	}
+	last := updates.Updates[len(updates.Updates)-1]
+	if last.Dataset != "total-load" {
+		t.Fatalf("/updates: the last import is of %s, want total-load", last.Dataset)
+	}
+	return last.Time
+}
+
+// peakValley returns a peak-valley answer as "hh:mm peak/valley" records,
+// each followed by its published_at and revised_at when the answer has them.
+func peakValley(t *testing.T, s *server, path, tok string) string {
+	t.Helper()
+	status, b := s.get(t, path, tok)
+	var body struct {
+		PeakValley []map[string]string `json:"peak_valley_load"`
+	}
+	if err := json.Unmarshal(b, &body); err != nil || status != http.StatusOK {
+		t.Fatalf("%s: got %d %s (%v)", path, status, b, err)
+	}
+	var out []string
+	for _, rec := range body.PeakValley {
+		line := rec["date"][11:16] + " " + rec["peak_load_GW"] + "/" + rec["valley_load_GW"]
+		if p, ok := rec["published_at"]; ok {
+			line += " " + p + " " + rec["revised_at"]
+		}
+		out = append(out, line)
+	}
+	return strings.Join(out, "; ")
 }
