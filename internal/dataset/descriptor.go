@@ -265,7 +265,11 @@ const (
 // the dataset itself win over derived ones with the same key.
 type Derivation struct {
 	From string // the source dataset's name
-	// Rows returns the records derived from one partition of the source.
+	// Rows returns the records derived from one partition of the source,
+	// or from some of its periods (days, for a daily dataset): each
+	// period's records from the source records of that period alone, with
+	// distinct keys. A record is revised when what Rows returns for it
+	// changes.
 	Rows func(src *Part) []Row
 	// Gaps, optional, says which periods of a source partition Rows derives
 	// nothing for, and why ("2024-03-31: has 10 of its 92 quarter hours"),
