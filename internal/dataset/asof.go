@@ -13,8 +13,9 @@ import (
 )
 
 // historyCacheParts bounds the replaced parts a server keeps decoded for
-// asOf reads: a month of quarter-hourly load per bidding zone is a few
-// hundred kilobytes, so this is tens of megabytes at most.
+// asOf reads and derivation walks, and what derived datasets derive from
+// them: a month of quarter-hourly load per bidding zone is a few hundred
+// kilobytes, so this is tens of megabytes at most.
 const historyCacheParts = 64
 
 // AsOf returns a snapshot that serves q's dataset as its data stood at
