@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/energyapi/energyapi/internal/energy"
+	"github.com/energyapi/energyapi/internal/testwait"
 )
 
 // TestSessionLogsHoldNoCredentials runs a whole session, with every log at
@@ -126,7 +127,7 @@ func TestSessionLogsHoldNoCredentials(t *testing.T) {
 	// reloads, within the poll interval (the guarantee is 5 s).
 	refused := func(what, secret string) {
 		t.Helper()
-		waitFor(t, 5*time.Second, what, func() bool {
+		testwait.For(t, 5*time.Second, what, func() bool {
 			st, _ := send(tokenReq(form(id, secret), ""))
 			return st == http.StatusUnauthorized
 		})
@@ -135,7 +136,7 @@ func TestSessionLogsHoldNoCredentials(t *testing.T) {
 	tok2 := token(id, rotated.ClientSecret)
 	cmd("clients", "revoke", "--db", db, id)
 	refused("the revoked client's token request refused", rotated.ClientSecret)
-	waitFor(t, 10*time.Second, "revoked client's token refused", func() bool { return data(pv, "Bearer "+tok2) == http.StatusUnauthorized })
+	testwait.For(t, 10*time.Second, "revoked client's token refused", func() bool { return data(pv, "Bearer "+tok2) == http.StatusUnauthorized })
 
 	logs := serveLog.String() + cmdLogs.String()
 	if !strings.Contains(logs, `"client_id":"`+id+`"`) || !strings.Contains(logs, `"status":401`) {

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/energyapi/energyapi/internal/testwait"
 )
 
 // TestReplicasShareOnePostgreSQL runs two serve processes on one PostgreSQL
@@ -62,9 +64,9 @@ func TestReplicasShareOnePostgreSQL(t *testing.T) {
 			t.Fatal(err)
 		}
 		// One deadline for both, counted from the commit.
-		deadline := time.Now().Add(2 * time.Second)
+		deadline := time.Now().Add(testwait.Scale(2 * time.Second))
 		for name, s := range map[string]*server{"A": a, "B": b} {
-			waitFor(t, time.Until(deadline), "imported row served by "+name+" 2 s after the import", func() bool {
+			testwait.For(t, time.Until(deadline), "imported row served by "+name+" 2 s after the import", func() bool {
 				_, body := s.get(t, thermo, tokA)
 				return strings.Contains(string(body), served)
 			})
@@ -75,10 +77,10 @@ func TestReplicasShareOnePostgreSQL(t *testing.T) {
 		if _, err := runCmd(t, env, "clients", "revoke", c.ClientID); err != nil {
 			t.Fatal(err)
 		}
-		deadline := time.Now().Add(5 * time.Second)
+		deadline := time.Now().Add(testwait.Scale(5 * time.Second))
 		for name, s := range map[string]*server{"A": a, "B": b} {
 			for tokName, tok := range map[string]string{"A's": tokA, "B's": tokB} {
-				waitFor(t, time.Until(deadline), tokName+" token refused by "+name+" 5 s after the revocation", func() bool {
+				testwait.For(t, time.Until(deadline), tokName+" token refused by "+name+" 5 s after the revocation", func() bool {
 					st, _ := s.get(t, load, tok)
 					return st == http.StatusUnauthorized
 				})

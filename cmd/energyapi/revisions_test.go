@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/energyapi/energyapi/internal/testwait"
 )
 
 // TestRevisionsOnPostgreSQLReplicas runs two serve replicas on one
@@ -84,7 +86,7 @@ func checkRevisions(t *testing.T, env map[string]string, servers ...*server) {
 		"2024;Lorda;Lazio;Roma;Cogenerativa;Contropressione;\"12,25\"\n" +
 		"2023;Lorda;Lazio;Roma;Cogenerativa;Contropressione;\"11\"\n")
 	for _, s := range servers {
-		waitFor(t, 30*time.Second, "first import served", func() bool {
+		testwait.For(t, 30*time.Second, "first import served", func() bool {
 			_, body := fetch(s, thermo2024)
 			return strings.Contains(body, `"4.321,500"`)
 		})
@@ -144,7 +146,7 @@ func checkRevisions(t *testing.T, env map[string]string, servers ...*server) {
 		// A server's feed pushes on its own tick, so the first import's
 		// event may still reach a stream opened after that import was
 		// served; the correction's event must follow it.
-		timeout := time.After(30 * time.Second)
+		timeout := time.After(testwait.Scale(30 * time.Second))
 	wait:
 		for {
 			select {

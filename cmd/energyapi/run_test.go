@@ -20,6 +20,7 @@ import (
 	"github.com/energyapi/energyapi/internal/auth"
 	"github.com/energyapi/energyapi/internal/dataset"
 	"github.com/energyapi/energyapi/internal/energy"
+	"github.com/energyapi/energyapi/internal/testwait"
 )
 
 func envOf(kv map[string]string) func(string) string {
@@ -52,7 +53,7 @@ func startServe(tb testing.TB, env map[string]string, args ...string) *server {
 	stdout, stderr := serveInProcess(tb, env, append([]string{"--addr", "127.0.0.1:0"}, args...)...)
 	s := &server{stderr: stderr}
 	// Generous: a loaded machine running the race detector is slow to start.
-	waitFor(tb, 2*time.Minute, "serve reporting its address", func() bool {
+	testwait.For(tb, 2*time.Minute, "serve reporting its address", func() bool {
 		if strings.Contains(stderr.String(), serveExited) {
 			tb.Fatalf("serve exited early:\n%s", stderr.String())
 		}
@@ -62,7 +63,7 @@ func startServe(tb testing.TB, env map[string]string, args ...string) *server {
 		}
 		return m != nil
 	})
-	waitFor(tb, time.Minute, "healthz answering 200", func() bool {
+	testwait.For(tb, time.Minute, "healthz answering 200", func() bool {
 		resp, err := http.Get(s.base + "/healthz")
 		if err != nil {
 			return false
@@ -155,7 +156,7 @@ func TestClientsLifecycleAgainstRunningServer(t *testing.T) {
 	if _, st := srv.token(t, c.ClientID, rotated.ClientSecret); st != http.StatusOK {
 		t.Errorf("new secret: got %d, want 200", st)
 	}
-	waitFor(t, 5*time.Second, "old secret refused after rotation", func() bool {
+	testwait.For(t, 5*time.Second, "old secret refused after rotation", func() bool {
 		_, st := srv.token(t, c.ClientID, c.ClientSecret)
 		return st == http.StatusUnauthorized
 	})
@@ -163,11 +164,11 @@ func TestClientsLifecycleAgainstRunningServer(t *testing.T) {
 	if _, err := runCmd(t, env, "clients", "revoke", c.ClientID); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, 5*time.Second, "token request refused after revocation", func() bool {
+	testwait.For(t, 5*time.Second, "token request refused after revocation", func() bool {
 		_, st := srv.token(t, c.ClientID, rotated.ClientSecret)
 		return st == http.StatusUnauthorized
 	})
-	waitFor(t, 5*time.Second, "outstanding token refused after revocation", func() bool {
+	testwait.For(t, 5*time.Second, "outstanding token refused after revocation", func() bool {
 		st, _ := srv.get(t, "/load/v2.0/peak-valley-load?dateFrom=01/01/2024&dateTo=01/01/2024", tok)
 		return st == http.StatusUnauthorized
 	})
@@ -211,7 +212,7 @@ func TestServeDemo(t *testing.T) {
 	// The server polls every 100 ms; 2 s is the production bound, but under
 	// the race detector on a busy machine a reload can take longer, so this
 	// waits for the event rather than timing it.
-	waitFor(t, 30*time.Second, "imported row served", func() bool {
+	testwait.For(t, 30*time.Second, "imported row served", func() bool {
 		_, b := srv.get(t, q, tok)
 		return strings.Contains(string(b), `"province":"Chieti"`) && strings.Contains(string(b), `"production_GWh":"4.321,500"`)
 	})

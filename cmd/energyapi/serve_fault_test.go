@@ -28,6 +28,7 @@ import (
 	"github.com/energyapi/energyapi/internal/dataset"
 	"github.com/energyapi/energyapi/internal/energy"
 	"github.com/energyapi/energyapi/internal/store/sqlite"
+	"github.com/energyapi/energyapi/internal/testwait"
 )
 
 // These tests run energyapi as a real child process, so that it can be
@@ -93,22 +94,11 @@ func startChild(tb testing.TB, args ...string) *child {
 
 // waitFor polls cond every few milliseconds until it holds, failing the test
 // after within. It is a bounded wait for an event, not a timing assertion.
-func waitFor(tb testing.TB, within time.Duration, what string, cond func() bool) {
-	tb.Helper()
-	deadline := time.Now().Add(within)
-	for !cond() {
-		if time.Now().After(deadline) {
-			tb.Fatalf("%s: not within %s", what, within)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-}
-
 // outputMatch waits until the child's stdout matches re and returns the first group.
 func (c *child) outputMatch(tb testing.TB, re *regexp.Regexp) string {
 	tb.Helper()
 	var m []string
-	waitFor(tb, 60*time.Second, "child output "+re.String(), func() bool {
+	testwait.For(tb, 60*time.Second, "child output "+re.String(), func() bool {
 		select {
 		case <-c.exited:
 			tb.Fatalf("child exited early (%v): stdout %q stderr %q", c.err, c.stdout.String(), c.stderr.String())
@@ -259,7 +249,7 @@ func TestSIGKILLDuringImport(t *testing.T) {
 	// the lock too, for a moment, so wait until it is held on several probes
 	// in a row before killing.
 	held := 0
-	waitFor(t, 120*time.Second, "the import's write transaction", func() bool {
+	testwait.For(t, 120*time.Second, "the import's write transaction", func() bool {
 		select {
 		case <-c.exited:
 			t.Fatalf("the import finished (%v) before it could be killed; stdout %q", c.err, c.stdout.String())
@@ -354,14 +344,14 @@ func TestSIGTERMDrainsInFlightRequests(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	waitFor(t, 30*time.Second, "all slow requests in flight", func() bool { return inFlight(t, metrics) == slow })
+	testwait.For(t, 30*time.Second, "all slow requests in flight", func() bool { return inFlight(t, metrics) == slow })
 
 	if err := c.cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
 	// The listener closes at once: new connections are refused while the
 	// slow requests are still in flight.
-	waitFor(t, 30*time.Second, "new connections refused", func() bool {
+	testwait.For(t, 30*time.Second, "new connections refused", func() bool {
 		conn, err := net.Dial("tcp", addr)
 		if err != nil {
 			return true
@@ -399,7 +389,7 @@ func TestSIGTERMDrainsInFlightRequests(t *testing.T) {
 	}
 	select {
 	case <-c.exited:
-	case <-time.After(60 * time.Second):
+	case <-time.After(testwait.Scale(60 * time.Second)):
 		t.Fatal("the server did not exit after its last request")
 	}
 	if c.err != nil {

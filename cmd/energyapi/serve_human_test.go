@@ -22,6 +22,7 @@ import (
 	"github.com/energyapi/energyapi/internal/dataset"
 	"github.com/energyapi/energyapi/internal/demo"
 	"github.com/energyapi/energyapi/internal/energy"
+	"github.com/energyapi/energyapi/internal/testwait"
 )
 
 // ttyBuffer is a Buffer that tells isTerminal it is a terminal, so that a
@@ -85,7 +86,7 @@ func serveTo(tb testing.TB, stderr io.Writer, args ...string) string {
 		}
 	})
 	var base string
-	waitFor(tb, 2*time.Minute, "serve reporting its address", func() bool {
+	testwait.For(tb, 2*time.Minute, "serve reporting its address", func() bool {
 		select {
 		case err := <-done:
 			done <- err
@@ -97,7 +98,7 @@ func serveTo(tb testing.TB, stderr io.Writer, args ...string) string {
 		}
 		return base != ""
 	})
-	waitFor(tb, time.Minute, "healthz answering 200", func() bool {
+	testwait.For(tb, time.Minute, "healthz answering 200", func() bool {
 		resp, err := http.Get(base + "/healthz")
 		if err != nil {
 			return false
@@ -138,7 +139,7 @@ func TestServeOnTerminal(t *testing.T) {
 				args = append(args, "--log-format", tt.format)
 			}
 			base := serveTo(t, stderr, args...)
-			waitFor(t, 10*time.Second, "the serving log line", func() bool { return strings.Contains(stderr.String(), "serving") })
+			testwait.For(t, 10*time.Second, "the serving log line", func() bool { return strings.Contains(stderr.String(), "serving") })
 			out := stderr.String()
 			if got := strings.Contains(out, `"msg":"serving"`); got != tt.json {
 				t.Errorf("JSON log: got %v, want %v:\n%s", got, tt.json, out)

@@ -17,6 +17,7 @@ import (
 
 	"github.com/energyapi/energyapi/internal/api/apitest"
 	"github.com/energyapi/energyapi/internal/energy"
+	"github.com/energyapi/energyapi/internal/testwait"
 )
 
 // plainServe starts serve in this process and returns its base URL and its log.
@@ -219,7 +220,7 @@ func TestServeDropsSlowHeaders(t *testing.T) {
 	}
 	// A bound on the wait, far above the timeout, so that a server that
 	// never closes fails the test instead of hanging it.
-	if err := conn.SetReadDeadline(time.Now().Add(30 * time.Second)); err != nil {
+	if err := conn.SetReadDeadline(time.Now().Add(testwait.Scale(30 * time.Second))); err != nil {
 		t.Fatal(err)
 	}
 	b, err := io.ReadAll(conn)

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/energyapi/energyapi/internal/testwait"
 )
 
 // TestServeSandboxRefusals: serve checks the sandbox settings before it
@@ -95,7 +97,7 @@ func TestServeSandbox(t *testing.T) {
 	stdout, _ := serveInProcess(t, nil, "--addr", "127.0.0.1:0", "--db", db, "--sandbox", "--faults", faults, "--now", "2025-06-30T12:00:00+02:00", "--token-ttl", "60s")
 	var base, admin string
 	tokenLine := regexp.MustCompile(`energyapi sandbox admin token: (\S+)`)
-	waitFor(t, 2*time.Minute, "serve printing its address and admin token", func() bool {
+	testwait.For(t, 2*time.Minute, "serve printing its address and admin token", func() bool {
 		m1, m2 := listening.FindStringSubmatch(stdout.String()), tokenLine.FindStringSubmatch(stdout.String())
 		if m1 != nil && m2 != nil {
 			base, admin = m1[1], m2[1]

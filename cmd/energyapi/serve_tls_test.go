@@ -25,6 +25,7 @@ import (
 	"time"
 
 	"github.com/energyapi/energyapi/internal/api/apitest"
+	"github.com/energyapi/energyapi/internal/testwait"
 )
 
 // selfSigned writes a self-signed certificate for 127.0.0.1 and its key as
@@ -97,7 +98,7 @@ func serveInProcess(tb testing.TB, env map[string]string, args ...string) (stdou
 			if err != nil {
 				tb.Errorf("serve: %v\n%s", err, stderr.String())
 			}
-		case <-time.After(30 * time.Second):
+		case <-time.After(testwait.Scale(30 * time.Second)):
 			tb.Error("serve did not stop within 30 s")
 		}
 	})
@@ -110,7 +111,7 @@ func TestServeTLS(t *testing.T) {
 	id, secret := fltClient(t, db)
 	stdout, _ := serveInProcess(t, nil, "--db", db, "--addr", "127.0.0.1:0", "--tls-cert", certFile, "--tls-key", keyFile)
 	var addr string
-	waitFor(t, 60*time.Second, "serve reporting an https address", func() bool {
+	testwait.For(t, 60*time.Second, "serve reporting an https address", func() bool {
 		m := httpsAddr.FindStringSubmatch(stdout.String())
 		if m != nil {
 			addr = m[1]

@@ -16,6 +16,7 @@ import (
 	"github.com/energyapi/energyapi/internal/auth"
 	"github.com/energyapi/energyapi/internal/catalog"
 	"github.com/energyapi/energyapi/internal/dataset"
+	"github.com/energyapi/energyapi/internal/testwait"
 )
 
 // recorder is a fake Recorder.
@@ -180,7 +181,7 @@ func TestRequestDeadline(t *testing.T) {
 	// answer can reach us a moment before the child hears of it.
 	select {
 	case <-ctx.Done():
-	case <-time.After(10 * time.Second):
+	case <-time.After(testwait.Scale(10 * time.Second)):
 	}
 	if !errors.Is(ctx.Err(), context.DeadlineExceeded) {
 		t.Errorf("handler's context: got %v, want it past its deadline", ctx.Err())

@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -27,11 +28,30 @@ var demoWindows = [][2]energy.Date{
 // demoSource returns the catalogue's demo data, generated as serve --demo
 // generates them, of the days of demoWindows (and of 2024 for monthly and
 // yearly datasets): enough for a client, cheap enough for the race suite.
+// They are generated once per test binary (several tests read them, none
+// writes: a PartSource is read-only), since generating a year of the demo
+// system under the race detector is the slowest step of this package.
 func demoSource(tb testing.TB) (*dataset.Catalog, dataset.PartSource) {
 	tb.Helper()
+	demoOnce.Do(func() { demoOnce.cat, demoOnce.src, demoOnce.err = generateDemoSource() })
+	if demoOnce.err != nil {
+		tb.Fatal(demoOnce.err)
+	}
+	return demoOnce.cat, demoOnce.src
+}
+
+// demoOnce holds demoSource's data once generated.
+var demoOnce struct {
+	sync.Once
+	cat *dataset.Catalog
+	src dataset.PartSource
+	err error
+}
+
+func generateDemoSource() (*dataset.Catalog, dataset.PartSource, error) {
 	cat, err := catalog.New()
 	if err != nil {
-		tb.Fatal(err)
+		return nil, nil, err
 	}
 	keep := func(d *dataset.Dataset, u int64) bool {
 		if d.Grain >= dataset.Month {
@@ -57,9 +77,9 @@ func demoSource(tb testing.TB) (*dataset.Catalog, dataset.PartSource) {
 		return err
 	})
 	if err != nil {
-		tb.Fatal(err)
+		return nil, nil, err
 	}
-	return cat, m
+	return cat, m, nil
 }
 
 // TestPythonClientReadsEveryTimeSeries runs scripts/pyclient/check.py, a

@@ -16,6 +16,7 @@ import (
 
 	"github.com/energyapi/energyapi/internal/api/apitest"
 	"github.com/energyapi/energyapi/internal/auth"
+	"github.com/energyapi/energyapi/internal/testwait"
 	"golang.org/x/oauth2"
 	"golang.org/x/oauth2/clientcredentials"
 )
@@ -294,7 +295,7 @@ func TestRevokedClientTokenRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The sync polls every 10 ms; the requirement is 5 s.
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(testwait.Scale(5 * time.Second))
 	for {
 		st, _ := get(t, srv.URL+"/protected", "Bearer "+tok)
 		if st == http.StatusUnauthorized {

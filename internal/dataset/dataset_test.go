@@ -412,3 +412,25 @@ func TestTagChangesOnlyWithTheCoveredParts(t *testing.T) {
 		t.Errorf("an import into March left its tag %s", tag)
 	}
 }
+
+// TestPartIDNamesTheYearOrMonthInRome checks the part names that both stores
+// key parts by: the Rome year for monthly and coarser grains, the Rome month
+// otherwise, including an instant that is already the next month in Rome.
+func TestPartIDNamesTheYearOrMonthInRome(t *testing.T) {
+	for _, tc := range []struct {
+		g    Grain
+		t    time.Time
+		want string
+	}{
+		{Day, time.Date(2024, 3, 31, 22, 30, 0, 0, time.UTC), "2024-04"},
+		{Day, time.Date(2024, 3, 31, 21, 30, 0, 0, time.UTC), "2024-03"},
+		{Month, time.Date(2024, 12, 31, 23, 0, 0, 0, time.UTC), "2025"},
+		{Year, time.Date(2015, 6, 1, 0, 0, 0, 0, time.UTC), "2015"},
+		{Day, time.Date(812, 11, 1, 0, 0, 0, 0, time.UTC), "0812-11"},
+		{Day, time.Date(10000, 1, 5, 0, 0, 0, 0, time.UTC), "10000-01"},
+	} {
+		if got := PartID(tc.g, tc.t.Unix()); got != tc.want {
+			t.Errorf("PartID(%v, %s) = %q, want %q", tc.g, tc.t, got, tc.want)
+		}
+	}
+}

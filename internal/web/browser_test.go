@@ -19,6 +19,7 @@ import (
 	"github.com/energyapi/energyapi/internal/api/apitest"
 	"github.com/energyapi/energyapi/internal/demo"
 	"github.com/energyapi/energyapi/internal/energy"
+	"github.com/energyapi/energyapi/internal/testwait"
 	"github.com/energyapi/energyapi/internal/web"
 )
 
@@ -110,7 +111,7 @@ func TestBrowser(t *testing.T) {
 	if os.Geteuid() == 0 {
 		opts = append(opts, chromedp.NoSandbox)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), testwait.Scale(90*time.Second))
 	defer cancel()
 	actx, cancelAlloc := chromedp.NewExecAllocator(ctx, opts...)
 	defer cancelAlloc()
@@ -265,7 +266,7 @@ func TestBrowser(t *testing.T) {
 		if ops < 5 {
 			t.Errorf("got %d operations rendered, want every endpoint", ops)
 		}
-		tctx, cancel := context.WithTimeout(bctx, 20*time.Second)
+		tctx, cancel := context.WithTimeout(bctx, testwait.Scale(20*time.Second))
 		defer cancel()
 		err = chromedp.Run(tctx,
 			chromedp.Click(`#operations-load-getPeakValleyLoad .opblock-summary-control`, chromedp.ByQuery),

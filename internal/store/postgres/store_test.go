@@ -14,6 +14,7 @@ import (
 	"github.com/energyapi/energyapi/internal/energy"
 	"github.com/energyapi/energyapi/internal/store/postgres/pgtest"
 	"github.com/energyapi/energyapi/internal/store/storetest"
+	"github.com/energyapi/energyapi/internal/testwait"
 )
 
 // cluster is the server every test of this binary creates its database on.
@@ -247,7 +248,7 @@ func TestImportWaitsForAnother(t *testing.T) {
 		done <- err
 	}()
 	// The import must be seen waiting on the advisory lock.
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(testwait.Scale(10 * time.Second))
 	for {
 		var waiting bool
 		err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM pg_locks
@@ -276,7 +277,7 @@ func TestImportWaitsForAnother(t *testing.T) {
 		if err != nil {
 			t.Fatalf("import after the lock was released: %v", err)
 		}
-	case <-time.After(30 * time.Second):
+	case <-time.After(testwait.Scale(30 * time.Second)):
 		t.Fatal("import did not finish within 30 s of the lock's release")
 	}
 }
