@@ -229,7 +229,7 @@ func checkDerivedRevisions(t *testing.T, env map[string]string, servers ...*serv
 	importLoad(t, env, servers[0], "10/03/2024 06:00:00;31000;Italy\n")
 	const days = "/load/v2.0/peak-valley-load?dateFrom=10/03/2024&dateTo=10/03/2024"
 	for i, s := range servers {
-		waitFor(t, 30*time.Second, "the last correction served", func() bool {
+		testwait.For(t, 30*time.Second, "the last correction served", func() bool {
 			_, b := s.get(t, "/load/v2.0/total-load?dateFrom=10/03/2024&dateTo=10/03/2024&changedSince="+url.QueryEscape(peakMoved), tok)
 			return strings.Contains(string(b), `"31000"`)
 		})
