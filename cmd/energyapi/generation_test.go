@@ -136,7 +136,7 @@ func TestDemoFromTheFirstStart(t *testing.T) {
 				Required bool
 				Values   []string
 			}
-			Coverage *struct{ Last string }
+			Coverage *struct{ First, Last string }
 		}
 	}
 	if err := json.Unmarshal(body, &cat); err != nil || st != 200 {
@@ -145,10 +145,15 @@ func TestDemoFromTheFirstStart(t *testing.T) {
 	if len(cat.Datasets) < 45 {
 		t.Errorf("/catalog lists %d datasets, want at least 45", len(cat.Datasets))
 	}
+	// The demo range: yearly statistics 2015-2024, time series 2019-2025.
 	for _, d := range cat.Datasets {
 		if d.Coverage == nil {
 			t.Errorf("%s: no demo data", d.Name)
 			continue
+		}
+		want := map[string][2]string{"thermoelectric": {"2015-01-01", "2024-01-01"}, "total-load": {"2019-01-01", "2025-12-31"}}[d.Name]
+		if got := [2]string{d.Coverage.First, d.Coverage.Last}; want != [2]string{} && got != want {
+			t.Errorf("%s: demo data cover %v, want %v", d.Name, got, want)
 		}
 		last := d.Coverage.Last // yyyy-mm-dd
 		q := url.Values{}

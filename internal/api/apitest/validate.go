@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/energyapi/energyapi/internal/api"
@@ -42,6 +43,10 @@ func LoadDocumentFor(c *dataset.Catalog) (*openapi3.T, error) {
 	if err != nil {
 		return nil, err
 	}
+	return loadDocument(y)
+}
+
+func loadDocument(y []byte) (*openapi3.T, error) {
 	doc, err := openapi3.NewLoader().LoadFromData(y)
 	if err != nil {
 		return nil, fmt.Errorf("load openapi.yaml: %w", err)
@@ -64,19 +69,61 @@ func NewValidator(tb testing.TB) *Validator {
 
 // NewValidatorFor returns a Validator for the document of a server that
 // serves the datasets of c.
+//
+// Validators are kept per document, for the life of the test binary: loading
+// and validating the document is most of the cost of a test server, and most
+// tests serve the same catalogue.
 func NewValidatorFor(tb testing.TB, c *dataset.Catalog) *Validator {
 	tb.Helper()
-	doc, err := LoadDocumentFor(c)
+	y, err := api.OpenAPIDocument(c)
 	if err != nil {
 		tb.Fatal(err)
+	}
+	v, err := validators.get(string(y))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return v
+}
+
+// validators are the Validators made so far, by the document they check.
+var validators = validatorCache{byDoc: map[string]*validatorOnce{}}
+
+type validatorCache struct {
+	mu    sync.Mutex
+	byDoc map[string]*validatorOnce
+}
+
+type validatorOnce struct {
+	once sync.Once
+	v    *Validator
+	err  error
+}
+
+func (c *validatorCache) get(y string) (*Validator, error) {
+	c.mu.Lock()
+	e := c.byDoc[y]
+	if e == nil {
+		e = &validatorOnce{}
+		c.byDoc[y] = e
+	}
+	c.mu.Unlock()
+	e.once.Do(func() { e.v, e.err = newValidator([]byte(y)) })
+	return e.v, e.err
+}
+
+func newValidator(y []byte) (*Validator, error) {
+	doc, err := loadDocument(y)
+	if err != nil {
+		return nil, err
 	}
 	// The legacy router matches on the path alone: the document names no
 	// servers, so its paths are relative to wherever it is served.
 	r, err := legacy.NewRouter(doc)
 	if err != nil {
-		tb.Fatal(err)
+		return nil, err
 	}
-	return &Validator{router: r}
+	return &Validator{router: r}, nil
 }
 
 // Check validates one exchange: the request (whose body is reqBody) and the
