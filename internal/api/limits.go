@@ -120,14 +120,18 @@ func limitInFlight(o Options) func(http.Handler) http.Handler {
 			}
 			// The slot may pass to the store class meanwhile (StoreClass);
 			// the ticket knows which to give back.
-			t := &ticket{general: a}
+			t := ticketFrom(r.Context())
+			if t == nil {
+				t = &ticket{} // outside NewServer: no store class to pass to
+			}
+			t.hold(a)
 			defer func() {
 				t.release()
 				if o.Metrics != nil {
 					o.Metrics.InFlight(-1)
 				}
 			}()
-			next.ServeHTTP(w, r.WithContext(withTicket(r.Context(), t)))
+			next.ServeHTTP(w, r)
 		})
 	}
 }

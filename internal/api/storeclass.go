@@ -130,23 +130,28 @@ func (c *StoreClass) bound(log *slog.Logger, next http.Handler) http.Handler {
 
 // ticket is what a request holds of the admission classes: the general slot
 // it was admitted to, until it turns to the store, then a store slot.
-// limitInFlight gives one to every request it admits and releases what it
-// holds when the request ends.
+// limitInFlight puts the general slot in it and releases what it holds when
+// the request ends.
 type ticket struct {
 	mu      sync.Mutex
 	general *admission // the general slot held; nil once given up
 	store   *admission // the store slot held; nil until the request turns to the store
 }
 
-type ticketKey struct{}
-
-func withTicket(ctx context.Context, t *ticket) context.Context {
-	return context.WithValue(ctx, ticketKey{}, t)
+// ticketFrom returns the ticket of the request whose context is ctx, nil
+// outside a request.
+func ticketFrom(ctx context.Context) *ticket {
+	if e := entryFrom(ctx); e != nil {
+		return &e.slots
+	}
+	return nil
 }
 
-func ticketFrom(ctx context.Context) *ticket {
-	t, _ := ctx.Value(ticketKey{}).(*ticket)
-	return t
+// hold records that the request holds a slot of a.
+func (t *ticket) hold(a *admission) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.general = a
 }
 
 // release gives back whatever slot t holds.

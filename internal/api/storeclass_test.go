@@ -73,15 +73,15 @@ func TestStoreClassDo(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			ctx := context.Background()
-			tk := &ticket{}
+			e := &entry{}
 			if tc.request {
-				ctx = withTicket(ctx, tk)
+				ctx = context.WithValue(ctx, entryKey{}, e)
 			}
 			err := class.Do(ctx, tc.op)
 			if got := energy.ErrorCode(err); got != tc.code || (tc.cause != nil && !errors.Is(err, tc.cause)) {
 				t.Errorf("got %v (code %q), want code %q wrapping %v", err, got, tc.code, tc.cause)
 			}
-			tk.release()
+			e.slots.release()
 		})
 	}
 	if running, _, _ := class.adm.state(); running != 0 {

@@ -268,9 +268,9 @@ func eventID(s string) (int64, error) {
 // as requests do, in the store class (StoreClass), and gives its slot back
 // when done: an open stream holds no slot.
 func (f *Feed) missed(ctx context.Context, after, last int64) ([]dataset.ImportEvent, error) {
-	t := &ticket{}
-	defer t.release()
-	ctx = withTicket(ctx, t)
+	if t := ticketFrom(ctx); t != nil {
+		defer t.release()
+	}
 	var missed []dataset.ImportEvent
 	for after < last {
 		es, err := f.src.ImportEvents(ctx, after, time.Time{}, maxUpdates)
