@@ -44,7 +44,8 @@ type StoreClassConfig struct {
 	// Wait is the longest a request waits for a slot; 0: none, a request
 	// that finds every slot taken is refused at once.
 	Wait time.Duration
-	// Timeout is the deadline of each store call made for a request.
+	// Timeout is the deadline of each store call made for a request; 0:
+	// none but the request's own.
 	Timeout time.Duration
 }
 
@@ -77,8 +78,12 @@ func (c *StoreClass) Do(ctx context.Context, op func(context.Context) error) err
 	if err := c.enter(ctx, t); err != nil {
 		return err
 	}
-	octx, cancel := context.WithTimeout(ctx, c.timeout)
-	defer cancel()
+	octx := ctx
+	if c.timeout > 0 {
+		var cancel context.CancelFunc
+		octx, cancel = context.WithTimeout(ctx, c.timeout)
+		defer cancel()
+	}
 	err := op(octx)
 	if err == nil || energy.ErrorCode(err) != energy.Internal {
 		return err
