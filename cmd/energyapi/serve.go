@@ -139,7 +139,11 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	}
 	defer st.Close()
 
-	reg, err := auth.NewRegistry(ctx, st, st, time.Now, rand.Reader)
+	// What requests ask of the store waits in an admission class of its
+	// own, apart from the answers served from memory.
+	class := cfg.hard.storeClass()
+	served := servingStore{store: st, class: class}
+	reg, err := auth.NewRegistry(ctx, served, st, time.Now, rand.Reader)
 	if err != nil {
 		return err
 	}
@@ -177,7 +181,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 			return err
 		}
 	}
-	live, err := dataset.NewLive(ctx, cat, st)
+	live, err := dataset.NewLive(ctx, cat, served)
 	if err != nil {
 		return err
 	}
@@ -190,7 +194,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		return err
 	}
 
-	feed := api.NewFeed(st, live.Snapshot)
+	feed := api.NewFeed(served, live.Snapshot)
 	handler := api.NewServer(sb.options(hard.options(api.Options{
 		Log:     log,
 		Catalog: cat,
@@ -204,7 +208,8 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		Tokens:           tokens,
 		TokenEndpoint:    hard.tokenEndpoint(&auth.TokenEndpoint{Registry: reg, Tokens: tokens, Log: log}),
 		Keys:             keys,
-		Ready:            (&readiness{ping: st.Ping, log: log, store: storeName(cfg.db)}).check,
+		Ready:            (&readiness{ping: served.Ping, log: log, store: storeName(cfg.db)}).check,
+		StoreClass:       class,
 		MaxRangeDays:     cfg.maxRangeDays,
 		Web:              web.New(web.Options{Demo: demoCredentials(cfg.demo)}),
 	}), cfg.sandbox.rateStyle))

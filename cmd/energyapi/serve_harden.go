@@ -39,6 +39,8 @@ type hardenConfig struct {
 	queueTimeout      time.Duration
 	queueTarget       time.Duration
 	requestTimeout    time.Duration
+	storeSlots        int
+	storeTimeout      time.Duration
 	maxHeaderBytes    int
 	metricsAddr       string
 	tlsCert, tlsKey   string
@@ -58,6 +60,8 @@ func (c *hardenConfig) register(fs *flag.FlagSet) {
 	fs.DurationVar(&c.queueTimeout, "queue-timeout", 100*time.Millisecond, "longest wait for a slot, from when the request's headers were read (with the wait for a CPU before); then 503 (0: no waiting, 503 at once)")
 	fs.DurationVar(&c.queueTarget, "queue-target", 5*time.Millisecond, "when the shortest wait for a slot stays above this for 100ms, serve the newest waiters first and refuse those that waited twice as long (0: off)")
 	fs.DurationVar(&c.requestTimeout, "request-timeout", 15*time.Second, "deadline of each request; later, 503 (0: none)")
+	fs.IntVar(&c.storeSlots, "store-slots", 32, "requests waiting on the store served at once, apart from --max-in-flight (token requests the in-memory clients cannot decide, asOf reads of replaced data, /updates, /readyz); more wait for a slot as --max-queue and --queue-timeout say, then 503")
+	fs.DurationVar(&c.storeTimeout, "store-timeout", 2*time.Second, "deadline of each store call made for a request; later, 503 with Retry-After (below --request-timeout)")
 	fs.IntVar(&c.maxHeaderBytes, "max-header-bytes", 16<<10, "largest request line and headers accepted, in bytes")
 	fs.StringVar(&c.metricsAddr, "metrics-addr", "", "serve /metrics on this address instead of the API's")
 	fs.StringVar(&c.tlsCert, "tls-cert", "", "PEM certificate chain file: serve HTTPS (TLS 1.2 or later) with --tls-key")
@@ -81,6 +85,13 @@ func (c *hardenConfig) check(writeTimeout time.Duration) error {
 		return invalidValue("--queue-timeout", c.queueTimeout.String(), fmt.Sprintf("want less than --request-timeout (%s)", c.requestTimeout))
 	case c.requestTimeout < 0:
 		return invalidValue("--request-timeout", c.requestTimeout.String(), "want 0 or more")
+	case c.storeSlots < 1:
+		return invalidValue("--store-slots", strconv.Itoa(c.storeSlots), "want at least 1")
+	case c.storeTimeout <= 0:
+		return invalidValue("--store-timeout", c.storeTimeout.String(), "want more than 0")
+	case c.requestTimeout > 0 && c.storeTimeout >= c.requestTimeout:
+		// The store's 503 must come before the request deadline's.
+		return invalidValue("--store-timeout", c.storeTimeout.String(), fmt.Sprintf("want less than --request-timeout (%s)", c.requestTimeout))
 	case c.requestTimeout > 0 && writeTimeout > 0 && c.requestTimeout >= writeTimeout:
 		// The 503 for a request past its deadline must still be writable.
 		return invalidValue("--request-timeout", c.requestTimeout.String(), fmt.Sprintf("want less than --write-timeout (%s)", writeTimeout))
@@ -90,6 +101,15 @@ func (c *hardenConfig) check(writeTimeout time.Duration) error {
 		return usagef("--tls-cert and --tls-key go together")
 	}
 	return nil
+}
+
+// storeClass returns the admission class of the requests that wait on the
+// store: its own slots, the queue bounds of the general ones, and a deadline
+// on each store call.
+func (c *hardenConfig) storeClass() *api.StoreClass {
+	return api.NewStoreClass(api.StoreClassConfig{
+		Slots: c.storeSlots, MaxQueue: c.maxQueue, Wait: c.queueTimeout, Timeout: c.storeTimeout,
+	}, time.Now)
 }
 
 // hardening is what the hardenConfig builds for one serve run.

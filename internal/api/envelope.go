@@ -15,7 +15,6 @@ import (
 const (
 	notAcceptable    energy.Code = "not_acceptable"
 	tooMany          energy.Code = "too_many_requests"
-	unavailable      energy.Code = "unavailable"
 	tooLarge         energy.Code = "too_large"
 	methodNotAllowed energy.Code = "method_not_allowed"
 )
@@ -54,7 +53,7 @@ func statusOf(c energy.Code) int {
 		return http.StatusNotAcceptable
 	case tooMany:
 		return http.StatusTooManyRequests
-	case unavailable:
+	case energy.Unavailable:
 		return http.StatusServiceUnavailable
 	case tooLarge:
 		return http.StatusRequestEntityTooLarge
@@ -66,10 +65,14 @@ func statusOf(c energy.Code) int {
 
 // writeError answers with the result envelope, status ERROR. Errors that are
 // not *energy.Error are internal: they are logged in full and the caller gets
-// a generic message.
+// a generic message. A 503 always says when to retry: 1 s, unless the
+// caller set Retry-After already.
 func writeError(w http.ResponseWriter, r *http.Request, log *slog.Logger, err error) {
 	code := energy.ErrorCode(err)
 	status := statusOf(code)
+	if status == http.StatusServiceUnavailable && w.Header().Get("Retry-After") == "" {
+		w.Header().Set("Retry-After", "1")
+	}
 	var e *energy.Error
 	if !errors.As(err, &e) {
 		log.ErrorContext(r.Context(), "request failed", "err", err)

@@ -28,7 +28,7 @@ func handleReady(log *slog.Logger, ready func(context.Context) error) http.Handl
 		defer cancel()
 		if err := ready(ctx); err != nil {
 			log.WarnContext(r.Context(), "not ready", "err", err)
-			writeError(w, r, log, energy.Errorf(unavailable, "store unreachable"))
+			writeError(w, r, log, energy.Errorf(energy.Unavailable, "store unreachable"))
 			return
 		}
 		encode(w, http.StatusOK, statusBody{Status: "ready"})

@@ -95,7 +95,8 @@ func limitBody(next http.Handler) http.Handler {
 // rule (o.QueueTarget) says it is standing. A request that cannot get a slot
 // is answered 503 with Retry-After at once: under overload a refusal costs a
 // few hundred bytes, and the requests served keep a bounded latency because
-// the CPU is not shared among every connection's goroutine.
+// the CPU is not shared among every connection's goroutine. A request that
+// turns to the store gives its slot up (see StoreClass).
 func limitInFlight(o Options) func(http.Handler) http.Handler {
 	a := o.admission
 	if a == nil {
@@ -111,14 +112,21 @@ func limitInFlight(o Options) func(http.Handler) http.Handler {
 			if got := a.acquire(r.Context(), arrived); got != admitted {
 				secs := a.retryAfter(got)
 				w.Header().Set("Retry-After", secs)
-				writeError(w, r, o.Log, energy.Errorf(unavailable, "The server is busy: retry after %s s", secs))
+				writeError(w, r, o.Log, energy.Errorf(energy.Unavailable, "The server is busy: retry after %s s", secs))
 				return
 			}
 			if o.Metrics != nil {
 				o.Metrics.InFlight(1)
 			}
+			// The slot may pass to the store class meanwhile (StoreClass);
+			// the ticket knows which to give back.
+			t := ticketFrom(r.Context())
+			if t == nil {
+				t = &ticket{} // outside NewServer: no store class to pass to
+			}
+			t.hold(a)
 			defer func() {
-				a.release()
+				t.release()
 				if o.Metrics != nil {
 					o.Metrics.InFlight(-1)
 				}
@@ -155,7 +163,7 @@ func withDeadline(log *slog.Logger, d time.Duration) func(http.Handler) http.Han
 				}
 				tw.timeout(func() {
 					w.Header().Set("Retry-After", "1")
-					writeError(w, r, log, energy.Errorf(unavailable, "The request took longer than %s: retry after 1 s", d))
+					writeError(w, r, log, energy.Errorf(energy.Unavailable, "The request took longer than %s: retry after 1 s", d))
 					_ = http.NewResponseController(w).Flush()
 				})
 			})

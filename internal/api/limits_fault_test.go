@@ -71,8 +71,9 @@ func (b *blockingReady) ready(ctx context.Context) error {
 	return nil
 }
 
-// newGuardedServer returns a server whose /readyz blocks on b.
-func newGuardedServer(tb testing.TB, b *blockingReady, rec Recorder, maxInFlight int, timeout time.Duration) *httptest.Server {
+// newGuardedServer returns a server whose /readyz blocks on b, with
+// whatever changes set makes to its options.
+func newGuardedServer(tb testing.TB, b *blockingReady, rec Recorder, maxInFlight int, timeout time.Duration, set ...func(*Options)) *httptest.Server {
 	tb.Helper()
 	cat, err := catalog.New()
 	if err != nil {
@@ -83,7 +84,7 @@ func newGuardedServer(tb testing.TB, b *blockingReady, rec Recorder, maxInFlight
 		tb.Fatal(err)
 	}
 	snap := live.Snapshot()
-	srv := httptest.NewServer(NewServer(Options{
+	o := Options{
 		Log:            slog.New(slog.NewTextHandler(io.Discard, nil)),
 		Catalog:        cat,
 		Data:           func() *dataset.Snapshot { return snap },
@@ -92,7 +93,11 @@ func newGuardedServer(tb testing.TB, b *blockingReady, rec Recorder, maxInFlight
 		Metrics:        rec,
 		MaxInFlight:    maxInFlight,
 		RequestTimeout: timeout,
-	}))
+	}
+	for _, f := range set {
+		f(&o)
+	}
+	srv := httptest.NewServer(NewServer(o))
 	tb.Cleanup(srv.Close)
 	return srv
 }

@@ -20,6 +20,10 @@ type entry struct {
 	clientID string
 	route    string      // the pattern the mux matched; "" when none did
 	extra    []slog.Attr // what handlers add (see addLogAttrs)
+	// slots is what the request holds of the admission classes (see
+	// limitInFlight and StoreClass); kept here, where every request has
+	// its state already, so that holding it costs no allocation.
+	slots ticket
 }
 
 type entryKey struct{}

@@ -47,7 +47,7 @@ func addRoutes(mux *http.ServeMux, o Options) {
 	get("/healthz", handleHealth())
 	get("/readyz", handleReady(o.Log, o.Ready))
 	if o.MetricsHandler != nil {
-		get("/metrics", o.MetricsHandler)
+		get("/metrics", o.StoreClass.bound(o.Log, o.MetricsHandler)) // it reads import totals from the store
 	}
 	if o.Sandbox != nil {
 		addSandboxRoutes(handle, o)

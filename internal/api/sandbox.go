@@ -224,7 +224,8 @@ func applyFault(o Options, f sandbox.Fault, w http.ResponseWriter, r *http.Reque
 		case a.Status == http.StatusTooManyRequests:
 			writeError(w, r, o.Log, energy.Errorf(tooMany, "Too many requests from this client: retry after %s s", cmpRetry(a.RetryAfter)))
 		case a.Status == http.StatusServiceUnavailable:
-			writeError(w, r, o.Log, energy.Errorf(unavailable, "The server is busy: retry after %s s", cmpRetry(a.RetryAfter)))
+			// Not writeError, which adds a Retry-After the rule may leave out.
+			encode(w, a.Status, errorResponse{Result: result{Message: "The server is busy: retry after " + cmpRetry(a.RetryAfter) + " s", Status: statusError}})
 		case a.Status == http.StatusInternalServerError:
 			encode(w, a.Status, errorResponse{Result: result{Message: "Information retrieval error", Status: statusError}})
 		default: // 502, 504: the proxy in front of the API answers

@@ -78,6 +78,11 @@ type Options struct {
 	QueueTarget time.Duration
 	// RequestTimeout is each request's deadline; 0 for none.
 	RequestTimeout time.Duration
+	// StoreClass, when set, is where requests that wait on the store are
+	// admitted, apart from those answered from memory; the store that
+	// serves requests (the Registry's, AsOf's, the feed's, Ready's) must
+	// make its calls through its Do. Nil: such requests keep their slot.
+	StoreClass *StoreClass
 	// RemoteAddr finds the caller's address for the request log; defaults
 	// to RemoteAddr(false), the connection's peer.
 	RemoteAddr func(*http.Request) string

@@ -264,6 +264,32 @@ func eventID(s string) (int64, error) {
 	return id, nil
 }
 
+// missed returns the imports after after, up to last. It reads the store
+// as requests do, in the store class (StoreClass), and gives its slot back
+// when done: an open stream holds no slot.
+func (f *Feed) missed(ctx context.Context, after, last int64) ([]dataset.ImportEvent, error) {
+	if t := ticketFrom(ctx); t != nil {
+		defer t.release()
+	}
+	var missed []dataset.ImportEvent
+	for after < last {
+		es, err := f.src.ImportEvents(ctx, after, time.Time{}, maxUpdates)
+		if err != nil {
+			return nil, err
+		}
+		if len(es) == 0 {
+			break
+		}
+		for _, e := range es {
+			if e.ID <= last {
+				missed = append(missed, e)
+			}
+		}
+		after = es[len(es)-1].ID
+	}
+	return missed, nil
+}
+
 // handleUpdatesStream pushes each import as a Server-Sent Event (event
 // "import", id its ID, data its JSON) once this server serves its data. A
 // client that reconnects with Last-Event-ID (or ?after=) first gets the
@@ -284,7 +310,7 @@ func handleUpdatesStream(o Options) http.Handler {
 		ch, last, ok := f.subscribe()
 		if !ok {
 			w.Header().Set("Retry-After", "5")
-			writeError(w, r, o.Log, energy.Errorf(unavailable, "Too many update streams are open: retry after 5 s"))
+			writeError(w, r, o.Log, energy.Errorf(energy.Unavailable, "Too many update streams are open: retry after 5 s"))
 			return
 		}
 		defer f.unsubscribe(ch)
@@ -292,21 +318,9 @@ func handleUpdatesStream(o Options) http.Handler {
 		// it subscribed; the channel brings those after.
 		var missed []dataset.ImportEvent
 		if from != "" {
-			for after < last {
-				es, err := f.src.ImportEvents(r.Context(), after, time.Time{}, maxUpdates)
-				if err != nil {
-					writeError(w, r, o.Log, err)
-					return
-				}
-				if len(es) == 0 {
-					break
-				}
-				for _, e := range es {
-					if e.ID <= last {
-						missed = append(missed, e)
-					}
-				}
-				after = es[len(es)-1].ID
+			if missed, err = f.missed(r.Context(), after, last); err != nil {
+				writeError(w, r, o.Log, err)
+				return
 			}
 		}
 		rc := http.NewResponseController(w)

@@ -34,6 +34,9 @@ const (
 	ServerError      TokenOutcome = "server_error"
 	MethodNotAllowed TokenOutcome = "method_not_allowed"
 	RequestTooLarge  TokenOutcome = "request_too_large"
+	// Unavailable: the credentials needed the store, which did not answer
+	// in time (503 with Retry-After).
+	Unavailable TokenOutcome = "temporarily_unavailable"
 )
 
 // FailureGuard slows down credential guessing: it is asked before a client is
@@ -144,6 +147,14 @@ func (e *TokenEndpoint) serve(w http.ResponseWriter, r *http.Request) refusal {
 			e.Log.DebugContext(r.Context(), "token: client went away", "err", err)
 			w.WriteHeader(StatusClientClosedRequest)
 			return refusal{clientID: id, reason: "client_canceled"}
+		}
+		if energy.ErrorCode(err) == energy.Unavailable {
+			// The credentials were not judged (the guard is not told): the
+			// client may retry as it would after any 503. The error code is
+			// the authorization endpoint's (RFC 6749 section 4.1.2.1); section
+			// 5.2 has none for a server that cannot answer now.
+			w.Header().Set("Retry-After", "1")
+			return refusal{clientID: id, reason: e.fail(w, http.StatusServiceUnavailable, Unavailable, "temporarily_unavailable", "The server cannot check client credentials now; retry after 1 s")}
 		}
 		if energy.ErrorCode(err) != energy.Unauthorized {
 			e.Log.ErrorContext(r.Context(), "token: authenticate", "err", err)

@@ -18,7 +18,10 @@ const (
 	NotFound     Code = "not_found"
 	Unauthorized Code = "unauthorized"
 	Conflict     Code = "conflict"
-	Internal     Code = "internal"
+	// Unavailable: the request cannot be served now (the store does not
+	// answer, or the server is at its limits); the caller may retry later.
+	Unavailable Code = "unavailable"
+	Internal    Code = "internal"
 )
 
 // Error is a domain error whose Message is safe to show to API users.

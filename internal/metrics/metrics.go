@@ -92,7 +92,7 @@ func New(reg *prometheus.Registry, o Options) (*Metrics, error) {
 	// increase() see the first refusal of each kind.
 	for _, r := range []auth.TokenOutcome{
 		auth.InvalidRequest, auth.UnsupportedGrant, auth.InvalidClient, auth.RateLimited,
-		auth.ServerError, auth.MethodNotAllowed, auth.RequestTooLarge,
+		auth.ServerError, auth.MethodNotAllowed, auth.RequestTooLarge, auth.Unavailable,
 	} {
 		m.refused.WithLabelValues(string(r))
 	}

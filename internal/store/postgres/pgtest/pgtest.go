@@ -247,7 +247,11 @@ func startServer(bin string) (*server, error) {
 	// Another process may take the free port between our probe and the
 	// server's bind; a few tries make that harmless.
 	for attempt := 1; ; attempt++ {
-		s, err := launch(bin, dir, data, cred)
+		port, err := freePort()
+		if err != nil {
+			return fail(err)
+		}
+		s, err := launch(bin, dir, data, port, cred)
 		if err == nil {
 			return s, nil
 		}
@@ -304,15 +308,12 @@ func initdb(bin, dir, data string, cred *syscall.Credential) error {
 	return nil
 }
 
-// launch starts postgres on a free port of 127.0.0.1 and waits until it
-// accepts connections.
-func launch(bin, dir, data string, cred *syscall.Credential) (*server, error) {
-	port, err := freePort()
-	if err != nil {
-		return nil, err
-	}
+// launch starts postgres on port of 127.0.0.1 and waits until it accepts
+// connections. Its log goes to dir/postgres.log, after what an earlier run
+// wrote there.
+func launch(bin, dir, data string, port int, cred *syscall.Credential) (*server, error) {
 	logPath := filepath.Join(dir, "postgres.log")
-	logFile, err := os.Create(logPath)
+	logFile, err := os.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 	if err != nil {
 		return nil, err
 	}
@@ -373,19 +374,45 @@ func freePort() (int, error) {
 	return ln.Addr().(*net.TCPAddr).Port, nil
 }
 
-// stop shuts the server down (fast shutdown: sessions are ended, nothing is
-// kept) and removes its directory.
+// stop shuts the server down and removes its directory.
 func (s *server) stop() error {
+	s.shutdown()
+	return os.RemoveAll(s.dir)
+}
+
+// shutdown stops the server (fast shutdown: sessions are ended) and waits
+// for it to exit; its directory stays. A server hung by SIGSTOP is
+// continued too, so that it can shut down.
+func (s *server) shutdown() {
 	if err := s.cmd.Process.Signal(syscall.SIGINT); err != nil && !errors.Is(err, os.ErrProcessDone) {
 		s.cmd.Process.Kill()
 	}
+	_ = s.signalAll(syscall.SIGCONT)
 	select {
 	case <-s.exit:
 	case <-time.After(30 * time.Second):
 		s.cmd.Process.Kill()
 		<-s.exit
 	}
-	return os.RemoveAll(s.dir)
+}
+
+// signalAll sends sig to the postmaster, then to every process it
+// started. They are not in its process group: each backend calls setsid.
+func (s *server) signalAll(sig syscall.Signal) error {
+	pid := s.cmd.Process.Pid
+	if err := syscall.Kill(pid, sig); err != nil {
+		return err
+	}
+	kids, err := children(pid)
+	if err != nil {
+		return err
+	}
+	for _, kid := range kids {
+		if err := syscall.Kill(kid, sig); err != nil && !errors.Is(err, syscall.ESRCH) {
+			return err
+		}
+	}
+	return nil
 }
 
 func randomHex(n int) string {

@@ -1,0 +1,59 @@
+package main
+
+import (
+	"context"
+	"time"
+
+	"github.com/energyapi/energyapi/internal/api"
+	"github.com/energyapi/energyapi/internal/auth"
+	"github.com/energyapi/energyapi/internal/dataset"
+)
+
+// servingStore is the store as serve's requests reach it. The calls a
+// request can make (a client the in-memory table cannot decide on, a part
+// an asOf read needs, the imports /updates lists, the ping of /readyz) go
+// through the store admission class (api.StoreClass), which bounds how many
+// requests wait on the store and how long each call may take, and turns a
+// store that does not answer into 503. Made outside a request (at startup,
+// by the background polls), the same calls go straight through, as do all
+// the others. A store call that a request comes to make must be listed here.
+type servingStore struct {
+	store
+	class *api.StoreClass
+}
+
+func (s servingStore) Client(ctx context.Context, id string) (c auth.Client, err error) {
+	err = s.class.Do(ctx, func(ctx context.Context) error {
+		c, err = s.store.Client(ctx, id)
+		return err
+	})
+	return c, err
+}
+
+func (s servingStore) PartVersionAt(ctx context.Context, ref dataset.PartRef, t time.Time) (sp dataset.StoredPart, ok bool, err error) {
+	err = s.class.Do(ctx, func(ctx context.Context) error {
+		sp, ok, err = s.store.PartVersionAt(ctx, ref, t)
+		return err
+	})
+	return sp, ok, err
+}
+
+func (s servingStore) ReadPartVersion(ctx context.Context, ref dataset.PartRef, version int64) (sp dataset.StoredPart, err error) {
+	err = s.class.Do(ctx, func(ctx context.Context) error {
+		sp, err = s.store.ReadPartVersion(ctx, ref, version)
+		return err
+	})
+	return sp, err
+}
+
+func (s servingStore) ImportEvents(ctx context.Context, after int64, since time.Time, limit int) (es []dataset.ImportEvent, err error) {
+	err = s.class.Do(ctx, func(ctx context.Context) error {
+		es, err = s.store.ImportEvents(ctx, after, since, limit)
+		return err
+	})
+	return es, err
+}
+
+func (s servingStore) Ping(ctx context.Context) error {
+	return s.class.Do(ctx, s.store.Ping)
+}
