@@ -17,6 +17,7 @@ import (
 
 	"github.com/energyapi/energyapi/internal/api/apitest"
 	"github.com/energyapi/energyapi/internal/store/postgres/pgtest"
+	"github.com/energyapi/energyapi/internal/testwait"
 )
 
 // These tests take PostgreSQL away from a serving replica, stopped (its
@@ -138,7 +139,7 @@ func (f *storeFault) awaitClientTable(t *testing.T, env map[string]string, gone 
 	}
 	req, _ := http.NewRequest(http.MethodGet, f.base+thermo2024, nil)
 	req.Header.Set("Authorization", "Bearer "+tok.AccessToken)
-	waitFor(t, 30*time.Second, "the revoked client's token refused", func() bool {
+	testwait.For(t, 30*time.Second, "the revoked client's token refused", func() bool {
 		st, _, _ := f.do(t, req, nil)
 		return st == http.StatusUnauthorized
 	})
@@ -148,7 +149,7 @@ func (f *storeFault) awaitClientTable(t *testing.T, env map[string]string, gone 
 func waitMatch(t *testing.T, out *apitest.Buffer, re interface{ FindStringSubmatch(string) []string }) string {
 	t.Helper()
 	var m []string
-	waitFor(t, 2*time.Minute, "serve reporting its addresses", func() bool {
+	testwait.For(t, 2*time.Minute, "serve reporting its addresses", func() bool {
 		m = re.FindStringSubmatch(out.String())
 		return m != nil
 	})
@@ -306,7 +307,7 @@ func (f *storeFault) checkRecovery(t *testing.T, back time.Time) {
 			want = http.StatusUnauthorized
 		}
 		var last int
-		waitFor(t, 30*time.Second, sb.name+" answered as before the outage", func() bool {
+		testwait.For(t, 30*time.Second, sb.name+" answered as before the outage", func() bool {
 			last, _, _ = sb.send(quiet{t}, f)
 			return last == want
 		})
@@ -382,7 +383,7 @@ func TestStoreHung(t *testing.T) {
 	defer stopClients() // also when the test fails: no goroutine outlives it
 	// More requests are in flight than there are slots: those waiting on
 	// the store hold none of them.
-	waitFor(t, 30*time.Second, fmt.Sprintf("more than %d requests in flight", storeFaultMaxInFlight), func() bool {
+	testwait.For(t, 30*time.Second, fmt.Sprintf("more than %d requests in flight", storeFaultMaxInFlight), func() bool {
 		return inFlight(t, f.metrics) > storeFaultMaxInFlight
 	})
 	for range 20 {
@@ -396,7 +397,7 @@ func TestStoreHung(t *testing.T) {
 	}
 	// And they were still waiting meanwhile: the data requests were served
 	// beside them, not after them.
-	waitFor(t, 30*time.Second, fmt.Sprintf("still more than %d requests in flight", storeFaultMaxInFlight), func() bool {
+	testwait.For(t, 30*time.Second, fmt.Sprintf("still more than %d requests in flight", storeFaultMaxInFlight), func() bool {
 		return inFlight(t, f.metrics) > storeFaultMaxInFlight
 	})
 	stopClients()
