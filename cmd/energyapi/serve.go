@@ -159,7 +159,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	}
 	// Token lifetimes follow the sandbox clock, so that a test can move
 	// past a token's expiry; signing keys keep the real time.
-	tokens := auth.NewTokens(keys, cfg.tokenTTL, sb.now(), rand.Reader)
+	tokens := auth.NewTokens(keys, reg, cfg.tokenTTL, sb.now(), rand.Reader)
 	sb.tokens(tokens)
 	if cfg.demo {
 		// The demo data go through a connection of their own: SQLite keeps
@@ -258,7 +258,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		feed.Run(bg, cfg.pollInterval, func(err error) { log.Error("updates feed failed", "err", err) })
 	})
 	wg.Go(func() {
-		reg.Sync(bg, cfg.pollInterval, tokens, func(err error) { log.Error("client sync failed", "err", err) })
+		reg.Sync(bg, cfg.pollInterval, func(err error) { log.Error("client sync failed", "err", err) })
 	})
 	wg.Go(func() {
 		tick := time.NewTicker(keyReload)
