@@ -85,6 +85,7 @@ func parseServeFlags(args []string, getenv func(string) string, stderr io.Writer
 	if fs.NArg() != 0 {
 		return c, usagef("serve takes no arguments, got %q", fs.Arg(0))
 	}
+	c.hard.applyDeprecated(fs)
 	if err := c.hard.check(c.write); err != nil {
 		return c, err
 	}
