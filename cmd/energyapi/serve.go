@@ -57,7 +57,7 @@ func parseServeFlags(args []string, getenv func(string) string, stderr io.Writer
 	fs.DurationVar(&c.tokenTTL, "token-ttl", 300*time.Second, "lifetime of access tokens")
 	fs.DurationVar(&c.keyRotation, "key-rotation", 24*time.Hour, "how long a token signing key signs before the next takes over")
 	fs.IntVar(&c.maxRangeDays, "max-range-days", 60, "longest date range per request in calendar days, both ends counted (0: no limit)")
-	fs.DurationVar(&c.pollInterval, "poll-interval", time.Second, "how often to look for new data and client revocations in the store")
+	fs.DurationVar(&c.pollInterval, "poll-interval", time.Second, "how often to look for new data in the store, and for changed clients should a change notification be missed")
 	fs.TextVar(&c.logLevel, "log-level", slog.LevelInfo, "log level: debug, info, warn or error")
 	c.logFormat = logAuto
 	fs.Var(&c.logFormat, "log-format", "log format on stderr: text, json, or auto (text on a terminal, json otherwise)")
@@ -85,6 +85,7 @@ func parseServeFlags(args []string, getenv func(string) string, stderr io.Writer
 	if fs.NArg() != 0 {
 		return c, usagef("serve takes no arguments, got %q", fs.Arg(0))
 	}
+	c.hard.applyDeprecated(fs)
 	if err := c.hard.check(c.write); err != nil {
 		return c, err
 	}
@@ -96,7 +97,8 @@ func parseServeFlags(args []string, getenv func(string) string, stderr io.Writer
 	case c.maxRangeDays < 0:
 		return c, invalidValue("--max-range-days", strconv.Itoa(c.maxRangeDays), "want 0 or more")
 	case c.pollInterval < 10*time.Millisecond || c.pollInterval > 5*time.Second:
-		// Revocations must reach every replica within 5 s.
+		// Revocations must reach every replica within 5 s even if a
+		// change notification is lost.
 		return c, invalidValue("--poll-interval", c.pollInterval.String(), "want between 10ms and 5s")
 	}
 	if c.demo && !c.allowPublic && !isLoopback(c.addr) {
@@ -163,7 +165,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	}
 	// Token lifetimes follow the sandbox clock, so that a test can move
 	// past a token's expiry; signing keys keep the real time.
-	tokens := auth.NewTokens(keys, cfg.tokenTTL, sb.now(), rand.Reader)
+	tokens := auth.NewTokens(keys, reg, cfg.tokenTTL, sb.now(), rand.Reader)
 	sb.tokens(tokens)
 	if cfg.demo {
 		// The demo data go through a connection of their own: SQLite keeps
@@ -263,7 +265,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		feed.Run(bg, cfg.pollInterval, func(err error) { log.Error("updates feed failed", "err", err) })
 	})
 	wg.Go(func() {
-		reg.Sync(bg, cfg.pollInterval, tokens, func(err error) { log.Error("client sync failed", "err", err) })
+		reg.Sync(bg, cfg.pollInterval, func(err error) { log.Error("client sync failed", "err", err) })
 	})
 	wg.Go(func() {
 		tick := time.NewTicker(keyReload)

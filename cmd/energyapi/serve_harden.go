@@ -29,10 +29,13 @@ const maxLimiterKeys = 100_000
 // hardenConfig is what serve reads to keep working under abuse and overload:
 // rate limits, resource limits, metrics and TLS.
 type hardenConfig struct {
-	rateLimit         limit.Rate
-	rateBurst         int
+	rateLimit       limit.Rate
+	rateBurst       int
+	authFailPerPair limit.Rate // per client_id from one address
+	authFailPerAddr limit.Rate
+	// authFailPerClient is the deprecated --auth-fail-per-client, which
+	// sets authFailPerPair unless --auth-fail-per-client-addr is given.
 	authFailPerClient limit.Rate
-	authFailPerAddr   limit.Rate
 	trustProxy        bool
 	maxInFlight       int
 	maxQueue          int
@@ -48,11 +51,12 @@ type hardenConfig struct {
 
 // register adds the flags to fs, with their defaults.
 func (c *hardenConfig) register(fs *flag.FlagSet) {
-	c.authFailPerClient = limit.Rate{N: 10, Per: time.Minute}
+	c.authFailPerPair = limit.Rate{N: 10, Per: time.Minute}
 	c.authFailPerAddr = limit.Rate{N: 100, Per: time.Minute}
 	fs.Var(&c.rateLimit, "rate-limit", `data requests allowed per client, as N/s, N/m or N/h ("" or 0: no limit)`)
 	fs.IntVar(&c.rateBurst, "rate-burst", 20, "data requests a client may make at once before --rate-limit applies")
-	fs.Var(&c.authFailPerClient, "auth-fail-per-client", "failed token requests (invalid_client) allowed per client_id, as N/m (0: no limit)")
+	fs.Var(&c.authFailPerPair, "auth-fail-per-client-addr", "failed token requests (invalid_client) allowed per client_id from one remote address, as N/m (0: no limit); a client_id's failures from other addresses never count, so strangers cannot lock a client out")
+	fs.Var(&c.authFailPerClient, "auth-fail-per-client", "deprecated: the former name of --auth-fail-per-client-addr, which wins if both are given")
 	fs.Var(&c.authFailPerAddr, "auth-fail-per-addr", "failed token requests (invalid_client) allowed per remote address, as N/m (0: no limit)")
 	fs.BoolVar(&c.trustProxy, "trust-proxy-headers", false, "take the remote address from the last X-Forwarded-For entry (only behind a reverse proxy that sets it)")
 	fs.IntVar(&c.maxInFlight, "max-in-flight", 512, "requests served at once; more wait for a slot, see --max-queue and --queue-timeout (0: no bound)")
@@ -66,6 +70,18 @@ func (c *hardenConfig) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.metricsAddr, "metrics-addr", "", "serve /metrics on this address instead of the API's")
 	fs.StringVar(&c.tlsCert, "tls-cert", "", "PEM certificate chain file: serve HTTPS (TLS 1.2 or later) with --tls-key")
 	fs.StringVar(&c.tlsKey, "tls-key", "", "PEM private key file for --tls-cert")
+}
+
+// applyDeprecated lets the deprecated --auth-fail-per-client (the limit was
+// once per client_id from anywhere) set the limit per client_id from one
+// address, unless --auth-fail-per-client-addr is given too, on the command
+// line or in the environment. fs is the parsed flag set.
+func (c *hardenConfig) applyDeprecated(fs *flag.FlagSet) {
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if set["auth-fail-per-client"] && !set["auth-fail-per-client-addr"] {
+		c.authFailPerPair = c.authFailPerClient
+	}
 }
 
 // check returns a usage error for settings that cannot work together.
@@ -132,8 +148,8 @@ func newHardening(cfg hardenConfig, log *slog.Logger, history energy.ImportHisto
 	if !cfg.rateLimit.IsZero() {
 		h.limiter = limit.NewLimiter(cfg.rateLimit, cfg.rateBurst, maxLimiterKeys, time.Now)
 	}
-	if !cfg.authFailPerClient.IsZero() || !cfg.authFailPerAddr.IsZero() {
-		h.guard = limit.NewFailureGuard(cfg.authFailPerClient, cfg.authFailPerAddr, maxLimiterKeys, time.Now)
+	if !cfg.authFailPerPair.IsZero() || !cfg.authFailPerAddr.IsZero() {
+		h.guard = limit.NewFailureGuard(cfg.authFailPerPair, cfg.authFailPerAddr, maxLimiterKeys, time.Now)
 	}
 	if cfg.tlsCert != "" {
 		// Loaded now, so that a wrong path or a key that does not match the

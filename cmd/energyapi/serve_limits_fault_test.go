@@ -174,7 +174,8 @@ func TestServeHardeningFlags(t *testing.T) {
 		{"queue budget not below the deadline", []string{"--queue-timeout", "15s"}, nil, "--queue-timeout"},
 		{"negative queue target from env", nil, map[string]string{"ENERGYAPI_QUEUE_TARGET": "-5ms"}, "--queue-target"},
 		{"tiny header limit", []string{"--max-header-bytes", "100"}, nil, "--max-header-bytes"},
-		{"auth limit not N/unit", []string{"--auth-fail-per-client", "many"}, nil, "rate"},
+		{"auth limit not N/unit", []string{"--auth-fail-per-client-addr", "many"}, nil, "rate"},
+		{"deprecated auth limit not N/unit", []string{"--auth-fail-per-client", "many"}, nil, "rate"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			var out, errOut strings.Builder
@@ -190,7 +191,7 @@ func TestServeHardeningFlags(t *testing.T) {
 		t.Fatal(err)
 	}
 	h := cfg.hard
-	if !h.rateLimit.IsZero() || h.authFailPerClient.String() != "10/m" || h.authFailPerAddr.String() != "100/m" ||
+	if !h.rateLimit.IsZero() || h.authFailPerPair.String() != "10/m" || h.authFailPerAddr.String() != "100/m" ||
 		h.maxInFlight != 512 || h.maxQueue != 1024 || h.queueTimeout != 100*time.Millisecond || h.queueTarget != 5*time.Millisecond ||
 		h.requestTimeout != 15*time.Second || h.maxHeaderBytes != 16<<10 || h.trustProxy || h.metricsAddr != "" {
 		t.Errorf("defaults: got %+v", h)
@@ -200,6 +201,22 @@ func TestServeHardeningFlags(t *testing.T) {
 	}, &strings.Builder{})
 	if err != nil || cfg.hard.rateLimit.String() != "600/m" || !cfg.hard.authFailPerAddr.IsZero() || !cfg.hard.trustProxy {
 		t.Errorf("from the environment: got %+v, %v", cfg.hard, err)
+	}
+	// The deprecated name still sets the limit, unless the new one is given.
+	for _, tt := range []struct {
+		args []string
+		env  map[string]string
+		want string
+	}{
+		{[]string{"--auth-fail-per-client", "3/m"}, nil, "3/m"},
+		{nil, map[string]string{"ENERGYAPI_AUTH_FAIL_PER_CLIENT": "4/m"}, "4/m"},
+		{[]string{"--auth-fail-per-client-addr", "5/m"}, map[string]string{"ENERGYAPI_AUTH_FAIL_PER_CLIENT": "4/m"}, "5/m"},
+		{[]string{"--auth-fail-per-client", "3/m"}, map[string]string{"ENERGYAPI_AUTH_FAIL_PER_CLIENT_ADDR": "6/m"}, "6/m"},
+	} {
+		cfg, err := parseServeFlags(tt.args, func(k string) string { return tt.env[k] }, &strings.Builder{})
+		if err != nil || cfg.hard.authFailPerPair.String() != tt.want {
+			t.Errorf("%v with %v: got %s (%v), want %s per client_id and address", tt.args, tt.env, cfg.hard.authFailPerPair, err, tt.want)
+		}
 	}
 }
 

@@ -19,6 +19,9 @@ import (
 // store is everything the commands need of a storage backend.
 type store interface {
 	auth.ClientStore
+	// Both stores tell serving processes of client changes at once; a
+	// wrapper of the store (servingStore) must keep telling them.
+	auth.ClientWatcher
 	auth.KeyStore
 	dataset.PartWriter
 	dataset.PartSource

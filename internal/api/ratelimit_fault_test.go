@@ -179,7 +179,8 @@ func TestFailedAuthenticationLimit(t *testing.T) {
 			t.Fatalf("wrong secret %d: got %d, want 401", i+1, a.status)
 		}
 	}
-	// alpha's client_id is now locked for a while, even with the right secret.
+	// alpha is now locked out from this address for a while, even with the
+	// right secret (from another address it would not be).
 	a := s.tokenRequest(t, "alpha", limClients["alpha"])
 	if a.status != http.StatusTooManyRequests {
 		t.Fatalf("after 3 failures: got %d %s, want 429", a.status, a.body)

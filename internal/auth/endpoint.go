@@ -173,7 +173,7 @@ func (e *TokenEndpoint) serve(w http.ResponseWriter, r *http.Request) refusal {
 	if e.SetLogID != nil {
 		e.SetLogID(r, client.ID)
 	}
-	tok, err := e.Tokens.Issue(client.ID)
+	tok, err := e.Tokens.Issue(client)
 	if err != nil {
 		e.Log.ErrorContext(r.Context(), "token: issue", "err", err)
 		return refusal{reason: e.fail(w, http.StatusInternalServerError, ServerError, "server_error", "The server could not issue a token")}

@@ -284,7 +284,7 @@ func TestRevokedClientTokenRefused(t *testing.T) {
 	e := newEnv(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	go e.reg.Sync(ctx, 10*time.Millisecond, e.tokens, func(err error) { t.Error(err) })
+	go e.reg.Sync(ctx, 10*time.Millisecond, func(err error) { t.Error(err) })
 	c, secret, _ := e.reg.Create(ctx, "c")
 	srv := e.server(t)
 	tok := tokenFor(t, srv.URL, c.ID, secret)

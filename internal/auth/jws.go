@@ -13,14 +13,15 @@ import (
 // same JSON that tokenClaims produces (and Verify parses), but with plain
 // fields, so that encoding them takes no reflection over jwt's types.
 type accessClaims struct {
-	ClientID  string    `json:"client_id"`
-	Issuer    string    `json:"iss"`
-	Subject   string    `json:"sub"`
-	Audience  [1]string `json:"aud"` // an array of one, as jwt.ClaimStrings encodes it
-	ExpiresAt int64     `json:"exp"`
-	NotBefore int64     `json:"nbf"`
-	IssuedAt  int64     `json:"iat"`
-	ID        string    `json:"jti"`
+	ClientID   string    `json:"client_id"`
+	Generation string    `json:"client_gen"`
+	Issuer     string    `json:"iss"`
+	Subject    string    `json:"sub"`
+	Audience   [1]string `json:"aud"` // an array of one, as jwt.ClaimStrings encodes it
+	ExpiresAt  int64     `json:"exp"`
+	NotBefore  int64     `json:"nbf"`
+	IssuedAt   int64     `json:"iat"`
+	ID         string    `json:"jti"`
 }
 
 // jwsHeader is a signing key's protected header, Base64url-encoded once.
@@ -69,17 +70,19 @@ func signJWS(header string, claims accessClaims, key ed25519.PrivateKey) (string
 	return string(buf), nil
 }
 
-// newAccessClaims returns the claims of a token for clientID issued at now.
-func newAccessClaims(clientID string, now time.Time, ttl time.Duration, jti string) accessClaims {
+// newAccessClaims returns the claims of a token for clientID, whose secret
+// generation is gen, issued at now.
+func newAccessClaims(clientID, gen string, now time.Time, ttl time.Duration, jti string) accessClaims {
 	iat := now.Unix()
 	return accessClaims{
-		ClientID:  clientID,
-		Issuer:    Issuer,
-		Subject:   clientID,
-		Audience:  [1]string{Issuer},
-		ExpiresAt: now.Add(ttl).Unix(),
-		NotBefore: iat,
-		IssuedAt:  iat,
-		ID:        jti,
+		ClientID:   clientID,
+		Generation: gen,
+		Issuer:     Issuer,
+		Subject:    clientID,
+		Audience:   [1]string{Issuer},
+		ExpiresAt:  now.Add(ttl).Unix(),
+		NotBefore:  iat,
+		IssuedAt:   iat,
+		ID:         jti,
 	}
 }

@@ -28,12 +28,13 @@ func TestSignJWSMatchesJWTLibrary(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, err := signJWS(header, newAccessClaims(tc.clientID, now, 300*time.Second, "jti-1"), priv)
+			got, err := signJWS(header, newAccessClaims(tc.clientID, "0123456789abcdef", now, 300*time.Second, "jti-1"), priv)
 			if err != nil {
 				t.Fatal(err)
 			}
 			lib := jwt.NewWithClaims(jwt.SigningMethodEdDSA, tokenClaims{
-				ClientID: tc.clientID,
+				ClientID:   tc.clientID,
+				Generation: "0123456789abcdef",
 				RegisteredClaims: jwt.RegisteredClaims{
 					Issuer: Issuer, Subject: tc.clientID, Audience: jwt.ClaimStrings{Issuer},
 					IssuedAt: jwt.NewNumericDate(now), NotBefore: jwt.NewNumericDate(now),

@@ -3,14 +3,24 @@ package auth
 import (
 	"context"
 	"maps"
+	"sync"
 	"time"
+
+	"github.com/energyapi/energyapi/internal/energy"
 )
 
 // clientTable is the registry's in-memory copy of the store's clients, as of
 // a clients version.
 type clientTable struct {
 	version int64
-	byID    map[string]Client
+	byID    map[string]tableClient
+}
+
+// tableClient is a client as the table holds it, with its secret generation
+// worked out once per load rather than on every data request.
+type tableClient struct {
+	Client
+	gen string
 }
 
 // Load reloads the in-memory client table if the store's clients version
@@ -30,9 +40,9 @@ func (g *Registry) Load(ctx context.Context) (changed bool, err error) {
 	if err != nil {
 		return false, err
 	}
-	byID := make(map[string]Client, len(cs))
+	byID := make(map[string]tableClient, len(cs))
 	for _, c := range cs {
-		byID[c.ID] = c
+		byID[c.ID] = tableClient{Client: c, gen: c.Generation()}
 	}
 	g.table.Store(&clientTable{version: v, byID: byID})
 	return true, nil
@@ -67,36 +77,34 @@ func (g *Registry) Registered(id string) bool {
 	return ok
 }
 
-// revoked returns the revoked clients of the in-memory table.
-func (g *Registry) revoked() map[string]time.Time {
-	out := map[string]time.Time{}
-	if t := g.table.Load(); t != nil {
-		for id, c := range t.byID {
-			if !c.Active() {
-				out[id] = c.Revoked
-			}
-		}
+// Changed tells the registry that the store's clients may have changed, for
+// example on a notification from the store: Sync reloads at once rather than
+// at its next poll. It never blocks.
+func (g *Registry) Changed() {
+	select {
+	case g.changed <- struct{}{}:
+	default: // a reload is already due
 	}
-	return out
 }
 
-// Sync keeps the in-memory client table, and the revoked clients whose tokens
-// tokens refuses, in step with the store until ctx ends: it loads at once,
-// then checks the clients version every interval and reloads when it
-// changed. A client revoked or a secret rotated through any process thus
-// stops working here within about one interval. onErr receives failed loads;
-// the previous table stays in use meanwhile.
-func (g *Registry) Sync(ctx context.Context, interval time.Duration, tokens *Tokens, onErr func(error)) {
+// Sync keeps the in-memory client table, which Authenticate and the tokens'
+// Verify consult, in step with the store until ctx ends. It loads at once;
+// then, if the store is a ClientWatcher, it reloads as soon as the store tells
+// of a change, and in any case it checks the clients version every interval
+// (the fallback should a notification be lost) and when Changed is called.
+// A client revoked or a secret rotated through any process thus stops working
+// here as soon as the store tells, and at the latest within about one
+// interval. onErr receives failed loads; the previous table stays in use
+// meanwhile.
+func (g *Registry) Sync(ctx context.Context, interval time.Duration, onErr func(error)) {
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	if w, ok := g.store.(ClientWatcher); ok {
+		wg.Go(func() { w.WatchClients(ctx, g.Changed, onErr) })
+	}
 	load := func() {
-		changed, err := g.Load(ctx)
-		if err != nil {
-			if ctx.Err() == nil {
-				onErr(err)
-			}
-			return
-		}
-		if changed && tokens != nil {
-			tokens.SetRevoked(g.revoked())
+		if _, err := g.Load(ctx); err != nil && ctx.Err() == nil {
+			onErr(err)
 		}
 	}
 	load()
@@ -108,6 +116,51 @@ func (g *Registry) Sync(ctx context.Context, interval time.Duration, tokens *Tok
 			return
 		case <-tick.C:
 			load()
+		case <-g.changed:
+			load()
 		}
 	}
+}
+
+// tokenCheckTimeout bounds the store lookup of tokenValid, so that data
+// requests with such a token wait a bounded time for a store that hangs.
+const tokenCheckTimeout = 2 * time.Second
+
+// tokenValid reports whether a token issued to client id under its secret
+// generation gen may still be used: the client exists, is active and still
+// has that secret. final reports that a refusal will not change: the client
+// was revoked or its secret changed since the token was issued, and neither
+// is ever undone for a generated secret.
+//
+// It costs one map lookup when the in-memory table holds the client with
+// that generation. When the table disagrees with the token it may be behind
+// it (a rotation elsewhere that a newer token already reflects), so the store
+// decides, and Sync is asked to reload. If the store cannot answer, the table
+// decides: a token that disagrees with it is refused, one for a client it
+// does not hold yet is accepted, as it was signed by these keys.
+func (g *Registry) tokenValid(ctx context.Context, id, gen string) (ok, final bool) {
+	var held tableClient
+	found := false
+	if t := g.table.Load(); t != nil {
+		held, found = t.byID[id]
+	}
+	switch {
+	case found && !held.Active():
+		return false, true
+	case found && held.gen == gen:
+		return true, false
+	}
+	ctx, cancel := context.WithTimeout(ctx, tokenCheckTimeout)
+	defer cancel()
+	c, err := g.store.Client(ctx, id)
+	switch {
+	case energy.ErrorCode(err) == energy.NotFound:
+		return false, true
+	case err != nil:
+		return !found, false
+	case !c.Active() || c.Generation() != gen:
+		return false, true
+	}
+	g.Changed() // the table is behind the store
+	return true, false
 }

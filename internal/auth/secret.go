@@ -31,15 +31,17 @@ var hashScheme = []byte("h1:")
 // Registry creates, authenticates, rotates and revokes API clients.
 //
 // A serving process keeps a copy of the client table in memory (see Sync),
-// so that a token request that succeeds costs no store lookup.
+// so that a token request that succeeds, and the check of a token's client
+// on every data request, cost no store lookup.
 type Registry struct {
 	store ClientStore
 	key   []byte // HMAC key for secret hashes
 	now   func() time.Time
 	rand  io.Reader
 
-	table  atomic.Pointer[clientTable] // nil until loaded
-	loadMu sync.Mutex                  // serialises loads
+	table   atomic.Pointer[clientTable] // nil until loaded
+	loadMu  sync.Mutex                  // serialises loads
+	changed chan struct{}               // asks Sync to reload (see Changed)
 
 	// hashers reuses keyed HMAC states: a new one costs two allocations
 	// and two hash blocks for the key on every token request.
@@ -57,7 +59,7 @@ func NewRegistry(ctx context.Context, store ClientStore, keys KeyStore, now func
 	if err != nil {
 		return nil, fmt.Errorf("auth: hashing key: %w", err)
 	}
-	return &Registry{store: store, key: key, now: now, rand: random}, nil
+	return &Registry{store: store, key: key, now: now, rand: random, changed: make(chan struct{}, 1)}, nil
 }
 
 func (g *Registry) hash(secret string) []byte {
@@ -138,8 +140,9 @@ func (g *Registry) Ensure(ctx context.Context, id, name, secret string) error {
 	return nil
 }
 
-// Rotate gives the client a new generated secret. The old one stops working
-// at once in this process and within Sync's interval in the others.
+// Rotate gives the client a new generated secret. The old one, and the tokens
+// issued with it, stop working at once in this process and, in the others,
+// as soon as their Sync hears of the change (see Sync).
 func (g *Registry) Rotate(ctx context.Context, id string) (Client, string, error) {
 	c, err := g.store.Client(ctx, id)
 	if err != nil {
@@ -156,9 +159,9 @@ func (g *Registry) Rotate(ctx context.Context, id string) (Client, string, error
 	return c, secret, nil
 }
 
-// Revoke stops the client from obtaining tokens, at once in this process and
-// within Sync's interval in the others; they refuse its outstanding tokens
-// from then on too.
+// Revoke stops the client from obtaining tokens, at once in this process and,
+// in the others, as soon as their Sync hears of the change; they refuse its
+// outstanding tokens from then on too.
 func (g *Registry) Revoke(ctx context.Context, id string) error {
 	if err := g.store.RevokeClient(ctx, id, g.now().UTC()); err != nil {
 		return err
@@ -206,13 +209,13 @@ func FailureReason(err error) string {
 // Success is decided from the in-memory table when it holds the client, active,
 // with this secret: no store lookup. Everything else is decided by the store,
 // so that a client created or a secret rotated through any process works at
-// once. A revocation or rotation therefore stops the old credentials once the
-// table next reloads: within Sync's interval.
+// once. A revocation or rotation made by another process therefore stops the
+// old credentials once the table reloads: as soon as Sync hears of it.
 func (g *Registry) Authenticate(ctx context.Context, id, secret string) (Client, error) {
 	h := g.hash(secret)
 	if t := g.table.Load(); t != nil {
 		if c, ok := t.byID[id]; ok && c.Active() && hmac.Equal(h, c.SecretHash) {
-			return c, nil
+			return c.Client, nil
 		}
 	}
 	c, err := g.store.Client(ctx, id)

@@ -21,6 +21,15 @@ type Client struct {
 // Active reports whether the client may obtain and use tokens.
 func (c Client) Active() bool { return c.Revoked.IsZero() }
 
+// Generation identifies the client's current secret: a fingerprint of its
+// stored hash, which every token issued to the client carries, so that a
+// replica refuses the tokens issued before a rotation by comparing it with
+// the client's current one. Derived from the hash, it needs nothing stored
+// besides; a rotation always changes it, because a generated secret never
+// comes back. It reveals nothing of the secret: the hash is keyed, and this
+// is a one-way digest of it.
+func (c Client) Generation() string { return Fingerprint(string(c.SecretHash)) }
+
 // SigningKey is an Ed25519 key that signs access tokens. Every replica that
 // shares a store shares its keys, so a token from one verifies on all.
 type SigningKey struct {
@@ -45,6 +54,16 @@ type ClientStore interface {
 	SetClientSecret(ctx context.Context, id string, hash []byte) error
 	// ClientsVersion returns a number that changes whenever any client changes.
 	ClientsVersion(ctx context.Context) (int64, error)
+}
+
+// ClientWatcher is a ClientStore that can tell of changes to the clients made
+// by any process soon after they commit, sooner than polling ClientsVersion
+// every poll interval would. Registry.Sync uses it when its store has it.
+type ClientWatcher interface {
+	// WatchClients calls changed soon after each committed change to the
+	// clients (and whenever a change may have been missed), until ctx ends.
+	// Failures go to onErr; it keeps trying meanwhile.
+	WatchClients(ctx context.Context, changed func(), onErr func(error))
 }
 
 // KeyStore keeps the token signing keys and the server's hashing key.

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/energyapi/energyapi/internal/energy"
@@ -27,39 +26,41 @@ const (
 	maxTokenLen = 4096
 )
 
-// tokenClaims are the RFC 9068 claims of an access token.
+// tokenClaims are the RFC 9068 claims of an access token, with the secret
+// generation of the client it was issued to (see Client.Generation).
 type tokenClaims struct {
-	ClientID string `json:"client_id"`
+	ClientID   string `json:"client_id"`
+	Generation string `json:"client_gen"`
 	jwt.RegisteredClaims
 }
 
 // Tokens issues and verifies access tokens.
 type Tokens struct {
-	keys   *Keyring
-	ttl    time.Duration
-	now    func() time.Time
-	rand   io.Reader
-	parser *jwt.Parser
+	keys    *Keyring
+	clients *Registry // nil: tokens are not checked against their client
+	ttl     time.Duration
+	now     func() time.Time
+	rand    io.Reader
+	parser  *jwt.Parser
 
-	revoked atomic.Pointer[map[string]time.Time] // client ID -> revocation time
 	// refuse, when set, refuses valid tokens early (see RefuseWhen).
 	refuse func(clientID string, issued time.Time) bool
 	cache  verifiedCache
 	header headerCache
 }
 
-// NewTokens returns a Tokens that signs with keys and issues tokens valid for ttl.
-func NewTokens(keys *Keyring, ttl time.Duration, now func() time.Time, random io.Reader) *Tokens {
-	t := &Tokens{
-		keys: keys, ttl: ttl, now: now, rand: random,
+// NewTokens returns a Tokens that signs with keys and issues tokens valid for
+// ttl. Verify refuses the tokens of clients that clients knows as revoked or
+// as having changed their secret since; a nil clients checks only signatures
+// and claims, for tests of those alone.
+func NewTokens(keys *Keyring, clients *Registry, ttl time.Duration, now func() time.Time, random io.Reader) *Tokens {
+	return &Tokens{
+		keys: keys, clients: clients, ttl: ttl, now: now, rand: random,
 		// Only EdDSA: a token naming any other algorithm ("none", or HS256
 		// with the public key as secret) is refused before its signature is read.
 		parser: jwt.NewParser(jwt.WithValidMethods([]string{jwt.SigningMethodEdDSA.Alg()}), jwt.WithoutClaimsValidation(), jwt.WithStrictDecoding()),
 		cache:  verifiedCache{max: 100_000},
 	}
-	empty := map[string]time.Time{}
-	t.revoked.Store(&empty)
-	return t
 }
 
 // RefuseWhen makes Verify also refuse the tokens for which f, given the
@@ -71,8 +72,9 @@ func (t *Tokens) RefuseWhen(f func(clientID string, issued time.Time) bool) { t.
 // TTL returns the lifetime of issued tokens.
 func (t *Tokens) TTL() time.Duration { return t.ttl }
 
-// Issue returns a signed access token for the client.
-func (t *Tokens) Issue(clientID string) (string, error) {
+// Issue returns a signed access token for the client, bound to its current
+// secret.
+func (t *Tokens) Issue(c Client) (string, error) {
 	now := t.now()
 	jti := make([]byte, 12)
 	if _, err := io.ReadFull(t.rand, jti); err != nil {
@@ -83,7 +85,7 @@ func (t *Tokens) Issue(clientID string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return signJWS(header, newAccessClaims(clientID, now, t.ttl, base64.RawURLEncoding.EncodeToString(jti)), key.Private)
+	return signJWS(header, newAccessClaims(c.ID, c.Generation(), now, t.ttl, base64.RawURLEncoding.EncodeToString(jti)), key.Private)
 }
 
 // errInvalidToken is the one message for every unusable token: callers learn
@@ -91,20 +93,42 @@ func (t *Tokens) Issue(clientID string) (string, error) {
 var errInvalidToken = energy.Errorf(energy.Unauthorized, "Invalid or expired access token")
 
 // Verify returns the client ID of a valid token, or an error with code
-// Unauthorized. A token already verified costs a map lookup until it expires.
+// Unauthorized. A token already verified costs two map lookups until it
+// expires: the cache of verified signatures, and the client's current secret
+// generation, which the cache never stands in for, so that a rotation or a
+// revocation refuses the tokens issued before it as soon as the registry
+// knows of it.
 func (t *Tokens) Verify(ctx context.Context, token string) (string, error) {
 	now := t.now()
-	if e, ok := t.cache.get(token); ok {
-		if !now.Before(e.exp) {
+	v, ok := t.cache.get(token)
+	if !ok {
+		if v, ok = t.verify(ctx, token, now); !ok {
 			return "", errInvalidToken
 		}
-		if t.isRevoked(e.clientID) || (t.refuse != nil && t.refuse(e.clientID, e.iat)) {
-			return "", errInvalidToken
-		}
-		return e.clientID, nil
+		t.cache.put(token, v, now)
 	}
-	if len(token) > maxTokenLen {
+	switch {
+	case v.refused || !now.Before(v.exp):
 		return "", errInvalidToken
+	case t.refuse != nil && t.refuse(v.clientID, v.iat):
+		return "", errInvalidToken
+	}
+	if t.clients != nil {
+		if ok, final := t.clients.tokenValid(ctx, v.clientID, v.gen); !ok {
+			if final { // no store lookup for this token again
+				v.refused = true
+				t.cache.put(token, v, now)
+			}
+			return "", errInvalidToken
+		}
+	}
+	return v.clientID, nil
+}
+
+// verify checks a token's signature and claims.
+func (t *Tokens) verify(ctx context.Context, token string, now time.Time) (verified, bool) {
+	if len(token) > maxTokenLen {
+		return verified{}, false
 	}
 	var c tokenClaims
 	tok, err := t.parser.ParseWithClaims(token, &c, func(tok *jwt.Token) (any, error) {
@@ -124,14 +148,10 @@ func (t *Tokens) Verify(ctx context.Context, token string) (string, error) {
 		}
 		return pk, nil
 	})
-	if err != nil || !tok.Valid {
-		return "", errInvalidToken
+	if err != nil || !tok.Valid || !t.claimsValid(&c, now) {
+		return verified{}, false
 	}
-	if !t.claimsValid(&c, now) || t.isRevoked(c.ClientID) || (t.refuse != nil && t.refuse(c.ClientID, c.IssuedAt.Time)) {
-		return "", errInvalidToken
-	}
-	t.cache.put(token, verified{clientID: c.ClientID, exp: c.ExpiresAt.Time, iat: c.IssuedAt.Time}, now)
-	return c.ClientID, nil
+	return verified{clientID: c.ClientID, gen: c.Generation, exp: c.ExpiresAt.Time, iat: c.IssuedAt.Time}, true
 }
 
 // claimsValid checks expiry exactly (no leeway: a token is dead at exp) and
@@ -157,17 +177,12 @@ func (t *Tokens) claimsValid(c *tokenClaims, now time.Time) bool {
 	return false
 }
 
-func (t *Tokens) isRevoked(clientID string) bool {
-	_, ok := (*t.revoked.Load())[clientID]
-	return ok
-}
-
-// SetRevoked replaces the set of revoked clients whose tokens are refused.
-func (t *Tokens) SetRevoked(revoked map[string]time.Time) { t.revoked.Store(&revoked) }
-
+// verified is a token whose signature and claims were checked.
 type verified struct {
 	clientID string
+	gen      string // the client's secret generation when it was issued
 	exp, iat time.Time
+	refused  bool // its client was revoked or changed its secret since
 }
 
 // verifiedCache remembers verified tokens until they expire, so a signature is

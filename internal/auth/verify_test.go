@@ -17,13 +17,17 @@ import (
 )
 
 type forgeClaims struct {
-	ClientID string `json:"client_id"`
+	ClientID   string `json:"client_id"`
+	Generation string `json:"client_gen"`
 	jwt.RegisteredClaims
 }
 
+// claims returns valid claims for clientID, with its current secret
+// generation if the store holds it.
 func (e *env) claims(clientID string) forgeClaims {
 	now := e.clock.Now()
-	return forgeClaims{ClientID: clientID, RegisteredClaims: jwt.RegisteredClaims{
+	c, _ := e.store.Client(context.Background(), clientID)
+	return forgeClaims{ClientID: clientID, Generation: c.Generation(), RegisteredClaims: jwt.RegisteredClaims{
 		Issuer: auth.Issuer, Subject: clientID, Audience: jwt.ClaimStrings{auth.Issuer},
 		IssuedAt: jwt.NewNumericDate(now), NotBefore: jwt.NewNumericDate(now),
 		ExpiresAt: jwt.NewNumericDate(now.Add(300 * time.Second)), ID: "x",
@@ -51,6 +55,7 @@ func (e *env) sign(tb testing.TB, c forgeClaims, mutate func(*jwt.Token)) string
 func TestVerifyRefusesForgedTokens(t *testing.T) {
 	e := newEnv(t)
 	ctx := context.Background()
+	mustIssue(t, e) // registers c1
 	good := e.sign(t, e.claims("c1"), nil)
 	if id, err := e.tokens.Verify(ctx, good); err != nil || id != "c1" {
 		t.Fatalf("control token: got %q, %v; want c1", id, err)
@@ -152,7 +157,7 @@ func TestKeyRotation(t *testing.T) {
 	}
 	// Within the activation delay the old key still signs, so that replicas
 	// that have not reloaded yet can verify what this one issues.
-	during := mustIssue(t, e.tokens)
+	during := mustIssue(t, e)
 	if kid := headerKid(t, during); kid != first[0].ID {
 		t.Errorf("during activation: signed with %q, want the old key %q", kid, first[0].ID)
 	}
@@ -160,7 +165,7 @@ func TestKeyRotation(t *testing.T) {
 	if err := e.keys.Refresh(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if kid := headerKid(t, mustIssue(t, e.tokens)); kid != keys[0].ID {
+	if kid := headerKid(t, mustIssue(t, e)); kid != keys[0].ID {
 		t.Errorf("after activation: signed with %q, want the new key %q", kid, keys[0].ID)
 	}
 	if jwks := e.keys.JWKS(); len(jwks) != 2 {
@@ -191,16 +196,29 @@ func TestTokensSignedByAnotherReplicaVerify(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b := auth.NewTokens(bKeys, 300*time.Second, a.clock.Now, rand.Reader)
-	tok := mustIssue(t, a.tokens)
+	b := auth.NewTokens(bKeys, a.reg, 300*time.Second, a.clock.Now, rand.Reader)
+	tok := mustIssue(t, a)
 	if id, err := b.Verify(ctx, tok); err != nil || id != "c1" {
 		t.Errorf("got %q, %v; want c1", id, err)
 	}
 }
 
-func mustIssue(tb testing.TB, tokens *auth.Tokens) string {
+// mustIssue returns a token of e's for client c1, which it registers (and
+// loads into e's registry) on first use.
+func mustIssue(tb testing.TB, e *env) string {
 	tb.Helper()
-	s, err := tokens.Issue("c1")
+	ctx := context.Background()
+	if err := e.reg.Ensure(ctx, "c1", "c1", "c1-secret"); err != nil {
+		tb.Fatal(err)
+	}
+	if _, err := e.reg.Load(ctx); err != nil {
+		tb.Fatal(err)
+	}
+	c, err := e.store.Client(ctx, "c1")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	s, err := e.tokens.Issue(c)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -307,7 +325,7 @@ func BenchmarkTokenEndpoint(b *testing.B) {
 
 func BenchmarkVerifyCached(b *testing.B) {
 	e := newEnv(b)
-	tok := mustIssue(b, e.tokens)
+	tok := mustIssue(b, e)
 	ctx := context.Background()
 	if _, err := e.tokens.Verify(ctx, tok); err != nil {
 		b.Fatal(err)
@@ -326,7 +344,7 @@ func BenchmarkVerifyFirstSight(b *testing.B) {
 	e := newEnv(b)
 	toks := make([]string, b.N)
 	for i := range toks {
-		toks[i] = mustIssue(b, e.tokens)
+		toks[i] = mustIssue(b, e)
 	}
 	ctx := context.Background()
 	b.ReportAllocs()

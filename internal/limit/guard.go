@@ -3,33 +3,38 @@ package limit
 import (
 	"math"
 	"net/netip"
+	"strconv"
 	"sync"
 	"time"
 )
 
-// FailureGuard limits failed client authentications per client ID and per
-// remote address, to slow down credential guessing. It implements
-// auth.FailureGuard. Its methods are safe for concurrent use.
+// FailureGuard limits failed client authentications per remote address and
+// per client ID from one remote address, to slow down credential guessing.
+// It implements auth.FailureGuard. Its methods are safe for concurrent use.
+//
+// No limit counts a client ID's failures from everywhere: one would let
+// anyone who knows a client's ID lock that client out by failing on purpose.
+// A stranger's failures use up only the stranger's own address and pair.
 //
 // Each limit is a sliding window: the count of the current fixed window plus
 // the previous window's count weighted by how much of it still overlaps the
 // last Per. That is close to "N in any Per" (unlike a fixed window, which lets
 // 2N through around a window boundary) in two counters per key.
 type FailureGuard struct {
-	mu     sync.Mutex
-	now    func() time.Time
-	base   time.Time
-	client *counter // nil: no limit per client ID
-	addr   *counter // nil: no limit per address
+	mu   sync.Mutex
+	now  func() time.Time
+	base time.Time
+	pair *counter // nil: no limit per client ID and address
+	addr *counter // nil: no limit per address
 }
 
-// NewFailureGuard returns a guard admitting perClient failures per client ID
-// and perAddr per remote address (either zero for no limit), remembering at
-// most maxKeys of each.
-func NewFailureGuard(perClient, perAddr Rate, maxKeys int, now func() time.Time) *FailureGuard {
+// NewFailureGuard returns a guard admitting perPair failures per client ID
+// from one remote address and perAddr per remote address (either zero for
+// no limit), remembering at most maxKeys of each.
+func NewFailureGuard(perPair, perAddr Rate, maxKeys int, now func() time.Time) *FailureGuard {
 	g := &FailureGuard{now: now, base: now()}
-	if !perClient.IsZero() {
-		g.client = newCounter(perClient, maxKeys)
+	if !perPair.IsZero() {
+		g.pair = newCounter(perPair, maxKeys)
 	}
 	if !perAddr.IsZero() {
 		g.addr = newCounter(perAddr, maxKeys)
@@ -38,38 +43,49 @@ func NewFailureGuard(perClient, perAddr Rate, maxKeys int, now func() time.Time)
 }
 
 // Allow reports whether an authentication attempt by clientID from remote may
-// proceed: it may unless either has used up its failures. If not, it returns
-// how long until both would allow one. An empty remote is not limited by
-// address.
+// proceed: it may unless the address, or the client ID from that address,
+// has used up its failures. If not, it returns how long until both would
+// allow one. An empty remote (an unknown address) is not limited by address,
+// and its pair limit is then one per client ID.
 func (g *FailureGuard) Allow(clientID, remote string) (retryAfter time.Duration, ok bool) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	now := g.now().Sub(g.base)
+	addr := addrKey(remote)
 	ok = true
-	if g.client != nil {
-		if wait, allowed := g.client.allow(clientID, now); !allowed {
+	if g.pair != nil {
+		if wait, allowed := g.pair.allow(pairKey(clientID, addr), now); !allowed {
 			retryAfter, ok = max(retryAfter, wait), false
 		}
 	}
 	if g.addr != nil && remote != "" {
-		if wait, allowed := g.addr.allow(addrKey(remote), now); !allowed {
+		if wait, allowed := g.addr.allow(addr, now); !allowed {
 			retryAfter, ok = max(retryAfter, wait), false
 		}
 	}
 	return retryAfter, ok
 }
 
-// Failed counts a failed authentication against clientID and remote.
+// Failed counts a failed authentication against remote and against clientID
+// from remote.
 func (g *FailureGuard) Failed(clientID, remote string) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	now := g.now().Sub(g.base)
-	if g.client != nil {
-		g.client.add(clientID, now)
+	addr := addrKey(remote)
+	if g.pair != nil {
+		g.pair.add(pairKey(clientID, addr), now)
 	}
 	if g.addr != nil && remote != "" {
-		g.addr.add(addrKey(remote), now)
+		g.addr.add(addr, now)
 	}
+}
+
+// pairKey is the key of a client ID from one address key. The address goes
+// first, after its length, so that no two pairs share a key whatever bytes
+// the client ID (or an address taken from a header) holds.
+func pairKey(clientID, addr string) string {
+	return strconv.Itoa(len(addr)) + ":" + addr + clientID
 }
 
 // addrKey is the unit an address limit applies to: an IPv4 address, or an

@@ -121,7 +121,7 @@ func TestLimiterBoundedKeys(t *testing.T) {
 	}
 }
 
-func TestFailureGuardPerClient(t *testing.T) {
+func TestFailureGuardPerPair(t *testing.T) {
 	clk := newClock()
 	g := NewFailureGuard(Rate{10, time.Minute}, Rate{}, 100, clk.now)
 	for i := range 10 {
@@ -130,13 +130,24 @@ func TestFailureGuardPerClient(t *testing.T) {
 		}
 		g.Failed("guess", "192.0.2.1")
 	}
-	wait, ok := g.Allow("guess", "192.0.2.99")
+	wait, ok := g.Allow("guess", "192.0.2.1")
 	// All 10 fell into the first window: it must end, then slide out entirely.
 	if ok || wait != time.Minute+time.Nanosecond {
 		t.Fatalf("11th attempt: got ok=%v wait %v, want refused for 1m0.000000001s", ok, wait)
 	}
+	// The failures of one address lock no one else out.
+	if _, ok := g.Allow("guess", "192.0.2.99"); !ok {
+		t.Fatal("the same client_id from another address: refused, want allowed")
+	}
 	if _, ok := g.Allow("other", "192.0.2.1"); !ok {
 		t.Fatal("another client_id: refused, want allowed (no address limit)")
+	}
+	// Without an address, the pair is the client ID alone.
+	for range 10 {
+		g.Failed("guess", "")
+	}
+	if _, ok := g.Allow("guess", ""); ok {
+		t.Fatal("no remote address, after 10 failures without one: allowed, want refused")
 	}
 	clk.advance(time.Minute)
 	if _, ok := g.Allow("guess", "192.0.2.1"); ok {
@@ -201,7 +212,7 @@ func TestFailureGuardBoth(t *testing.T) {
 	g.Failed("a", "192.0.2.1")
 	wait, ok := g.Allow("a", "192.0.2.1")
 	if ok || wait != time.Minute+time.Nanosecond {
-		t.Fatalf("client over its limit: got ok=%v wait %v, want refused for a minute", ok, wait)
+		t.Fatalf("client over its limit from the address: got ok=%v wait %v, want refused for a minute", ok, wait)
 	}
 	for _, id := range []string{"b", "c", "d", "e"} {
 		g.Failed(id, "192.0.2.1")
@@ -219,12 +230,12 @@ func TestFailureGuardBoundedKeys(t *testing.T) {
 	for i := range 500 {
 		g.Failed(strconv.Itoa(i), "192.0.2."+strconv.Itoa(i%250))
 	}
-	if n, m := len(g.client.tab.m), len(g.addr.tab.m); n != 10 || m != 10 {
-		t.Fatalf("after 500 client IDs and 250 addresses: got %d and %d entries, want 10 each", n, m)
+	if n, m := len(g.pair.tab.m), len(g.addr.tab.m); n != 10 || m != 10 {
+		t.Fatalf("after 500 pairs and 250 addresses: got %d and %d entries, want 10 each", n, m)
 	}
 	clk.advance(3 * time.Minute) // both windows over for every key, and a sweep is due
 	g.Failed("last", "192.0.2.1")
-	if n := len(g.client.tab.m); n != 1 {
-		t.Fatalf("after the sweep: got %d client entries, want 1", n)
+	if n := len(g.pair.tab.m); n != 1 {
+		t.Fatalf("after the sweep: got %d pair entries, want 1", n)
 	}
 }

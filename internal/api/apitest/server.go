@@ -135,7 +135,7 @@ func Start(o Options) (*Server, error) {
 		s.Close()
 		return nil, err
 	}
-	tokens := auth.NewTokens(keys, o.TokenTTL, o.Now, rand.Reader)
+	tokens := auth.NewTokens(keys, reg, o.TokenTTL, o.Now, rand.Reader)
 	log := slog.New(slog.NewJSONHandler(o.Log, &slog.HandlerOptions{Level: o.LogLevel}))
 	var cat *dataset.Catalog
 	var snap *dataset.Snapshot

@@ -29,7 +29,7 @@ func (s *Store) CreateClient(ctx context.Context, c auth.Client) error {
 		if err != nil {
 			return err
 		}
-		return bumpVersion(ctx, tx, "clients", s.now())
+		return clientsChanged(ctx, tx, s.now())
 	})
 	if err != nil {
 		return fmt.Errorf("postgres: create client: %w", err)
@@ -99,7 +99,7 @@ func (s *Store) RevokeClient(ctx context.Context, id string, at time.Time) error
 			return err
 		}
 		if tag.RowsAffected() == 1 {
-			return bumpVersion(ctx, tx, "clients", s.now())
+			return clientsChanged(ctx, tx, s.now())
 		}
 		var exists bool
 		if err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM clients WHERE id = $1)`, id).Scan(&exists); err != nil {
@@ -139,7 +139,7 @@ func (s *Store) SetClientSecret(ctx context.Context, id string, hash []byte) err
 		if _, err := tx.Exec(ctx, `UPDATE clients SET secret_hash = $1 WHERE id = $2`, store.StoredHash(hash), id); err != nil {
 			return err
 		}
-		return bumpVersion(ctx, tx, "clients", s.now())
+		return clientsChanged(ctx, tx, s.now())
 	})
 	if err != nil {
 		return fmt.Errorf("postgres: set client secret: %w", err)

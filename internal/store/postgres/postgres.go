@@ -5,7 +5,9 @@
 // internal/store/storetest holds both to it.
 //
 // Replicas learn of changes by polling DataVersion and ClientsVersion, which
-// read one row by primary key. Imports run in one transaction each and hold a
+// read one row by primary key; changes to the clients also send a
+// notification as they commit (see WatchClients), so that a rotated secret or
+// a revoked client stops working on every replica at once. Imports run in one transaction each and hold a
 // transaction-level advisory lock, so that imports from several processes
 // take turns and their counts stay exact. ChangedParts reads in one
 // REPEATABLE READ transaction, so a replica never sees half an import.

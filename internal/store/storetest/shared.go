@@ -1,6 +1,7 @@
 package storetest
 
 import (
+	"context"
 	"fmt"
 	"sync"
 	"testing"
@@ -14,6 +15,7 @@ import (
 func RunShared(t *testing.T, open func(t *testing.T) (Store, Store)) {
 	t.Run("ServerSecretAgrees", func(t *testing.T) { testServerSecretAgrees(t, open) })
 	t.Run("VersionsSeenAcrossProcesses", func(t *testing.T) { testVersionsSeen(t, open) })
+	t.Run("ClientChangesToldAcrossProcesses", func(t *testing.T) { testClientChangesTold(t, open) })
 	t.Run("PartImportsTakeTurns", func(t *testing.T) {
 		a, b := open(t)
 		partImportsTakeTurns(t, []Store{a, b, a, b})
@@ -63,5 +65,53 @@ func testVersionsSeen(t *testing.T, open func(t *testing.T) (Store, Store)) {
 	}
 	if got := changedParts(t, b, nil).Parts; len(got) != 1 {
 		t.Fatalf("ChangedParts in the other store: got %v, want the part imported through the first", refsOf(got))
+	}
+}
+
+// testClientChangesTold checks that WatchClients on one store tells of every
+// kind of client change committed through the other, without a poll of its
+// caller's.
+func testClientChangesTold(t *testing.T, open func(t *testing.T) (Store, Store)) {
+	a, b := open(t)
+	ctx, cancel := context.WithCancel(t.Context())
+	told := make(chan struct{}, 1)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		b.WatchClients(ctx, func() {
+			select {
+			case told <- struct{}{}:
+			default:
+			}
+		}, func(err error) { t.Errorf("WatchClients: %v", err) })
+	}()
+	defer func() { cancel(); <-done }()
+	// The watcher tells once when it starts, since a change may precede it.
+	waitTold(t, told, "the watch starting")
+	for _, change := range []struct {
+		what string
+		do   func() error
+	}{
+		{"CreateClient", func() error { return a.CreateClient(ctx, newClient("watched", t0())) }},
+		{"SetClientSecret", func() error { return a.SetClientSecret(ctx, "watched", []byte("new hash")) }},
+		{"RevokeClient", func() error { return a.RevokeClient(ctx, "watched", t0().Add(time.Hour)) }},
+	} {
+		select {
+		case <-told: // whatever came before this change
+		default:
+		}
+		noErr(t, change.what, change.do())
+		waitTold(t, told, change.what+" through the other store")
+	}
+}
+
+// waitTold waits for a call of WatchClients' changed, with a bound generous
+// enough for a busy machine: a wait for an event, not a timing assertion.
+func waitTold(t testing.TB, told <-chan struct{}, after string) {
+	t.Helper()
+	select {
+	case <-told:
+	case <-time.After(10 * time.Second):
+		t.Fatalf("WatchClients: not told of %s within 10s", after)
 	}
 }

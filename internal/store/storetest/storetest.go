@@ -36,6 +36,7 @@ import (
 // Store is everything a store implements.
 type Store interface {
 	auth.ClientStore
+	auth.ClientWatcher
 	auth.KeyStore
 	energy.ImportHistory
 	dataset.PartSource
