@@ -60,11 +60,11 @@ func loadDocument(y []byte) (*openapi3.T, error) {
 // NewValidator returns a Validator for the embedded document.
 func NewValidator(tb testing.TB) *Validator {
 	tb.Helper()
-	c, err := catalog.New()
+	v, err := validators.embedded()
 	if err != nil {
 		tb.Fatal(err)
 	}
-	return NewValidatorFor(tb, c)
+	return v
 }
 
 // NewValidatorFor returns a Validator for the document of a server that
@@ -92,6 +92,26 @@ var validators = validatorCache{byDoc: map[string]*validatorOnce{}}
 type validatorCache struct {
 	mu    sync.Mutex
 	byDoc map[string]*validatorOnce
+	// def is the Validator of the embedded document, which most tests ask
+	// for: it saves them writing the document out to find it in byDoc.
+	def validatorOnce
+}
+
+func (c *validatorCache) embedded() (*Validator, error) {
+	c.def.once.Do(func() {
+		cat, err := catalog.New()
+		if err != nil {
+			c.def.err = err
+			return
+		}
+		y, err := api.OpenAPIDocument(cat)
+		if err != nil {
+			c.def.err = err
+			return
+		}
+		c.def.v, c.def.err = c.get(string(y))
+	})
+	return c.def.v, c.def.err
 }
 
 type validatorOnce struct {
