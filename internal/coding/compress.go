@@ -92,7 +92,7 @@ func (z *Compressor) Append(dst []byte, c Coding, body []byte) []byte {
 // for, in each compressed coding. It is safe for concurrent use.
 type Forms struct {
 	identity []byte
-	coded    [numCodings]atomic.Pointer[[]byte]
+	coded    [Count]atomic.Pointer[[]byte]
 }
 
 // NewForms returns the forms of body, which must not change afterwards.
@@ -129,7 +129,7 @@ func (f *Forms) Make(z *Compressor, c Coding) []byte {
 // Size returns the bytes f holds: its body and the forms made so far.
 func (f *Forms) Size() int {
 	n := len(f.identity)
-	for c := Identity + 1; c < numCodings; c++ {
+	for c := Identity + 1; c < Count; c++ {
 		if p := f.coded[c].Load(); p != nil {
 			n += len(*p)
 		}
@@ -141,7 +141,7 @@ func (f *Forms) Size() int {
 // change header values.
 var varyHeader = []string{"Accept-Encoding"}
 
-var encodingHeaders = [numCodings][]string{Gzip: {"gzip"}, Zstd: {"zstd"}}
+var encodingHeaders = [Count][]string{Gzip: {"gzip"}, Zstd: {"zstd"}}
 
 // SetHeaders sets the headers of an answer sent in coding c: Vary, since
 // the answer depends on Accept-Encoding whenever compression is on (also
@@ -154,6 +154,15 @@ func (z *Compressor) SetHeaders(h http.Header, c Coding) {
 	h["Vary"] = varyHeader
 	if c != Identity {
 		h["Content-Encoding"] = encodingHeaders[c]
+	}
+}
+
+// SetVary sets the Vary header of an answer that depends on
+// Accept-Encoding, as every answer does while compression is on: a 304's,
+// which carries no Content-Encoding.
+func (z *Compressor) SetVary(h http.Header) {
+	if z != nil {
+		h["Vary"] = varyHeader
 	}
 }
 

@@ -19,22 +19,23 @@ const (
 	Identity Coding = iota
 	Gzip
 	Zstd
-	numCodings
+	// Count is the number of codings, for arrays indexed by Coding.
+	Count
 )
 
 // names are the content-coding tokens, as sent in Content-Encoding.
-var names = [numCodings]string{Identity: "identity", Gzip: "gzip", Zstd: "zstd"}
+var names = [Count]string{Identity: "identity", Gzip: "gzip", Zstd: "zstd"}
 
 // tagSuffixes mark a compressed form's entity tag: each coding of an answer
 // is its own representation with its own strong tag (RFC 9110 8.8.3).
-var tagSuffixes = [numCodings]string{Identity: "", Gzip: "-gz", Zstd: "-zst"}
+var tagSuffixes = [Count]string{Identity: "", Gzip: "-gz", Zstd: "-zst"}
 
 // preference lists the compressed codings in the order chosen between
 // codings of equal weight: zstd makes smaller answers and decodes faster.
 var preference = [...]Coding{Zstd, Gzip}
 
 func (c Coding) String() string {
-	if c < numCodings {
+	if c < Count {
 		return names[c]
 	}
 	return "invalid"
@@ -59,12 +60,12 @@ const MinSize = 1024
 // Accepted is what a request's Accept-Encoding admits of the codings this
 // server sends: each one's weight (qvalue) in thousandths, 0 for refused.
 type Accepted struct {
-	q [numCodings]int
+	q [Count]int
 }
 
 // identityOnly is what a request without Accept-Encoding gets: identity,
 // as it always has, although RFC 9110 would allow any coding.
-var identityOnly = Accepted{q: [numCodings]int{Identity: 1000}}
+var identityOnly = Accepted{q: [Count]int{Identity: 1000}}
 
 // Accepted returns what r's Accept-Encoding admits. On a nil Compressor
 // (compression off) it is identity alone, whatever r asks.
@@ -81,7 +82,7 @@ func (z *Compressor) Accepted(r *http.Request) Accepted {
 // and the rest not.
 // Elements with an invalid weight are ignored.
 func parseAccepted(lines []string) Accepted {
-	var explicit [numCodings]int
+	var explicit [Count]int
 	for i := range explicit {
 		explicit[i] = -1
 	}
@@ -169,7 +170,7 @@ func parseQ(v string) (int, bool) {
 }
 
 // Admits reports whether c is acceptable to the caller.
-func (a Accepted) Admits(c Coding) bool { return c < numCodings && a.q[c] > 0 }
+func (a Accepted) Admits(c Coding) bool { return c < Count && a.q[c] > 0 }
 
 // Choose returns the coding to send an answer of n bytes in: the compressed
 // coding the caller weighs highest (zstd before gzip at equal weight) unless
