@@ -35,8 +35,10 @@ func New() *Compressor {
 	z.zstd.New = func() any {
 		// One goroutine per encoder: requests already run in parallel, and a
 		// single-threaded encoder writes the same bytes every time. The
+		// better level makes answers as small as gzip's (the default level's
+		// are 5 to 10% larger) at a cost paid once per data version. The
 		// default 8 MiB window is the most HTTP's zstd allows (RFC 9659).
-		e, err := zstd.NewWriter(nil, zstd.WithEncoderConcurrency(1), zstd.WithEncoderLevel(zstd.SpeedDefault))
+		e, err := zstd.NewWriter(nil, zstd.WithEncoderConcurrency(1), zstd.WithEncoderLevel(zstd.SpeedBetterCompression))
 		if err != nil {
 			panic("coding: zstd options: " + err.Error()) // fixed options, checked by the tests
 		}

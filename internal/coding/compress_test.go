@@ -110,7 +110,7 @@ func TestServeBody(t *testing.T) {
 	for _, tt := range []struct {
 		accept string
 		want   coding.Coding
-	}{{"", coding.Identity}, {"gzip", coding.Gzip}, {"zstd, gzip", coding.Zstd}, {"identity;q=0, br", coding.Identity}} {
+	}{{"", coding.Identity}, {"gzip", coding.Gzip}, {"gzip;q=0.5, zstd", coding.Zstd}, {"identity;q=0, br", coding.Identity}} {
 		r := httptest.NewRequest(http.MethodGet, "/", nil)
 		if tt.accept != "" {
 			r.Header.Set("Accept-Encoding", tt.accept)
