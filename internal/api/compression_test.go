@@ -462,3 +462,39 @@ func BenchmarkCompressedAnswer(b *testing.B) {
 		})
 	}
 }
+
+// TestConditionalRequestsPerCoding: If-Modified-Since gets a 304 carrying
+// the tag of the form the caller would get, first request or not; the tag
+// of another form the caller admits is a 304 under that tag; one it does
+// not admit is a 200.
+func TestConditionalRequestsPerCoding(t *testing.T) {
+	h, _ := compressionFixture(t, nil)
+	id := h.raw(t, http.MethodGet, thermoYear)
+	tag, modified := id.header.Get("ETag"), id.header.Get("Last-Modified")
+	gz := tag[:len(tag)-1] + `-gz"`
+	if modified == "" {
+		t.Fatal("no Last-Modified")
+	}
+	tests := []struct {
+		name, query string
+		headers     []string
+		status      int
+		etag        string
+	}{
+		// A query string not seen before: the answer is not remembered.
+		{"If-Modified-Since, gzip, new query", thermoYear + "&x=1", []string{"Accept-Encoding", "gzip", "If-Modified-Since", modified}, 304, gz},
+		{"If-Modified-Since, gzip", thermoYear, []string{"Accept-Encoding", "gzip", "If-Modified-Since", modified}, 304, gz},
+		{"If-Modified-Since, identity refused and nothing else", thermoYear + "&x=2", []string{"Accept-Encoding", "identity;q=0", "If-Modified-Since", modified}, 406, ""},
+		{"identity tag, gzip admitted", thermoYear + "&x=3", []string{"Accept-Encoding", "gzip", "If-None-Match", tag}, 304, tag},
+		{"gzip tag, gzip refused", thermoYear, []string{"Accept-Encoding", "zstd", "If-None-Match", gz}, 200, tag[:len(tag)-1] + `-zst"`},
+		{"gzip tag, no Accept-Encoding", thermoYear + "&x=4", []string{"If-None-Match", gz}, 200, tag},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := h.raw(t, http.MethodGet, tt.query, tt.headers...)
+			if r.status != tt.status || r.header.Get("ETag") != tt.etag {
+				t.Errorf("got %d, ETag %q; want %d, %q", r.status, r.header.Get("ETag"), tt.status, tt.etag)
+			}
+		})
+	}
+}

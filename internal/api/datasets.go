@@ -191,7 +191,7 @@ func heldBefore(r *http.Request, a recentAnswer, accepted coding.Accepted) (codi
 			return coding.Identity, false
 		}
 	}
-	return coding.Identity, modifiedSince(r, a)
+	return coding.Identity, accepted.Admits(coding.Identity) && modifiedSince(r, a)
 }
 
 // modifiedSince reports whether r's If-Modified-Since is no earlier than
