@@ -355,7 +355,7 @@ func TestCompressedOncePerVersion(t *testing.T) {
 
 // TestLargeAnswersCompressedAsWritten: an answer too large for the cache
 // is compressed as it is written, to the same bytes, and each request
-// compresses it again (nothing is kept).
+// compresses it again (nothing is kept); HEAD has the GET's headers.
 func TestLargeAnswersCompressedAsWritten(t *testing.T) {
 	h, z := compressionFixture(t, func(o *api.Options) { o.AnswerCacheBytes = 0 })
 	id := h.raw(t, http.MethodGet, thermoYear)
@@ -371,6 +371,10 @@ func TestLargeAnswersCompressedAsWritten(t *testing.T) {
 		// The same bytes as a cached answer would have.
 		if want := z.Append(nil, codingOf(c.encoding), id.body); !bytes.Equal(r.body, want) {
 			t.Errorf("%s: %d bytes written differ from the %d of the cached form", c.accept, len(r.body), len(want))
+		}
+		head := h.raw(t, http.MethodHead, thermoYear, "Accept-Encoding", c.accept)
+		for _, k := range []string{"Content-Encoding", "Content-Length", "Content-Type", "ETag", "Vary"} {
+			wantHeader(t, c.accept+" HEAD", head, k, r.header.Get(k))
 		}
 	}
 }
