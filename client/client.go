@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"math/rand/v2"
 	"net/http"
 	"net/url"
@@ -244,6 +243,9 @@ func (c *Client) getOnce(ctx context.Context, u string) ([]byte, error) {
 		return nil, fmt.Errorf("client: %w", err)
 	}
 	req.Header.Set("Accept", "application/json")
+	// Set here, the header turns off http.Transport's own gzip handling
+	// (which asks for gzip only): readBody decodes either coding.
+	req.Header.Set("Accept-Encoding", acceptEncoding)
 	req.Header.Set("User-Agent", c.userAgent)
 	if token != "" {
 		req.Header.Set("Authorization", "Bearer "+token)
@@ -261,12 +263,9 @@ func (c *Client) getOnce(ctx context.Context, u string) ([]byte, error) {
 		return nil, err
 	}
 	defer resp.Body.Close()
-	body, err := io.ReadAll(io.LimitReader(resp.Body, maxBody+1))
+	body, err := readBody(resp)
 	if err != nil {
-		return nil, err
-	}
-	if len(body) > maxBody {
-		return nil, fmt.Errorf("client: the answer to %s is larger than %d bytes", req.URL.Path, maxBody)
+		return nil, fmt.Errorf("client: the answer to %s: %w", req.URL.Path, err)
 	}
 	switch {
 	case resp.StatusCode == http.StatusNotModified && cachedTag != "":

@@ -1,13 +1,21 @@
 package main
 
 import (
+	"bytes"
 	"math"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	"github.com/energyapi/energyapi/client"
 	"github.com/energyapi/energyapi/internal/api/apitest"
 	"github.com/energyapi/energyapi/internal/catalog"
 	"github.com/energyapi/energyapi/internal/dataset"
+	"github.com/energyapi/energyapi/internal/demo"
+	"github.com/energyapi/energyapi/internal/energy"
 )
 
 // TestGetAsOfChangedSinceAndCache corrects a value between two imports and
@@ -69,3 +77,41 @@ func TestGetAsOfChangedSinceAndCache(t *testing.T) {
 		t.Errorf("fetched then revalidated: got %q and %q, want the same records", outs[0], outs[1])
 	}
 }
+
+// TestGetCompressedWithCache: get asks for compression, reads the gzip
+// answer, and with --cache-dir revalidates it under its gzip tag: the
+// second fetch is a 304, and both print the same records.
+func TestGetCompressedWithCache(t *testing.T) {
+	srv := apitest.NewServer(t, apitest.Options{Data: energy.Data{Thermo: demo.Thermoelectric()}})
+	var mu sync.Mutex
+	var seen []string // Accept-Encoding, If-None-Match, status, Content-Encoding of each data request
+	rec := roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		resp, err := apitest.NewValidator(t).Transport(t, nil).RoundTrip(r)
+		if err == nil && r.URL.Path != "/public-api/access-token" {
+			mu.Lock()
+			seen = append(seen, strings.Join([]string{r.Header.Get("Accept-Encoding"), r.Header.Get("If-None-Match"), strconv.Itoa(resp.StatusCode), resp.Header.Get("Content-Encoding")}, " | "))
+			mu.Unlock()
+		}
+		return resp, err
+	})
+	cache := t.TempDir()
+	var outs []string
+	for range 2 {
+		var out, errOut bytes.Buffer
+		args := []string{"thermoelectric", "--base-url", srv.URL, "--year", "2023", "--format", "csv", "--cache-dir", cache}
+		if err := runGetWith(t.Context(), args, envOf(credentials()), &out, &errOut, client.WithHTTPClient(&http.Client{Transport: rec})); err != nil {
+			t.Fatalf("%v: %s", err, errOut.String())
+		}
+		outs = append(outs, out.String())
+	}
+	if len(seen) != 2 || !strings.HasPrefix(seen[0], "gzip, zstd |  | 200 | gzip") || !strings.HasPrefix(seen[1], "gzip, zstd | \"") || !strings.HasSuffix(seen[1], `-gz" | 304 | `) {
+		t.Errorf("data requests:\n  %s\nwant gzip, zstd asked, a 200 in gzip, then If-None-Match with its -gz tag answered 304", strings.Join(seen, "\n  "))
+	}
+	if outs[0] != outs[1] || strings.Count(outs[0], "\n") < 100 {
+		t.Errorf("fetched then revalidated: %d and %d bytes, want the same year of records", len(outs[0]), len(outs[1]))
+	}
+}
+
+type roundTripFunc func(*http.Request) (*http.Response, error)
+
+func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }

@@ -297,3 +297,39 @@ func TestUsageErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestServeCompression: serve compresses what Accept-Encoding asks for,
+// and --compression=false (or ENERGYAPI_COMPRESSION=false) turns it off.
+func TestServeCompression(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "e.db")
+	env := map[string]string{"ENERGYAPI_DB": db}
+	if _, err := runCmd(t, env, "init"); err != nil {
+		t.Fatal(err)
+	}
+	ask := func(s *server, path string) http.Header {
+		req, _ := http.NewRequest(http.MethodGet, s.base+path, nil)
+		req.Header.Set("Accept-Encoding", "gzip")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.Header
+	}
+	on := startServe(t, env)
+	for _, p := range []string{"/openapi.json", "/catalog", "/assets/app.js"} {
+		if h := ask(on, p); h.Get("Content-Encoding") != "gzip" || h.Get("Vary") != "Accept-Encoding" {
+			t.Errorf("serve, %s: Content-Encoding %q, Vary %q; want gzip, Accept-Encoding", p, h.Get("Content-Encoding"), h.Get("Vary"))
+		}
+	}
+	for _, off := range []*server{
+		startServe(t, env, "--compression=false"),
+		startServe(t, map[string]string{"ENERGYAPI_DB": db, "ENERGYAPI_COMPRESSION": "false"}),
+	} {
+		for _, p := range []string{"/openapi.json", "/catalog", "/assets/app.js"} {
+			if h := ask(off, p); h.Get("Content-Encoding") != "" || h.Get("Vary") != "" {
+				t.Errorf("compression off, %s: Content-Encoding %q, Vary %q; want neither", p, h.Get("Content-Encoding"), h.Get("Vary"))
+			}
+		}
+	}
+}

@@ -19,6 +19,7 @@ import (
 	"github.com/energyapi/energyapi/internal/api"
 	"github.com/energyapi/energyapi/internal/auth"
 	"github.com/energyapi/energyapi/internal/catalog"
+	"github.com/energyapi/energyapi/internal/coding"
 	"github.com/energyapi/energyapi/internal/dataset"
 )
 
@@ -40,6 +41,7 @@ type serveConfig struct {
 	idle            time.Duration
 	shutdownTimeout time.Duration
 	answerCacheMB   int
+	compression     bool
 	cacheControl    string
 	unmatchedFilter api.UnmatchedFilter
 	hard            hardenConfig
@@ -67,6 +69,7 @@ func parseServeFlags(args []string, getenv func(string) string, stderr io.Writer
 	fs.DurationVar(&c.idle, "idle-timeout", 120*time.Second, "how long an idle keep-alive connection stays open")
 	fs.DurationVar(&c.shutdownTimeout, "shutdown-timeout", 20*time.Second, "how long in-flight requests may take to finish on SIGTERM")
 	fs.IntVar(&c.answerCacheMB, "answer-cache-mb", 64, "memory for encoded answers kept for reuse until the data change, in MiB (0: encode every answer)")
+	fs.BoolVar(&c.compression, "compression", true, "compress answers, the catalogue, the OpenAPI document and the site in gzip or zstd when Accept-Encoding asks (answers under 1 KiB stay as they are); --compression=false sends everything uncompressed")
 	fs.StringVar(&c.cacheControl, "cache-control", "private, no-cache", "Cache-Control header of data answers (they carry an ETag and answer If-None-Match with 304)")
 	unmatched := fs.String("unmatched-filter", string(api.EmptyBody), "answer to a filter value outside its list: empty-body (the specification's 200 with no body) or empty-array (the envelope with an empty array, for clients that cannot parse an empty body)")
 	c.hard.register(fs)
@@ -197,14 +200,20 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	}
 
 	feed := api.NewFeed(served, live.Snapshot)
+	var z *coding.Compressor // nil: compression off
+	if cfg.compression {
+		z = coding.New()
+	}
 	handler := api.NewServer(sb.options(hard.options(api.Options{
 		Log:     log,
 		Catalog: cat,
 		Data:    live.Snapshot,
 		AsOf:    live.AsOf,
 		Updates: feed,
-		// Answers are encoded once per data version; this bounds the ones kept.
+		// Answers are encoded, and compressed, once per data version; this
+		// bounds the ones kept.
 		AnswerCacheBytes: cfg.answerCacheMB << 20,
+		Compression:      z,
 		CacheControl:     cfg.cacheControl,
 		UnmatchedFilter:  cfg.unmatchedFilter,
 		Tokens:           tokens,
@@ -213,7 +222,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		Ready:            (&readiness{ping: served.Ping, log: log, store: storeName(cfg.db)}).check,
 		StoreClass:       class,
 		MaxRangeDays:     cfg.maxRangeDays,
-		Web:              web.New(web.Options{Demo: demoCredentials(cfg.demo)}),
+		Web:              web.New(web.Options{Demo: demoCredentials(cfg.demo), Compression: z}),
 	}), cfg.sandbox.rateStyle))
 	srv := hard.server(&http.Server{
 		Handler:           handler,

@@ -1,9 +1,12 @@
 package api
 
 import (
+	"encoding/json"
 	"net/http"
+	"sync/atomic"
 	"time"
 
+	"github.com/energyapi/energyapi/internal/coding"
 	"github.com/energyapi/energyapi/internal/dataset"
 	"github.com/energyapi/energyapi/internal/energy"
 )
@@ -58,15 +61,37 @@ type catalogCoverage struct {
 	Records int    `json:"records"`
 }
 
+// catalogAnswer is the catalogue as of one snapshot, encoded, with the
+// compressed forms made so far.
+type catalogAnswer struct {
+	snap  *dataset.Snapshot
+	forms *coding.Forms
+}
+
+// handleCatalog serves GET /catalog. The body changes only with the data,
+// so it is encoded (and each compressed form made) once per snapshot.
 func handleCatalog(o Options) http.Handler {
+	var last atomic.Pointer[catalogAnswer]
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		snap := o.Data()
-		out := catalogBody{Datasets: []catalogDataset{}}
-		for _, d := range o.Catalog.All() {
-			out.Datasets = append(out.Datasets, describeDataset(o, d, snap.Table(d)))
+		a := last.Load()
+		if a == nil || a.snap != snap {
+			out := catalogBody{Datasets: []catalogDataset{}}
+			for _, d := range o.Catalog.All() {
+				out.Datasets = append(out.Datasets, describeDataset(o, d, snap.Table(d)))
+			}
+			body, err := json.Marshal(out)
+			if err != nil { // our own types always marshal
+				writeError(w, r, o.Log, err)
+				return
+			}
+			a = &catalogAnswer{snap: snap, forms: coding.NewForms(body)}
+			last.Store(a)
 		}
-		w.Header().Set("Access-Control-Allow-Origin", "*")
-		encode(w, http.StatusOK, out)
+		h := w.Header()
+		h.Set("Access-Control-Allow-Origin", "*")
+		h.Set("Content-Type", "application/json")
+		o.Compression.ServeBody(w, r, http.StatusOK, a.forms)
 	})
 }
 

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/energyapi/energyapi/internal/coding"
 	"github.com/energyapi/energyapi/internal/dataset"
 	"github.com/energyapi/energyapi/internal/energy"
 )
@@ -26,8 +27,9 @@ const (
 )
 
 // handleDataset serves any dataset from the current snapshot. Answers are
-// encoded once per version of the dataset's data and kept in cache, so a
-// repeated query costs a lookup and a write.
+// encoded once per version of the dataset's data and kept in cache, with
+// each compressed form once first asked for, so a repeated query costs a
+// lookup and a write.
 func handleDataset(o Options, c *dataset.Catalog, d *dataset.Dataset, cache *answerCache) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		f, ok := requestFormat(r)
@@ -35,6 +37,7 @@ func handleDataset(o Options, c *dataset.Catalog, d *dataset.Dataset, cache *ans
 			writeError(w, r, o.Log, errNotAcceptable)
 			return
 		}
+		accepted := o.Compression.Accepted(r)
 		snap := o.Data()
 		now := o.Clock()
 		// A query string seen before on this snapshot has its answer ready:
@@ -42,7 +45,7 @@ func handleDataset(o Options, c *dataset.Catalog, d *dataset.Dataset, cache *ans
 		// year windows move with it.
 		raw := formatNames[f] + "|" + strconv.Itoa(now.Year()) + "|" + r.URL.RawQuery
 		if a, ok := cache.recent(d, raw, snap); ok {
-			writeTagged(w, r, o, f, a)
+			writeTagged(w, r, o, f, a, accepted, cache)
 			return
 		}
 		q, err := c.ParseQuery(d, r.URL.Query(), dataset.Limits{MaxRangeDays: o.MaxRangeDays, Now: now})
@@ -63,29 +66,30 @@ func handleDataset(o Options, c *dataset.Catalog, d *dataset.Dataset, cache *ans
 		// The validators come from the current parts, also for an answer as
 		// of an earlier time: they change whenever that answer may.
 		a := newRecentAnswer(snap, q, f)
-		if notModified(r, a) {
-			writeValidators(w, o, a)
+		if k, ok := heldBefore(r, a, accepted); ok {
+			writeValidators(w, o, a, k)
 			w.WriteHeader(http.StatusNotModified)
 			return
 		}
 		key := formatNames[f] + "|" + q.Key()
-		body, ok := cache.get(key, a.tag)
+		ans, ok := cache.get(key, a.tag)
 		if !ok {
 			view, err := asOf(r.Context(), o, snap, q)
 			if err != nil {
 				writeError(w, r, o.Log, err)
 				return
 			}
+			var body []byte
 			if f == formatCSV {
 				body = view.AppendCSV(nil, q)
 			} else {
 				body = view.AppendJSON(nil, q)
 			}
-			cache.put(key, a.tag, body)
+			ans = cache.put(key, a.tag, body)
 		}
-		a.body = body
+		a.answer = ans
 		cache.remember(d, raw, snap, a)
-		writeTagged(w, r, o, f, a)
+		writeTagged(w, r, o, f, a, accepted, cache)
 	})
 }
 
@@ -101,37 +105,98 @@ func asOf(ctx context.Context, o Options, snap *dataset.Snapshot, q *dataset.Que
 	return o.AsOf(ctx, snap, q)
 }
 
-// writeTagged answers with a's body and validators, or 304 if the caller
-// has it.
-func writeTagged(w http.ResponseWriter, r *http.Request, o Options, f format, a recentAnswer) {
-	writeValidators(w, o, a)
-	if notModified(r, a) {
+// errNoCoding answers an Accept-Encoding that refuses identity and every
+// coding this server has.
+var errNoCoding = energy.Errorf(notAcceptable, "Not Acceptable: Accept-Encoding admits none of identity, gzip, zstd")
+
+// writeTagged answers with a's body in the coding accepted asks for, with
+// its validators, or 304 if the caller holds it.
+func writeTagged(w http.ResponseWriter, r *http.Request, o Options, f format, a recentAnswer, accepted coding.Accepted, cache *answerCache) {
+	identity := a.answer.forms.Identity()
+	k, ok := accepted.Choose(len(identity))
+	if !ok {
+		writeError(w, r, o.Log, errNoCoding)
+		return
+	}
+	if held, ok := holds(r, a, accepted, k); ok {
+		writeValidators(w, o, a, held)
 		w.WriteHeader(http.StatusNotModified)
 		return
 	}
-	writeBodyAs(w, contentTypes[f], http.StatusOK, a.body)
+	writeValidators(w, o, a, k)
+	o.Compression.SetHeaders(w.Header(), k)
+	if k == coding.Identity {
+		writeBodyAs(w, contentTypes[f], http.StatusOK, identity)
+		return
+	}
+	if body, ok := cache.form(a.answer, k, o.Compression); ok {
+		writeBodyAs(w, contentTypes[f], http.StatusOK, body)
+		return
+	}
+	// Too large to keep: compressed as it is written, length unknown.
+	w.Header().Set("Content-Type", contentTypes[f])
+	w.WriteHeader(http.StatusOK)
+	_ = o.Compression.Write(w, k, identity) // a failed write is the caller gone
 }
 
-// writeValidators sets the answer's ETag, Last-Modified and Cache-Control,
-// from values formatted once per answer: on the revalidation path they are
-// most of the work.
-func writeValidators(w http.ResponseWriter, o Options, a recentAnswer) {
+// writeValidators sets the validators of a's form in coding k: ETag,
+// Last-Modified and Cache-Control, from values formatted once per answer
+// (on the revalidation path they are most of the work), and Vary.
+func writeValidators(w http.ResponseWriter, o Options, a recentAnswer, k coding.Coding) {
 	h := w.Header()
-	h["Etag"] = a.etagHeader
+	h["Etag"] = a.etagHeaders[k]
 	if a.modifiedHeader != nil {
 		h["Last-Modified"] = a.modifiedHeader
 	}
 	h["Cache-Control"] = o.cacheControl
+	o.Compression.SetVary(h)
 }
 
-// notModified reports whether the caller holds the answer a: its
-// If-None-Match names a's tag or, without If-None-Match (which takes
-// precedence, RFC 9110 13.2.2), its If-Modified-Since is no earlier than
-// a's last modification, to the second that HTTP dates keep.
-func notModified(r *http.Request, a recentAnswer) bool {
+// holds reports whether the caller holds a current form of a, and which:
+// its If-None-Match names the tag of a form its Accept-Encoding admits
+// (the one it would get, k, looked at first), or, without If-None-Match
+// (which takes precedence, RFC 9110 13.2.2), its If-Modified-Since is no
+// earlier than a's last modification, to the second that HTTP dates keep:
+// then the form is k.
+func holds(r *http.Request, a recentAnswer, accepted coding.Accepted, k coding.Coding) (coding.Coding, bool) {
 	if inm := r.Header.Get("If-None-Match"); inm != "" {
-		return etagMatches(inm, a.tag)
+		if etagMatches(inm, a.tags[k]) {
+			return k, true
+		}
+		for c := range coding.Count {
+			if c != k && accepted.Admits(c) && etagMatches(inm, a.tags[c]) {
+				return c, true
+			}
+		}
+		return k, false
 	}
+	return k, modifiedSince(r, a)
+}
+
+// heldBefore is holds before a's body is encoded, when the coding it would
+// be sent in is not known: an If-None-Match names the form it matches, and
+// an If-Modified-Since is answered here only for a caller that takes
+// identity alone.
+func heldBefore(r *http.Request, a recentAnswer, accepted coding.Accepted) (coding.Coding, bool) {
+	if inm := r.Header.Get("If-None-Match"); inm != "" {
+		for c := range coding.Count {
+			if accepted.Admits(c) && etagMatches(inm, a.tags[c]) {
+				return c, true
+			}
+		}
+		return coding.Identity, false
+	}
+	for c := coding.Identity + 1; c < coding.Count; c++ {
+		if accepted.Admits(c) {
+			return coding.Identity, false
+		}
+	}
+	return coding.Identity, accepted.Admits(coding.Identity) && modifiedSince(r, a)
+}
+
+// modifiedSince reports whether r's If-Modified-Since is no earlier than
+// a's last modification.
+func modifiedSince(r *http.Request, a recentAnswer) bool {
 	ims := r.Header.Get("If-Modified-Since")
 	if ims == "" || a.modified.IsZero() {
 		return false
@@ -156,13 +221,14 @@ func etagMatches(header, tag string) bool {
 }
 
 // answerCache keeps encoded answers, least recently used first out, within
-// a byte budget. An entry is valid only for the data version it was
-// encoded from; answers encoded from changed parts replace it.
+// a byte budget that counts each answer's compressed forms too. An entry is
+// valid only for the data version it was encoded from; answers encoded
+// from changed parts replace it.
 type answerCache struct {
 	mu     sync.Mutex
 	budget int
 	size   int
-	lru    *list.List // of *cached, most recent at the front
+	lru    *list.List // of *cachedAnswer, most recent at the front
 	byKey  map[string]*list.Element
 
 	// byQuery maps a dataset's raw query strings to their answer on one
@@ -172,20 +238,39 @@ type answerCache struct {
 	queries int
 }
 
+// cachedAnswer is one encoded answer: its identity bytes and the
+// compressed forms made so far.
+type cachedAnswer struct {
+	key   string
+	tag   string // the entity tag of the data the body was encoded from
+	forms *coding.Forms
+	// kept is false for an answer too large for the cache: it is compressed
+	// as it is written rather than kept.
+	kept bool
+	// counted is the bytes of forms the cache's size counts, under its lock.
+	counted int
+}
+
 type recentAnswer struct {
 	tag      string
 	modified time.Time // zero when the answer covers no part
-	body     []byte
+	answer   *cachedAnswer
+	// tags are the entity tags of the answer's forms, by coding.
+	tags [coding.Count]string
 	// The header values, shared by every answer that sends them (net/http
 	// does not change them).
-	etagHeader, modifiedHeader []string
+	etagHeaders    [coding.Count][]string
+	modifiedHeader []string
 }
 
 // newRecentAnswer returns the validators of the answer to q in format f,
 // without its body.
 func newRecentAnswer(snap *dataset.Snapshot, q *dataset.Query, f format) recentAnswer {
 	a := recentAnswer{tag: snap.Tag(q, formatNames[f])}
-	a.etagHeader = []string{a.tag}
+	for c := range coding.Count {
+		a.tags[c] = c.Tag(a.tag)
+		a.etagHeaders[c] = []string{a.tags[c]}
+	}
 	if t, ok := snap.LastModified(q); ok {
 		a.modified, a.modifiedHeader = t, []string{t.Format(http.TimeFormat)}
 	}
@@ -210,7 +295,7 @@ func (c *answerCache) recent(d *dataset.Dataset, raw string, snap *dataset.Snaps
 }
 
 func (c *answerCache) remember(d *dataset.Dataset, raw string, snap *dataset.Snapshot, a recentAnswer) {
-	if c.budget == 0 || len(a.body) > c.budget/8 {
+	if !a.answer.kept {
 		return
 	}
 	c.mu.Lock()
@@ -227,50 +312,84 @@ func (c *answerCache) remember(d *dataset.Dataset, raw string, snap *dataset.Sna
 	c.byQuery[d][raw] = a
 }
 
-type cached struct {
-	key  string
-	tag  string // the entity tag of the data the body was encoded from
-	body []byte
-}
-
 // newAnswerCache returns a cache of at most budget bytes of answers; a
 // budget of 0 caches nothing.
 func newAnswerCache(budget int) *answerCache {
 	return &answerCache{budget: budget, lru: list.New(), byKey: map[string]*list.Element{}}
 }
 
-func (c *answerCache) get(key, tag string) ([]byte, bool) {
+func (c *answerCache) get(key, tag string) (*cachedAnswer, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	e, ok := c.byKey[key]
-	if !ok || e.Value.(*cached).tag != tag {
+	if !ok || e.Value.(*cachedAnswer).tag != tag {
 		return nil, false
 	}
 	c.lru.MoveToFront(e)
-	return e.Value.(*cached).body, true
+	return e.Value.(*cachedAnswer), true
 }
 
-func (c *answerCache) put(key, tag string, body []byte) {
-	// An answer larger than an eighth of the budget would evict too much.
-	if len(body) > c.budget/8 {
-		return
+// put keeps body as the answer under key, for the data of tag, and returns
+// it. An answer larger than an eighth of the budget would evict too much:
+// it is returned but not kept.
+func (c *answerCache) put(key, tag string, body []byte) *cachedAnswer {
+	a := &cachedAnswer{key: key, tag: tag, forms: coding.NewForms(body), kept: c.budget > 0 && len(body) <= c.budget/8}
+	if !a.kept {
+		return a
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if e, ok := c.byKey[key]; ok {
-		old := e.Value.(*cached)
-		c.size += len(body) - len(old.body)
-		old.tag, old.body = tag, body
+		old := e.Value.(*cachedAnswer)
+		c.size -= old.counted
+		old.counted = 0
+		e.Value = a
 		c.lru.MoveToFront(e)
 	} else {
-		c.byKey[key] = c.lru.PushFront(&cached{key, tag, body})
-		c.size += len(body)
+		c.byKey[key] = c.lru.PushFront(a)
 	}
+	c.count(a)
+	return a
+}
+
+// form returns a in coding k, compressing it the first time; ok is false
+// for an answer too large to keep, which the caller compresses as it
+// writes.
+func (c *answerCache) form(a *cachedAnswer, k coding.Coding, z *coding.Compressor) (body []byte, ok bool) {
+	if b, ok := a.forms.Get(k); ok {
+		return b, true
+	}
+	if !a.kept {
+		return nil, false
+	}
+	b := a.forms.Make(z, k)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	switch e, ok := c.byKey[a.key]; {
+	case !ok:
+		// Evicted while a remembered query still serves it: it is in use, so
+		// it comes back, counted with its new form.
+		c.byKey[a.key] = c.lru.PushFront(a)
+	case e.Value != a:
+		return b, true // replaced by a newer answer; a is on its way out
+	}
+	c.count(a)
+	return b, true
+}
+
+// count brings the size the cache counts for a, which it holds, up to
+// date, and evicts the least recently used answers beyond the budget.
+// The caller holds c.mu.
+func (c *answerCache) count(a *cachedAnswer) {
+	n := a.forms.Size()
+	c.size += n - a.counted
+	a.counted = n
 	for c.size > c.budget {
 		e := c.lru.Back()
-		old := e.Value.(*cached)
+		old := e.Value.(*cachedAnswer)
 		c.lru.Remove(e)
 		delete(c.byKey, old.key)
-		c.size -= len(old.body)
+		c.size -= old.counted
+		old.counted = 0
 	}
 }

@@ -14,6 +14,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/energyapi/energyapi/internal/coding"
 	"github.com/energyapi/energyapi/internal/dataset"
 )
 
@@ -28,9 +29,10 @@ var openapiYAML string
 // traffic against it.
 func OpenAPIDocument(c *dataset.Catalog) ([]byte, error) { return buildOpenAPI(openapiYAML, c) }
 
-// openapiDoc is the document in both encodings, with their entity tags.
+// openapiDoc is the document in both encodings, each with its compressed
+// forms as made, and their entity tags.
 type openapiDoc struct {
-	yaml, json         []byte
+	yaml, json         *coding.Forms
 	yamlETag, jsonETag string
 	err                error // the conversion failed; tests rule that out
 }
@@ -46,9 +48,7 @@ func newOpenAPIDoc(c *dataset.Catalog) *openapiDoc {
 	if err != nil {
 		return &openapiDoc{err: fmt.Errorf("openapi.yaml: %w", err)}
 	}
-	d := &openapiDoc{yaml: y, json: j}
-	d.yamlETag, d.jsonETag = etag(d.yaml), etag(d.json)
-	return d
+	return &openapiDoc{yaml: coding.NewForms(y), json: coding.NewForms(j), yamlETag: etag(y), jsonETag: etag(j)}
 }
 
 func etag(b []byte) string {
@@ -56,23 +56,26 @@ func etag(b []byte) string {
 	return `"` + base64.RawURLEncoding.EncodeToString(sum[:16]) + `"`
 }
 
-// handleOpenAPI serves one encoding of the document. Without authentication:
+// handleOpenAPI serves one encoding of the document, compressed by z as the
+// caller asks, each coding under its own tag. Without authentication:
 // the description is public, and CORS is open so that browser-based editors
 // and viewers can load it by URL. A document that failed to convert is
 // answered 500 rather than stopping a server whose data endpoints work.
-func handleOpenAPI(log *slog.Logger, doc *openapiDoc, asJSON bool) http.Handler {
+func handleOpenAPI(log *slog.Logger, z *coding.Compressor, doc *openapiDoc, asJSON bool) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if doc.err != nil {
 			writeError(w, r, log, doc.err)
 			return
 		}
-		body, tag, ctype := doc.yaml, doc.yamlETag, "application/yaml"
+		forms, tag, ctype := doc.yaml, doc.yamlETag, "application/yaml"
 		if asJSON {
-			body, tag, ctype = doc.json, doc.jsonETag, "application/json"
+			forms, tag, ctype = doc.json, doc.jsonETag, "application/json"
 		}
+		body, k := z.Pick(r, forms)
 		h := w.Header()
 		h.Set("Content-Type", ctype)
-		h.Set("ETag", tag)
+		h.Set("ETag", k.Tag(tag))
+		z.SetHeaders(h, k)
 		h.Set("Cache-Control", "public, max-age=300")
 		h.Set("Access-Control-Allow-Origin", "*")
 		// ServeContent answers If-None-Match with 304 and serves HEAD and ranges.

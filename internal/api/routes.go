@@ -41,8 +41,8 @@ func addRoutes(mux *http.ServeMux, o Options) {
 		handle("/updates/stream", methodNotAllowedAt(o, "GET, HEAD"))
 	}
 	openapi := newOpenAPIDoc(o.Catalog)
-	get("/openapi.yaml", handleOpenAPI(o.Log, openapi, false)) // public: no token
-	get("/openapi.json", handleOpenAPI(o.Log, openapi, true))
+	get("/openapi.yaml", handleOpenAPI(o.Log, o.Compression, openapi, false)) // public: no token
+	get("/openapi.json", handleOpenAPI(o.Log, o.Compression, openapi, true))
 	get("/.well-known/jwks.json", handleJWKS(o.Keys))
 	get("/healthz", handleHealth())
 	get("/readyz", handleReady(o.Log, o.Ready))

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/energyapi/energyapi/internal/auth"
+	"github.com/energyapi/energyapi/internal/coding"
 	"github.com/energyapi/energyapi/internal/dataset"
 	"github.com/energyapi/energyapi/internal/sandbox"
 )
@@ -43,8 +44,13 @@ type Options struct {
 	// value is "private, no-cache": caches may keep an answer but must
 	// revalidate it (If-None-Match) before reuse.
 	CacheControl string
-	// AnswerCacheBytes bounds the encoded answers kept for reuse; 0 keeps none.
+	// AnswerCacheBytes bounds the encoded answers kept for reuse, and their
+	// compressed forms; 0 keeps none.
 	AnswerCacheBytes int
+	// Compression, when set, compresses data answers, /catalog and the
+	// OpenAPI document in the coding a caller's Accept-Encoding asks for
+	// (gzip or zstd); nil sends them as they are.
+	Compression *coding.Compressor
 
 	// Metrics records every request; optional.
 	Metrics Recorder

@@ -51,7 +51,8 @@ func browserServer(t *testing.T) (*apitest.Server, energy.Date) {
 		Load:         demo.TotalLoad(first, last),
 		MaxRangeDays: 60,
 		Adjust: func(o *api.Options) {
-			o.Web = web.New(web.Options{Demo: &web.Credentials{ClientID: apitest.ClientID, ClientSecret: apitest.ClientSecret}})
+			// Compressed as serve sends it: the browser decodes what it asked for.
+			o.Web = web.New(web.Options{Demo: &web.Credentials{ClientID: apitest.ClientID, ClientSecret: apitest.ClientSecret}, Compression: o.Compression})
 		},
 	})
 	return srv, last

@@ -5,10 +5,17 @@
 package web
 
 import (
+	"bytes"
 	"embed"
 	"encoding/json"
 	"io/fs"
+	"mime"
 	"net/http"
+	"path"
+	"strings"
+	"time"
+
+	"github.com/energyapi/energyapi/internal/coding"
 )
 
 //go:embed assets
@@ -19,6 +26,10 @@ type Options struct {
 	// Demo, when set, tells the page the credentials of the demo client, so
 	// that it fetches its token without asking. Set only with serve --demo.
 	Demo *Credentials
+	// Compression, when set, sends the pages and assets compressed as the
+	// browser's Accept-Encoding asks, each file compressed once; nil sends
+	// them as they are.
+	Compression *coding.Compressor
 }
 
 // Credentials are a client's id and secret.
@@ -43,25 +54,41 @@ func New(o Options) http.Handler {
 	if err != nil {
 		panic(err) // the embedded tree is fixed at build time
 	}
+	z := o.Compression
 	mux := http.NewServeMux()
 	page := func(name, csp string) http.Handler {
 		body, err := fs.ReadFile(sub, name)
 		if err != nil {
 			panic(err)
 		}
+		forms := coding.NewForms(body)
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			secure(w.Header(), csp)
 			w.Header().Set("Content-Type", "text/html; charset=utf-8")
 			w.Header().Set("Cache-Control", "no-cache")
-			w.Write(body)
+			b, c := z.Pick(r, forms)
+			z.SetHeaders(w.Header(), c)
+			w.Write(b)
 		})
 	}
 	mux.Handle("GET /{$}", page("index.html", pageCSP))
 	mux.Handle("GET /docs", page("docs.html", docsCSP))
 	files := http.StripPrefix("/assets/", http.FileServerFS(sub))
+	compressible := assetForms(sub)
 	mux.Handle("GET /assets/", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		secure(w.Header(), pageCSP)
-		w.Header().Set("Cache-Control", "public, max-age=3600")
+		h := w.Header()
+		secure(h, pageCSP)
+		h.Set("Cache-Control", "public, max-age=3600")
+		if a, ok := compressible[strings.TrimPrefix(r.URL.Path, "/assets/")]; ok && z != nil {
+			if b, c := z.Pick(r, a.forms); c != coding.Identity {
+				z.SetHeaders(h, c)
+				h.Set("Content-Type", a.contentType)
+				// Ranges and HEAD as the file server answers them.
+				http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(b))
+				return
+			}
+		}
+		z.SetVary(h)
 		files.ServeHTTP(w, r)
 	}))
 	cfg, err := json.Marshal(struct {
@@ -78,6 +105,38 @@ func New(o Options) http.Handler {
 		w.Write(cfg)
 	}))
 	return mux
+}
+
+// asset is an embedded file as the file server would type it, with its
+// compressed forms as made.
+type asset struct {
+	contentType string
+	forms       *coding.Forms
+}
+
+// assetForms returns every embedded file by its path: an identity answer
+// comes from the file server, a compressed one from here.
+func assetForms(sub fs.FS) map[string]asset {
+	out := map[string]asset{}
+	err := fs.WalkDir(sub, ".", func(name string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		body, err := fs.ReadFile(sub, name)
+		if err != nil {
+			return err
+		}
+		ctype := mime.TypeByExtension(path.Ext(name)) // as http.FileServer does
+		if ctype == "" {
+			ctype = http.DetectContentType(body)
+		}
+		out[name] = asset{contentType: ctype, forms: coding.NewForms(body)}
+		return nil
+	})
+	if err != nil {
+		panic(err) // the embedded tree is fixed at build time
+	}
+	return out
 }
 
 func secure(h http.Header, csp string) {

@@ -19,6 +19,7 @@ import (
 
 	"github.com/energyapi/energyapi/internal/api"
 	"github.com/energyapi/energyapi/internal/auth"
+	"github.com/energyapi/energyapi/internal/coding"
 	"github.com/energyapi/energyapi/internal/dataset"
 	"github.com/energyapi/energyapi/internal/energy"
 	"github.com/energyapi/energyapi/internal/store/sqlite"
@@ -165,6 +166,8 @@ func Start(o Options) (*Server, error) {
 		MaxRangeDays:  o.MaxRangeDays,
 		// Large enough that tests exercise cached answers.
 		AnswerCacheBytes: 8 << 20,
+		// On, as serve has it: Go's HTTP client asks for gzip unasked.
+		Compression: coding.New(),
 	}
 	if live != nil {
 		ao.AsOf = live.AsOf

@@ -18,6 +18,8 @@ import (
 	"github.com/getkin/kin-openapi/openapi3filter"
 	"github.com/getkin/kin-openapi/routers"
 	"github.com/getkin/kin-openapi/routers/legacy"
+	"github.com/klauspost/compress/gzip"
+	"github.com/klauspost/compress/zstd"
 )
 
 // Validator checks HTTP exchanges against the OpenAPI document the server
@@ -258,8 +260,41 @@ func (t *validatingTransport) RoundTrip(req *http.Request) (*http.Response, erro
 		return nil, err
 	}
 	resp.Body = io.NopCloser(bytes.NewReader(body))
-	if err := t.v.Check(req, reqBody, resp.StatusCode, resp.Header, body); err != nil {
+	// The document describes the answer's content; a compressed answer is
+	// checked as it decodes.
+	content, err := decodeContent(resp.Header.Get("Content-Encoding"), body)
+	if err != nil {
+		t.tb.Errorf("%s %s: Content-Encoding %s: %v", req.Method, req.URL, resp.Header.Get("Content-Encoding"), err)
+		return resp, nil
+	}
+	if err := t.v.Check(req, reqBody, resp.StatusCode, resp.Header, content); err != nil {
 		t.tb.Errorf("OpenAPI: %v", err)
 	}
 	return resp, nil
+}
+
+// decodeContent returns body decoded from the content coding ce.
+func decodeContent(ce string, body []byte) ([]byte, error) {
+	if ce == "" || len(body) == 0 {
+		return body, nil
+	}
+	var r io.Reader
+	switch ce {
+	case "gzip":
+		gr, err := gzip.NewReader(bytes.NewReader(body))
+		if err != nil {
+			return nil, err
+		}
+		r = gr
+	case "zstd":
+		zr, err := zstd.NewReader(bytes.NewReader(body))
+		if err != nil {
+			return nil, err
+		}
+		defer zr.Close()
+		r = zr
+	default:
+		return nil, fmt.Errorf("unknown content coding")
+	}
+	return io.ReadAll(r)
 }

@@ -1,0 +1,138 @@
+package client_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/energyapi/energyapi/client"
+	"github.com/energyapi/energyapi/internal/api/apitest"
+	"github.com/energyapi/energyapi/internal/demo"
+	"github.com/energyapi/energyapi/internal/energy"
+)
+
+// wire records, for each data request, what the client asked for and how
+// the server answered: Accept-Encoding, If-None-Match, status,
+// Content-Encoding and ETag.
+type wire struct {
+	base http.RoundTripper
+	mu   sync.Mutex
+	seen []exchange
+}
+
+type exchange struct {
+	acceptEncoding, ifNoneMatch string
+	status                      int
+	contentEncoding, etag       string
+}
+
+func (w *wire) RoundTrip(r *http.Request) (*http.Response, error) {
+	resp, err := w.base.RoundTrip(r)
+	if err != nil || r.URL.Path == tokenPath {
+		return resp, err
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.seen = append(w.seen, exchange{r.Header.Get("Accept-Encoding"), r.Header.Get("If-None-Match"), resp.StatusCode, resp.Header.Get("Content-Encoding"), resp.Header.Get("ETag")})
+	return resp, nil
+}
+
+// TestCompressedAnswersAndCache: the client asks for gzip and zstd, reads
+// the compressed answer as the records the identity answer holds, and its
+// cache keeps the answer's own tag (the gzip form's), which the server
+// answers 304 on the next fetch.
+func TestCompressedAnswersAndCache(t *testing.T) {
+	srv := apitest.NewServer(t, apitest.Options{Data: energy.Data{Thermo: demo.Thermoelectric()}})
+	w := &wire{base: apitest.NewValidator(t).Transport(t, nil)}
+	dir := filepath.Join(t.TempDir(), "answers")
+	c := client.New(srv.URL, client.WithHTTPClient(&http.Client{Transport: w}),
+		client.WithCredentials(apitest.ClientID, apitest.ClientSecret), client.WithCache(client.DirCache(dir)))
+	year := url.Values{"year": {"2023"}}
+	first, err := c.Get(t.Context(), thermoPath, year)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := c.Get(t.Context(), thermoPath, year)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(first) < 100 || len(again) != len(first) {
+		t.Fatalf("records: got %d, then %d; want the year's, twice", len(first), len(again))
+	}
+	if len(w.seen) != 2 {
+		t.Fatalf("data requests: got %d, want 2", len(w.seen))
+	}
+	got, rev := w.seen[0], w.seen[1]
+	if got.acceptEncoding != "gzip, zstd" || got.status != 200 || got.contentEncoding != "gzip" || !strings.HasSuffix(got.etag, `-gz"`) {
+		t.Errorf("first fetch: %+v; want Accept-Encoding gzip, zstd answered 200 in gzip under a -gz tag", got)
+	}
+	if rev.ifNoneMatch != got.etag || rev.status != http.StatusNotModified || rev.etag != got.etag {
+		t.Errorf("revalidation: %+v; want If-None-Match %s answered 304", rev, got.etag)
+	}
+	// The cache holds the answer as the identity bytes, whatever came on the wire.
+	req, _ := http.NewRequest(http.MethodGet, srv.URL+thermoPath+"?year=2023", nil)
+	req.Header.Set("Authorization", "Bearer "+token(t, srv))
+	resp, err := (&http.Transport{DisableCompression: true}).RoundTrip(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var identity bytes.Buffer
+	identity.ReadFrom(resp.Body)
+	resp.Body.Close()
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 1 {
+		t.Fatalf("cache: %d entries, want 1", len(entries))
+	}
+	stored, _ := os.ReadFile(filepath.Join(dir, entries[0].Name()))
+	if _, body, _ := bytes.Cut(stored, []byte("\n")); !bytes.Equal(body, identity.Bytes()) {
+		t.Errorf("cached body: %d bytes, not the %d identity bytes", len(body), identity.Len())
+	}
+}
+
+// TestZstdAnswerDecoded: an answer in zstd (from a server that prefers it)
+// is decoded too.
+func TestZstdAnswerDecoded(t *testing.T) {
+	srv := apitest.NewServer(t, apitest.Options{Data: energy.Data{Thermo: demo.Thermoelectric()}})
+	w := &wire{base: onlyZstd{apitest.NewValidator(t).Transport(t, nil)}}
+	c := client.New(srv.URL, client.WithHTTPClient(&http.Client{Transport: w}), client.WithCredentials(apitest.ClientID, apitest.ClientSecret))
+	recs, err := c.Get(t.Context(), thermoPath, url.Values{"year": {"2023"}})
+	if err != nil || len(recs) < 100 {
+		t.Fatalf("got %d records, %v", len(recs), err)
+	}
+	if len(w.seen) != 1 || w.seen[0].contentEncoding != "zstd" {
+		t.Errorf("exchanges %+v, want one answered in zstd", w.seen)
+	}
+}
+
+// onlyZstd narrows the client's Accept-Encoding to zstd.
+type onlyZstd struct{ base http.RoundTripper }
+
+func (o onlyZstd) RoundTrip(r *http.Request) (*http.Response, error) {
+	if r.Header.Get("Accept-Encoding") != "" {
+		r = r.Clone(r.Context())
+		r.Header.Set("Accept-Encoding", "zstd")
+	}
+	return o.base.RoundTrip(r)
+}
+
+func token(t *testing.T, srv *apitest.Server) string {
+	t.Helper()
+	resp, err := http.PostForm(srv.URL+tokenPath, url.Values{"client_id": {apitest.ClientID}, "client_secret": {apitest.ClientSecret}, "grant_type": {"client_credentials"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var tr struct {
+		AccessToken string `json:"access_token"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&tr); err != nil || tr.AccessToken == "" {
+		t.Fatalf("token: %d, %v", resp.StatusCode, err)
+	}
+	return tr.AccessToken
+}

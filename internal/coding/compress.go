@@ -1,0 +1,192 @@
+package coding
+
+import (
+	"bytes"
+	"io"
+	"net/http"
+	"strconv"
+	"sync"
+	"sync/atomic"
+
+	"github.com/klauspost/compress/gzip"
+	"github.com/klauspost/compress/zstd"
+)
+
+// Compressor compresses bodies with pooled encoders, and counts the bodies
+// it compressed: an answer served from its cached compressed form costs
+// none. A nil *Compressor is compression turned off: it sends identity.
+type Compressor struct {
+	gzip, zstd sync.Pool
+	made       atomic.Int64
+}
+
+// gzipLevel trades time for size: answers are compressed once per data
+// version and then served many times, and level 6 costs little more than
+// the fastest levels on the API's repetitive JSON and CSV.
+const gzipLevel = 6
+
+// New returns a Compressor.
+func New() *Compressor {
+	z := &Compressor{}
+	z.gzip.New = func() any {
+		w, _ := gzip.NewWriterLevel(io.Discard, gzipLevel) // the level is valid
+		return w
+	}
+	z.zstd.New = func() any {
+		// One goroutine per encoder: requests already run in parallel, and a
+		// single-threaded encoder writes the same bytes every time. The
+		// better level makes answers as small as gzip's (the default level's
+		// are 5 to 10% larger) at a cost paid once per data version. The
+		// default 8 MiB window is the most HTTP's zstd allows (RFC 9659).
+		e, err := zstd.NewWriter(nil, zstd.WithEncoderConcurrency(1), zstd.WithEncoderLevel(zstd.SpeedBetterCompression))
+		if err != nil {
+			panic("coding: zstd options: " + err.Error()) // fixed options, checked by the tests
+		}
+		return e
+	}
+	return z
+}
+
+// Made returns how many bodies z has compressed.
+func (z *Compressor) Made() int64 { return z.made.Load() }
+
+// Write writes body to w in coding c: compressed, or as it is for
+// identity. The compressed bytes depend only on body and c.
+func (z *Compressor) Write(w io.Writer, c Coding, body []byte) error {
+	switch c {
+	case Gzip:
+		z.made.Add(1)
+		gw := z.gzip.Get().(*gzip.Writer)
+		defer z.gzip.Put(gw)
+		gw.Reset(w)
+		defer gw.Reset(io.Discard) // hold no reference to w in the pool
+		if _, err := gw.Write(body); err != nil {
+			return err
+		}
+		return gw.Close()
+	case Zstd:
+		z.made.Add(1)
+		e := z.zstd.Get().(*zstd.Encoder)
+		defer z.zstd.Put(e)
+		// The frame states the size, so that a decoder allocates once.
+		e.ResetContentSize(w, int64(len(body)))
+		defer e.Reset(nil)
+		if _, err := e.Write(body); err != nil {
+			return err
+		}
+		return e.Close()
+	}
+	_, err := w.Write(body)
+	return err
+}
+
+// Append returns body in coding c, appended to dst.
+func (z *Compressor) Append(dst []byte, c Coding, body []byte) []byte {
+	buf := bytes.NewBuffer(dst)
+	if c != Identity {
+		buf.Grow(len(body) / 4) // typical of the API's answers
+	}
+	_ = z.Write(buf, c, body) // a bytes.Buffer takes every write
+	return buf.Bytes()
+}
+
+// Forms is one body as it is and, each made the first time it is asked
+// for, in each compressed coding. It is safe for concurrent use.
+type Forms struct {
+	identity []byte
+	coded    [Count]atomic.Pointer[[]byte]
+}
+
+// NewForms returns the forms of body, which must not change afterwards.
+func NewForms(body []byte) *Forms { return &Forms{identity: body} }
+
+// Identity returns the body as it is.
+func (f *Forms) Identity() []byte { return f.identity }
+
+// Get returns the body in coding c; ok is false if that form is not made.
+func (f *Forms) Get(c Coding) (b []byte, ok bool) {
+	if c == Identity {
+		return f.identity, true
+	}
+	if p := f.coded[c].Load(); p != nil {
+		return *p, true
+	}
+	return nil, false
+}
+
+// Make returns the body in coding c, compressing it with z the first time
+// and keeping it. Two callers asking at once may both compress; one form
+// is kept and both get it.
+func (f *Forms) Make(z *Compressor, c Coding) []byte {
+	if b, ok := f.Get(c); ok {
+		return b
+	}
+	b := z.Append(nil, c, f.identity)
+	if !f.coded[c].CompareAndSwap(nil, &b) {
+		return *f.coded[c].Load()
+	}
+	return b
+}
+
+// Size returns the bytes f holds: its body and the forms made so far.
+func (f *Forms) Size() int {
+	n := len(f.identity)
+	for c := Identity + 1; c < Count; c++ {
+		if p := f.coded[c].Load(); p != nil {
+			n += len(*p)
+		}
+	}
+	return n
+}
+
+// varyHeader is shared by every answer that sends it; net/http does not
+// change header values.
+var varyHeader = []string{"Accept-Encoding"}
+
+var encodingHeaders = [Count][]string{Gzip: {"gzip"}, Zstd: {"zstd"}}
+
+// SetHeaders sets the headers of an answer sent in coding c: Vary, since
+// the answer depends on Accept-Encoding whenever compression is on (also
+// when this one is identity, and on a 304), and Content-Encoding when c
+// compresses. On a nil Compressor it sets nothing: the answer does not vary.
+func (z *Compressor) SetHeaders(h http.Header, c Coding) {
+	if z == nil {
+		return
+	}
+	h["Vary"] = varyHeader
+	if c != Identity {
+		h["Content-Encoding"] = encodingHeaders[c]
+	}
+}
+
+// SetVary sets the Vary header of an answer that depends on
+// Accept-Encoding, as every answer does while compression is on: a 304's,
+// which carries no Content-Encoding.
+func (z *Compressor) SetVary(h http.Header) {
+	if z != nil {
+		h["Vary"] = varyHeader
+	}
+}
+
+// Pick returns f in the coding r's Accept-Encoding asks for, and that
+// coding. A caller that accepts no coding gets identity: Pick serves public
+// documents, not worth a 406.
+func (z *Compressor) Pick(r *http.Request, f *Forms) ([]byte, Coding) {
+	c, ok := z.Accepted(r).Choose(len(f.identity))
+	if !ok || c == Identity {
+		return f.identity, Identity
+	}
+	return f.Make(z, c), c
+}
+
+// ServeBody answers r with f in the coding r's Accept-Encoding asks for,
+// with Content-Length, Vary and Content-Encoding; the caller has set the
+// other headers.
+func (z *Compressor) ServeBody(w http.ResponseWriter, r *http.Request, status int, f *Forms) {
+	b, c := z.Pick(r, f)
+	h := w.Header()
+	z.SetHeaders(h, c)
+	h.Set("Content-Length", strconv.Itoa(len(b)))
+	w.WriteHeader(status)
+	_, _ = w.Write(b)
+}
