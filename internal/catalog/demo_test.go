@@ -1,6 +1,9 @@
 package catalog
 
 import (
+	"fmt"
+	"math"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -97,6 +100,47 @@ func checkWholeDays(t *testing.T, name string, times []int64, step int64) {
 		want := int64(24 + (startOff-endOff)/3600) // 23 in March, 25 in October
 		if hours != want {
 			t.Errorf("%s: %s has %d hours of data, want %d", name, d, hours, want)
+		}
+	}
+}
+
+// TestDemoIMCEIDoesNotDependOnTheRange generates 2024's industrial index
+// alone and within 2019-2024: the index is the model's, so a range without
+// its base year 2019 must give the same finite values, not +Inf.
+func TestDemoIMCEIDoesNotDependOnTheRange(t *testing.T) {
+	c, err := New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	imcei := func(first energy.Date) map[string][2]float64 {
+		out := map[string][2]float64{}
+		in := dataset.DemoInput{First: first, Last: energy.Date{Year: 2024, Month: time.December, Day: 31}, Seed: demo.DefaultSeed}
+		err := c.EachDemo(in, func(_, _ int, d *dataset.Dataset, generate func() []dataset.Row) error {
+			if d.Name != "imcei" && !slices.Contains(d.DemoFrom, "total-load") && d.Name != "total-load" {
+				return nil
+			}
+			for _, r := range generate() {
+				if d.Name == "imcei" && time.Unix(r.Time, 0).In(energy.Rome()).Year() == 2024 {
+					out[fmt.Sprint(r.Time, r.Text)] = [2]float64{r.Num[0], r.Num[1]}
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	alone, within := imcei(energy.Date{Year: 2024, Month: time.January, Day: 1}), imcei(energy.Date{Year: 2019, Month: time.January, Day: 1})
+	if len(alone) == 0 || len(alone) != len(within) {
+		t.Fatalf("got %d records of 2024 alone and %d within 2019-2024, want the same, not none", len(alone), len(within))
+	}
+	for k, v := range alone {
+		if math.IsInf(v[0], 0) || math.IsNaN(v[0]) || v[0] <= 0 || v[0] > 1000 {
+			t.Fatalf("%s: index %v, want a finite index", k, v[0])
+		}
+		if v != within[k] {
+			t.Errorf("%s: %v generated alone, %v within 2019-2024, want the same", k, v, within[k])
 		}
 	}
 }

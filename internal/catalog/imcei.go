@@ -61,12 +61,9 @@ func demoIMCEI(in dataset.DemoInput) []dataset.Row {
 		}
 		energyMWh[k] += r.Num[0] / 4
 	}
-	var base2019 float64
-	for k, v := range energyMWh {
-		if k.y == 2019 {
-			base2019 += v / 12
-		}
-	}
+	// The index base is the model's 2019, whatever range is generated: a
+	// range without 2019 must not divide by nothing.
+	base2019 := demo.YearlyDemandTWh(2019) * 1e6 / 12
 	sectors := energy.IMCEISectorNames().Values()
 	sectorGWh := []float64{11, 9, 6, 4, 6, 9, 14, 4, 4, 12} // a month's national consumption per sector, GWh in 2019
 	shares := demo.RegionDemandShares()
