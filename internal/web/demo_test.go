@@ -14,8 +14,9 @@ import (
 )
 
 // recentDays is how many of the demo's last days the browser tests serve:
-// the dashboard's default week, and all of the v1.0 datasets, which cover
-// the demo's last 14 days only.
+// the dashboard's default week and all of the v1.0 datasets, which cover
+// the demo's last 14 days only. It is longer than those 14 days so that the
+// datasets spanning the whole range show by starting on its first day.
 const recentDays = 21
 
 // clockChanges are the 2025 days the tests show besides the recent ones: a
@@ -28,11 +29,13 @@ var clockChanges = []energy.Date{
 // fullDemo returns the catalogue and what serve --demo writes for every
 // dataset, on the days the browser tests show: the last recentDays days of
 // the demo range, and the clock-change days of the datasets that span the
-// whole range. Monthly and yearly datasets keep what their generators give
-// for those windows (the yearly statistics, every year). Generators are
-// smooth functions of the instant, so a day's records do not depend on the
-// range asked; generating seven years under the race detector would take
-// minutes. The data are generated once per test binary (no test writes
+// whole range. Generators are smooth functions of the instant, so a day's
+// records do not depend on the range asked (every answer of those days
+// matched a serve --demo store when this was written); generating seven
+// years under the race detector would take minutes. The monthly and yearly
+// datasets built from the time series (imcei, demand coverage) hold only
+// what these windows give, not serve --demo's figures; no browser test
+// draws them. The data are generated once per test binary (no test writes
 // them: a PartSource is read-only).
 func fullDemo(tb testing.TB) (*dataset.Catalog, dataset.PartSource) {
 	tb.Helper()
