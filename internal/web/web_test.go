@@ -19,7 +19,11 @@ func TestPages(t *testing.T) {
 	}{
 		{"/", "text/html; charset=utf-8", `<script src="/assets/app.js"`},
 		{"/docs", "text/html; charset=utf-8", `<script src="/assets/docs.js"`},
-		{"/assets/app.js", "text/javascript; charset=utf-8", "energyPage"},
+		{"/assets/app.js", "text/javascript; charset=utf-8", `from "./api.js"`},
+		{"/assets/api.js", "text/javascript; charset=utf-8", "energyPage"},
+		{"/assets/rome.js", "text/javascript; charset=utf-8", "Europe/Rome"},
+		{"/assets/charts.js", "text/javascript; charset=utf-8", "uPlot"},
+		{"/assets/catalog.js", "text/javascript; charset=utf-8", "drawCatalog"},
 		{"/assets/vendor/uplot/uPlot.iife.min.js", "text/javascript; charset=utf-8", "uPlot"},
 		{"/assets/vendor/swagger-ui/swagger-ui-bundle.js", "text/javascript; charset=utf-8", "SwaggerUIBundle"},
 	}
