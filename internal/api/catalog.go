@@ -22,6 +22,7 @@ type catalogDataset struct {
 	Path        string           `json:"path"`
 	Aliases     []string         `json:"aliases,omitempty"`
 	Array       string           `json:"array"`
+	Source      catalogSource    `json:"source"`
 	Granularity string           `json:"granularity"`
 	Parameters  []catalogParam   `json:"parameters"`
 	Fields      []catalogField   `json:"fields"`
@@ -33,6 +34,14 @@ type catalogDataset struct {
 	// DataVersion the store's data version of that import, 0 before any.
 	LastUpdate  *string `json:"last_update"`
 	DataVersion int64   `json:"data_version"`
+}
+
+// catalogSource is where a dataset's shape comes from: the portal page or
+// the live client, how sure that is, and what is still a guess.
+type catalogSource struct {
+	Ref        string `json:"ref"`
+	Confidence string `json:"confidence"`
+	Guess      string `json:"guess,omitempty"`
 }
 
 type catalogParam struct {
@@ -74,6 +83,7 @@ func describeDataset(o Options, d *dataset.Dataset, t *dataset.Table) catalogDat
 	cd := catalogDataset{
 		Name: d.Name, Title: d.Title, Description: d.Doc, Method: http.MethodGet, Path: d.Path(), Aliases: d.Aliases,
 		Array: d.Array, Granularity: d.Grain.String(), Importable: d.Import != nil,
+		Source: catalogSource{Ref: d.Source.Ref, Confidence: d.Source.Confidence, Guess: d.Source.Guess},
 	}
 	if d.Derive != nil {
 		cd.Derived = d.Derive.From

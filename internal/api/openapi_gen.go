@@ -111,7 +111,7 @@ func schemaName(d *dataset.Dataset) string {
 
 // pathItem documents d's path, or with alias > 0 its alias-th further path.
 func pathItem(d *dataset.Dataset, name string, alias int) *yaml.Node {
-	desc := d.Doc + "\n\n"
+	desc := d.Doc + "\n\n" + sourceNote(d.Source)
 	var params []*yaml.Node
 	empty := false
 	for _, p := range d.Parameters() {
@@ -214,6 +214,18 @@ func pathItem(d *dataset.Dataset, name string, alias int) *yaml.Node {
 		ystr("parameters"), yval(params),
 		ystr("responses"), responses)
 	return ymap("get", op)
+}
+
+// sourceNote tells where a dataset's shape comes from, as GET /catalog does.
+func sourceNote(s dataset.Source) string {
+	if s.Ref == "" {
+		return ""
+	}
+	note := fmt.Sprintf("**Source.** %s (confidence %s).", s.Ref, s.Confidence)
+	if s.Guess != "" {
+		note += " Still a guess: " + s.Guess
+	}
+	return note + "\n\n"
 }
 
 func responseSchema(d *dataset.Dataset, name string) *yaml.Node {

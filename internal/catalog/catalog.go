@@ -75,3 +75,13 @@ func romeTime() dataset.Field {
 	return dataset.Field{Name: "date", Kind: dataset.Instant, TZ: "date_tz", Offset: "date_offset",
 		Doc: "Europe/Rome wall time yyyy-mm-dd hh:mm:ss, followed by the zone name and the UTC offset (+01:00 or +02:00)."}
 }
+
+// portal returns the URL of an endpoint's page on the deployment's
+// developer portal, where a descriptor's shape is read from.
+func portal(area, page string) string {
+	return "https://developer.terna.it/docs/read/apis_catalog/" + area + "/" + page
+}
+
+// liveClient names code that calls the public deployment every day, whose
+// behaviour wins where it and a page disagree (catalogue.md section 4).
+const liveClient = "live client: "

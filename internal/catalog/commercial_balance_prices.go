@@ -34,5 +34,6 @@ func CommercialBalancePrices() *dataset.Dataset {
 		}
 		return rows
 	}
+	d.Source = dataset.Source{Ref: portal("fees", "Commercial_Balance_Prices"), Confidence: "L", Guess: "The page was not seen: array, fields and meaning are this server's."}
 	return d
 }

@@ -13,6 +13,7 @@ func DailyMacrozonalImbalance() *dataset.Dataset {
 	d := feesImbalance("daily-macrozonal-imbalance", "Daily macrozonal imbalance", "daily_macrozonal_imbalance",
 		"Aggregate imbalance of each macrozone for each hour (Orario) and quarter hour (Quarto Orario) of the day before, in MWh, with its sign.")
 	d.Demo = func(in dataset.DemoInput) []dataset.Row { return demoImbalance(in, 0) }
+	d.Source = dataset.Source{Ref: portal("fees", "Daily_Macrozonal_Imbalance"), Confidence: "M", Guess: "The fields after data_type follow a third-party design note."}
 	return d
 }
 

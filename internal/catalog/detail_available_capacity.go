@@ -37,5 +37,6 @@ func DetailAvailableCapacity() *dataset.Dataset {
 		}
 		return rows
 	}
+	d.Source = dataset.Source{Ref: portal("adequacy", "Detail_Available_Capacity"), Confidence: "L", Guess: "The page was not seen: the fields follow the aggregate capacity."}
 	return d
 }

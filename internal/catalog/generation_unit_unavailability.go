@@ -41,6 +41,7 @@ func GenerationUnitUnavailability() *dataset.Dataset {
 	d.Key = []string{"unit_name"}
 	d.DemoFrom = []string{"installed-capacity"}
 	d.Demo = demoOutages
+	d.Source = dataset.Source{Ref: portal("outages", "Unavailability_Productive_Units"), Confidence: "H", Guess: "The live array name and date format are not yet followed."}
 	return d
 }
 

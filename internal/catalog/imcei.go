@@ -14,6 +14,7 @@ import (
 func MonthlyIndexIndustrialConsumption() *dataset.Dataset {
 	return &dataset.Dataset{
 		Name: "imcei", Title: "Monthly index of industrial electrical consumption (IMCEI)",
+		Source: dataset.Source{Ref: portal("load", "Monthly_Index_Industrial_Electrical_Consumption"), Confidence: "H", Guess: "Monthly_imcei and consumption_Gwh come from client L's schema."},
 		Doc: "Monthly electricity consumption of industrial customers per region, sector and supply voltage, in GWh, " +
 			"with its index (the series' 2019 monthly average = 100).",
 		Area: "load", Version: "v2.0", Resource: "monthly-index-industrial-electrical-consumption",

@@ -14,5 +14,6 @@ func MarketAcceptedOffers() *dataset.Dataset {
 			return []float64{balancingMWh(h, z, s, dir), balancingPrice(h, z, s, dir, false)}
 		})
 	}
+	d.Source = dataset.Source{Ref: portal("market", "Accepted_Offers"), Confidence: "L", Guess: "Fields not yet as the page shows them."}
 	return d
 }

@@ -8,7 +8,9 @@ import (
 
 // MarketAFRRRequirement is the secondary (aFRR) reserve each zone needs.
 func MarketAFRRRequirement() *dataset.Dataset {
-	return reserveRequirement("afrr-requirement", "Secondary reserve requirement", "secondary_reserve_requirement", "secondary (aFRR)", 0.012)
+	d := reserveRequirement("afrr-requirement", "Secondary reserve requirement", "secondary_reserve_requirement", "secondary (aFRR)", 0.012)
+	d.Source = dataset.Source{Ref: portal("market", "Secondary_Reserve_Requirement"), Confidence: "H", Guess: "The zone values."}
+	return d
 }
 
 // reserveRequirement is the shape of the reserve requirements: per hour,

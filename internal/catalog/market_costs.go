@@ -21,5 +21,6 @@ func MarketCosts() *dataset.Dataset {
 			return []float64{math.Round(c*100) / 100}
 		})
 	}
+	d.Source = dataset.Source{Ref: portal("market", "Costs"), Confidence: "L", Guess: "Field names not yet as the page shows them."}
 	return d
 }

@@ -26,6 +26,7 @@ func MarketForecastLoad() *dataset.Dataset {
 	d.Demo = func(in dataset.DemoInput) []dataset.Row {
 		return sessionForecast(in, func(h *v1Hour, z int) float64 { return h.forecast[z] }, false)
 	}
+	d.Source = dataset.Source{Ref: portal("market", "Forecast_Load"), Confidence: "L", Guess: "The page was not seen."}
 	return d
 }
 

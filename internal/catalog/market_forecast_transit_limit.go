@@ -17,6 +17,7 @@ func MarketForecastTransitLimit() *dataset.Dataset {
 	d.Demo = func(in dataset.DemoInput) []dataset.Row {
 		return transitRows(in, transitLimit)
 	}
+	d.Source = dataset.Source{Ref: portal("market", "Forecast_Transit_Limits"), Confidence: "H", Guess: "The zone names' spelling beyond the example's."}
 	return d
 }
 

@@ -33,5 +33,6 @@ func MarketPrices() *dataset.Dataset {
 		}
 		return rows
 	}
+	d.Source = dataset.Source{Ref: portal("market", "Prices"), Confidence: "L", Guess: "Field names not yet as the page shows them."}
 	return d
 }

@@ -12,5 +12,6 @@ func MarketQuantity() *dataset.Dataset {
 	d.Demo = func(in dataset.DemoInput) []dataset.Row {
 		return marketRows(in, true, func(h *v1Hour, z, s, dir int) []float64 { return []float64{balancingMWh(h, z, s, dir)} })
 	}
+	d.Source = dataset.Source{Ref: portal("market", "Quantity"), Confidence: "H", Guess: "The hourly grain (the example's reference_date is a day)."}
 	return d
 }

@@ -18,5 +18,6 @@ func MarketSubmittedOffers() *dataset.Dataset {
 			return []float64{math.Round(balancingMWh(h, z, s, dir)*(2.75+0.25*dataNoise(h.at, 200+z))*1000) / 1000}
 		})
 	}
+	d.Source = dataset.Source{Ref: portal("market", "Submitted_Offers"), Confidence: "L", Guess: "The page was not seen."}
 	return d
 }

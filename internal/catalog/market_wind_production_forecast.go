@@ -24,5 +24,6 @@ func MarketWindProductionForecast() *dataset.Dataset {
 		// Italy's demo wind generation (GW) shared among the zones.
 		return sessionForecast(in, func(h *v1Hour, z int) float64 { return h.wind * 1000 * v1Zones[z].windShare }, true)
 	}
+	d.Source = dataset.Source{Ref: portal("generation", "Wind_Production_Forecast"), Confidence: "H", Guess: "The offset field after reference_date is this server's."}
 	return d
 }

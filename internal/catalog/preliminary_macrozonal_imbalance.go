@@ -9,5 +9,6 @@ func PreliminaryMacrozonalImbalance() *dataset.Dataset {
 		"Preliminary aggregate imbalance of each macrozone, hourly and quarter-hourly, in MWh: daily-macrozonal-imbalance's fields, published within half an hour."+unseen)
 	// Preliminary values are off the final ones by up to 10%.
 	d.Demo = func(in dataset.DemoInput) []dataset.Row { return demoImbalance(in, 0.1) }
+	d.Source = dataset.Source{Ref: portal("fees", "Preliminary_Macrozonal_Imbalance"), Confidence: "M", Guess: "The fields after data_type follow daily-macrozonal-imbalance."}
 	return d
 }

@@ -280,6 +280,20 @@ type Derivation struct {
 	Partial func(src *Part) []Row
 }
 
+// Source is where a dataset's declared shape comes from: what a reader of
+// GET /catalog or the OpenAPI document needs to judge how far to trust it.
+type Source struct {
+	// Ref is the developer-portal page the shape was read from (its URL),
+	// or "live client: ..." naming code that calls the public deployment,
+	// whose behaviour wins where it and the page disagree.
+	Ref string
+	// Confidence is "H" (a page or live code states the shape), "M" (one
+	// secondary source) or "L" (inferred).
+	Confidence string
+	// Guess says what is still a guess; empty when nothing is.
+	Guess string
+}
+
 // Dataset declares one endpoint of the family.
 type Dataset struct {
 	// Name identifies the dataset in the CLI, imports and the catalogue
@@ -294,6 +308,8 @@ type Dataset struct {
 	// Aliases are further paths that serve the same data.
 	Aliases []string
 	Array   string // the response's array name
+	// Source is where the shape comes from.
+	Source  Source
 	Message Message
 	// MessageKey names result's message field: "message" when empty; the
 	// v1.0 Market, Adequacy and Outages pages spell it "messagge".
