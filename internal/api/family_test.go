@@ -1,12 +1,23 @@
 package api_test
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
+	"net/http"
+	"regexp"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/energyapi/energyapi/internal/api"
+	"github.com/energyapi/energyapi/internal/api/apitest"
 	"github.com/energyapi/energyapi/internal/catalog"
+	"github.com/energyapi/energyapi/internal/dataset"
+	"github.com/energyapi/energyapi/internal/demo"
+	"github.com/energyapi/energyapi/internal/energy"
 )
 
 // TestCatalogNamesEverySource proves that GET /catalog tells, for every
@@ -41,5 +52,206 @@ func TestCatalogNamesEverySource(t *testing.T) {
 	}
 	if want := "**Source.** https://developer.terna.it/docs/read/apis_catalog/load/Total_Load (confidence H)."; !strings.Contains(string(doc), want) {
 		t.Errorf("the OpenAPI document does not say %q", want)
+	}
+}
+
+// familyDemo returns the demo data of a system that ends on 31 December
+// 2025, as serve --demo's does: the v1.0 datasets' last 14 days, the
+// yearly statistics and the FCR auctions of June 2026. Generated once per
+// test binary; no test writes to it.
+func familyDemo(tb testing.TB) (*dataset.Catalog, dataset.PartSource) {
+	tb.Helper()
+	familyOnce.Do(func() {
+		familyOnce.cat, familyOnce.err = catalog.New()
+		if familyOnce.err != nil {
+			return
+		}
+		m := dataset.NewMemory()
+		in := dataset.DemoInput{First: energy.Date{Year: 2025, Month: time.December, Day: 1}, Last: energy.Date{Year: 2025, Month: time.December, Day: 31}, Seed: demo.DefaultSeed}
+		familyOnce.err = familyOnce.cat.EachDemo(in, func(_, _ int, d *dataset.Dataset, generate func() []dataset.Row) error {
+			_, err := dataset.Import(context.Background(), m, familyOnce.cat, d, generate(), time.Unix(0, 0))
+			return err
+		})
+		familyOnce.src = m
+	})
+	if familyOnce.err != nil {
+		tb.Fatal(familyOnce.err)
+	}
+	return familyOnce.cat, familyOnce.src
+}
+
+var familyOnce struct {
+	sync.Once
+	cat *dataset.Catalog
+	src dataset.PartSource
+	err error
+}
+
+// Formats of the values the pages' examples show.
+const (
+	fmtMoment  = `^[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}:[0-9]{2}$`
+	fmtMinute  = `^[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}$`
+	fmtDay     = `^[0-9]{4}-[0-9]{2}-[0-9]{2}$`
+	fmtTZ      = `^Europe/Rome$`
+	fmtOffset  = `^\+0[12]:00$`
+	fmtPoint   = `^-?[0-9]+(\.[0-9]+)?$`
+	fmtCount   = `^[0-9]+$`
+	fmtItalian = `^-?[0-9]{1,3}(\.[0-9]{3})*,[0-9]+$`
+	fmtYear    = `^20(1[5-9]|2[0-4])$`
+	fmtSession = `^MSD[1-6]$|^MB$`
+	fmtDir     = `^(UP|DOWN)$`
+)
+
+// pageShape is what a page of the developer portal (or the live client
+// that overrides it) shows of one endpoint's answer: its array, its
+// fields in order, and the format of each field's example value.
+type pageShape struct {
+	page    string // the page, or the live code, the shape is read from
+	path    string // with the query of a request the demo data answer
+	array   string
+	fields  []string
+	formats map[string]string
+}
+
+// familyShapes are the shapes of catalogue.md section 4.2, as read on the
+// pages and in the live code.
+var familyShapes = []pageShape{
+	{"market/Prices", "/market/v1.0/output/prices?dateFrom=31/12/2025&dateTo=31/12/2025&sessionType=MSD1", "prices",
+		[]string{"reference_date", "date_tz", "offset", "zone", "session_type", "type", "direction", "price_eur_MWh"},
+		map[string]string{"reference_date": fmtMoment, "date_tz": fmtTZ, "offset": fmtOffset, "zone": `^(NORD|CNOR|CSUD|SUD|CALA|SICI|SARD)$`,
+			"session_type": fmtSession, "type": `^(MARGINAL|AVERAGE)$`, "direction": fmtDir, "price_eur_MWh": fmtPoint}},
+	{"market/Costs", "/market/v1.0/output/costs?dateFrom=31/12/2025&dateTo=31/12/2025&sessionType=MSD1", "costs",
+		[]string{"reference_date", "date_tz", "offset", "zone", "session_type", "direction", "cost_euro"},
+		map[string]string{"reference_date": fmtMoment, "date_tz": fmtTZ, "offset": fmtOffset, "zone": `^(Nord|Centro-Nord|Centro-Sud|Sud|Calabria|Sicilia|Sardegna)$`,
+			"session_type": fmtSession, "direction": fmtDir, "cost_euro": fmtPoint}},
+	{"market/Accepted_Offers", "/market/v1.0/output/accepted-offers?dateFrom=31/12/2025&dateTo=31/12/2025&sessionType=MSD1", "accepted_offers",
+		[]string{"reference_date", "date_tz", "offset", "zone", "session_type", "type", "direction", "offer"},
+		map[string]string{"reference_date": fmtMoment, "date_tz": fmtTZ, "offset": fmtOffset, "zone": `^(North|Center-North|Center-South|South|Calabria|Sicily|Sardinia)$`,
+			"session_type": fmtSession, "type": `^ACCEPTED$`, "direction": fmtDir, "offer": fmtCount}},
+	{"by analogy with market/Accepted_Offers", "/market/v1.0/input/submitted-offers?dateFrom=31/12/2025&dateTo=31/12/2025", "submitted_offers",
+		[]string{"reference_date", "date_tz", "offset", "zone", "session_type", "type", "direction", "offer"},
+		map[string]string{"zone": `^(North|Center-North|Center-South|South|Calabria|Sicily|Sardinia)$`, "type": `^SUBMITTED$`, "offer": fmtCount}},
+	{"market/Quantity", "/market/v1.0/output/quantity?dateFrom=31/12/2025&dateTo=31/12/2025&sessionType=MSD1", "quantity",
+		[]string{"reference_date", "date_tz", "offset", "zone", "session_type", "direction", "quantity_MWh"},
+		map[string]string{"zone": `^(NORD|CNOR|CSUD|SUD|CALA|SICI|SARD)$`, "quantity_MWh": fmtPoint}},
+	{"live probe of outages/Unavailability_Productive_Units", "/outages/v1.0/generation-unit-unavailability?dateFrom=1/12/2025&dateTo=31/12/2025", "unavailability_productive_units",
+		[]string{"publication_date", "date_tz", "unit_name", "plant_name", "plant_type", "biddingZone", "installed_capacity", "outage_type", "start_date", "stop_date", "stop_date_update", "unavailable_capacity", "unavailable_status"},
+		map[string]string{"publication_date": fmtDay, "biddingZone": `^(NORD|CNOR|CSUD|SUD|CALA|SICI|SARD)$`, "start_date": fmtMinute, "stop_date": fmtMinute, "stop_date_update": `^$|` + fmtMinute}},
+	{"live client of adequacy/v1.0/detail-available-capacity", "/adequacy/v1.0/detail-available-capacity?dateFrom=31/12/2025&dateTo=31/12/2025", "detail_available_capacity",
+		[]string{"market_date", "offset", "unit_code", "available_capacity_MW"},
+		map[string]string{"market_date": fmtMoment, "offset": fmtOffset, "unit_code": `^UP_`, "available_capacity_MW": fmtPoint}},
+	{"market/Secondary_Reserve_Requirement, live client's areas", "/market/v1.0/input/afrr-requirement?dateFrom=31/12/2025&dateTo=31/12/2025&sessionType=MSD1", "secondary_reserve_requirement",
+		[]string{"reference_date", "date_tz", "offset", "zone", "session_type", "requirement_MW"},
+		map[string]string{"zone": `^(Continent|Sicily|Sardinia)$`, "requirement_MW": fmtPoint}},
+	{"market/Forecast_Load (generated OpenAPI set)", "/market/v1.0/input/forecast-load?dateFrom=31/12/2025&dateTo=31/12/2025", "forecast_load",
+		[]string{"reference_date", "date_tz", "offset", "zone", "session_type", "load_MW"},
+		map[string]string{"reference_date": fmtMoment, "session_type": fmtSession, "load_MW": fmtPoint}},
+	{"market/Forecast_Transit_Limits", "/market/v1.0/input/forecast-transit-limit?dateFrom=31/12/2025&dateTo=31/12/2025&sessionType=MSD1", "provisional_transit_limits",
+		[]string{"reference_date", "date_tz", "offset", "zoneFrom", "zoneTo", "session_type", "limit_MW"},
+		map[string]string{"zoneFrom": `^(North|Center-North|Center-South|South|Calabria|Sicily|Sardinia)$`, "zoneTo": `^(North|Center-North|Center-South|South|Calabria|Sicily|Sardinia)$`}},
+}
+
+// TestFamilyShapesMatchThePages asks the demo data of every endpoint of
+// catalogue.md section 4.2 for a day and compares the answer with what
+// the page (or the live code) shows: the array's name, the fields in
+// their order, and each value's format.
+func TestFamilyShapesMatchThePages(t *testing.T) {
+	if testing.Short() {
+		t.Skip("generates the demo data")
+	}
+	cat, src := familyDemo(t)
+	h := newHarnessWith(t, apitest.Options{Catalog: cat, Source: src})
+	for _, c := range familyShapes {
+		t.Run(c.array, func(t *testing.T) { checkPageShape(t, h, c) })
+	}
+}
+
+func checkPageShape(t *testing.T, h *harness, c pageShape) {
+	t.Helper()
+	r := h.get(t, c.path)
+	if r.status != http.StatusOK {
+		t.Fatalf("%s: got %d %.300s", c.path, r.status, r.body)
+	}
+	array, records := answerRecords(t, r.body)
+	if array != c.array {
+		t.Errorf("%s (%s): array %q, want %q", c.path, c.page, array, c.array)
+	}
+	if len(records) == 0 {
+		t.Fatalf("%s: no records", c.path)
+	}
+	for i, rec := range records {
+		if !slices.Equal(rec.keys, c.fields) {
+			t.Fatalf("%s (%s) record %d: fields %v, want %v", c.path, c.page, i, rec.keys, c.fields)
+		}
+		for field, format := range c.formats {
+			if v, ok := rec.values[field].(string); !ok || !regexp.MustCompile(format).MatchString(v) {
+				t.Fatalf("%s record %d: %s = %#v, want a string matching %s", c.path, i, field, rec.values[field], format)
+			}
+		}
+	}
+}
+
+// answeredRecord is a record of an answer with its field names in order.
+type answeredRecord struct {
+	keys   []string
+	values map[string]any
+}
+
+// answerRecords reads a success answer: the name of its array (the key
+// after result) and its records, fields in the order sent.
+func answerRecords(tb testing.TB, body []byte) (string, []answeredRecord) {
+	tb.Helper()
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.UseNumber()
+	var array string
+	var records []answeredRecord
+	tok := func() json.Token {
+		t, err := dec.Token()
+		if err != nil {
+			tb.Fatalf("reading %.200s: %v", body, err)
+		}
+		return t
+	}
+	tok() // {
+	for dec.More() {
+		key := tok().(string)
+		if key == "result" {
+			var skip json.RawMessage
+			if err := dec.Decode(&skip); err != nil {
+				tb.Fatal(err)
+			}
+			continue
+		}
+		array = key
+		tok() // [
+		for dec.More() {
+			tok() // {
+			rec := answeredRecord{values: map[string]any{}}
+			for dec.More() {
+				k := tok().(string)
+				var v any
+				if err := dec.Decode(&v); err != nil {
+					tb.Fatal(err)
+				}
+				rec.keys = append(rec.keys, k)
+				rec.values[k] = v
+			}
+			tok() // }
+			records = append(records, rec)
+		}
+		tok() // ]
+	}
+	return array, records
+}
+
+// TestSessionTypeRequiredWhereThePagesSaySo: the prices, costs and
+// accepted offers pages give sessionType 1..1.
+func TestSessionTypeRequiredWhereThePagesSaySo(t *testing.T) {
+	h := importedHarness(t, nil)
+	for _, path := range []string{"/market/v1.0/output/prices", "/market/v1.0/output/costs", "/market/v1.0/output/accepted-offers", "/market/v1.0/output/quantity"} {
+		r := h.get(t, path+"?dateFrom=31/12/2025&dateTo=31/12/2025")
+		if r.status != http.StatusNotAcceptable || !strings.Contains(string(r.body), "parameter sessionType is required") {
+			t.Errorf("%s without sessionType: got %d %s, want 406 naming sessionType", path, r.status, r.body)
+		}
 	}
 }

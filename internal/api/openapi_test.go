@@ -81,6 +81,7 @@ func TestOpenAPIDocumentDescribesTheSurface(t *testing.T) {
 		"GET /market/v1.0/input/forecast-transit-limit",
 		"GET /market/v1.0/input/replacement-reserve-requirement",
 		"GET /market/v1.0/input/rotating-reserve-requirement",
+		"GET /market/v1.0/input/rr-requirement",
 		"GET /market/v1.0/input/submitted-offers",
 		"GET /market/v1.0/input/total-reserve-requirement",
 		"GET /market/v1.0/input/transit-limit",

@@ -10,19 +10,14 @@ import (
 // available.
 func DetailAvailableCapacity() *dataset.Dataset {
 	d := v1("adequacy", "detail-available-capacity", "detail-available-capacity", "Detail of available capacity",
-		"Capacity each production unit of 100 MW or more had available in each hour, in MW: its installed capacity less its outages (generation-unit-unavailability)."+unseen,
+		"Capacity each production unit of 100 MW or more had available in each hour, in MW: its installed capacity less its outages (generation-unit-unavailability). Values are final 7 days after the day.",
 		"detail_available_capacity", dataset.Hour,
 		[]dataset.Param{v1Dates(0)},
 		[]dataset.Field{
 			referenceDate("market_date", false),
-			zoneField(),
-			text("macroarea", macroareas, "Macroarea of the unit."),
-			text("unit_name", nil, "Production unit (UP) code."),
-			text("plant_type", plantTypes, "TERMOELETTRICO or IDROELETTRICO."),
-			text("prevailing_fuel", fuels, "Prevailing fuel."),
+			text("unit_code", nil, "Production unit (UP) code."),
 			number("available_capacity_MW", "Available capacity, MW", 0, 5000),
 		})
-	d.Key = []string{"unit_name"}
 	d.DemoFrom = []string{"installed-capacity", "generation-unit-unavailability"}
 	d.Demo = func(in dataset.DemoInput) []dataset.Row {
 		lo, hi := v1Window(in)
@@ -32,11 +27,12 @@ func DetailAvailableCapacity() *dataset.Dataset {
 		for u := lo; u < hi; u += 3600 {
 			for _, unit := range units {
 				mw := math.Round(unit.capacityMW - unitOut(outages, unit.name, u))
-				rows = append(rows, dataset.Row{Time: u, Text: []string{v1Zones[unit.zone].adeq, unit.name, unit.plantType, unit.fuel}, Num: []float64{mw}})
+				rows = append(rows, dataset.Row{Time: u, Text: []string{unit.name}, Num: []float64{mw}})
 			}
 		}
 		return rows
 	}
-	d.Source = dataset.Source{Ref: portal("adequacy", "Detail_Available_Capacity"), Confidence: "L", Guess: "The page was not seen: the fields follow the aggregate capacity."}
+	d.Source = dataset.Source{Ref: liveClient + "an outage check that reads market_date (hour beginning, local time), offset, unit_code and available_capacity_MW, final values 7 days after the day", Confidence: "H",
+		Guess: "No page was seen: the array's name (the live client takes the first list) and that no other field is sent."}
 	return d
 }

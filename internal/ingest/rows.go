@@ -237,7 +237,13 @@ func parseDay(s string, xlsx bool) (energy.Date, error) {
 	if d, err := energy.ParseDate(s); err == nil {
 		return d, nil
 	}
-	return energy.Date{}, fmt.Errorf("want yyyy-mm-dd, yyyy/mm/dd or dd/mm/yyyy")
+	// A day written with its time of day, as the outages' start_date is
+	// (yyyy-mm-dd hh:mm): the day is what the record is keyed on.
+	if t, ok := dataset.ParseStoredTime(s); ok {
+		d, _ := energy.NewDate(t.Year(), t.Month(), t.Day())
+		return d, nil
+	}
+	return energy.Date{}, fmt.Errorf("want yyyy-mm-dd, yyyy/mm/dd or dd/mm/yyyy, optionally with hh:mm")
 }
 
 // parseInstant reads a moment written as the API writes it (yyyy-mm-dd
