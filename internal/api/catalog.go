@@ -107,6 +107,10 @@ func describeDataset(o Options, d *dataset.Dataset, t *dataset.Table) catalogDat
 			cd.Parameters = append(cd.Parameters,
 				catalogParam{Name: p.Name, Kind: "date", Required: true, Description: "First day, dd/mm/yyyy.", MaxDays: max(maxDays, 0)},
 				catalogParam{Name: p.To, Kind: "date", Required: true, Description: "Last day, included, dd/mm/yyyy.", MaxDays: max(maxDays, 0)})
+		case dataset.DayParam:
+			for _, name := range append([]string{p.Name}, p.Aliases...) {
+				cd.Parameters = append(cd.Parameters, catalogParam{Name: name, Kind: "date", Required: name == p.Name && p.Required, Description: p.Doc, MaxDays: 1})
+			}
 		case dataset.YearParam:
 			cd.Parameters = append(cd.Parameters, catalogParam{Name: p.Name, Kind: "year", Required: p.Required, Description: p.Doc})
 		case dataset.MonthParam:

@@ -151,6 +151,34 @@ var familyShapes = []pageShape{
 		map[string]string{"zoneFrom": `^(North|Center-North|Center-South|South|Calabria|Sicily|Sardinia)$`, "zoneTo": `^(North|Center-North|Center-South|South|Calabria|Sicily|Sardinia)$`}},
 }
 
+// familyEndpoints are the endpoints of catalogue.md section 4.1 and the
+// shapes their pages (or the live code) show.
+var familyEndpoints = []pageShape{
+	{"generation/Renewable_Source_Capacity", "/generation/v2.0/renewable-source-capacity?year=2023", "renewable_sources",
+		[]string{"year", "capacity_type", "region", "province", "source", "efficient_power_MW"},
+		map[string]string{"year": `^2023$`, "capacity_type": `^(Lorda|Netta)$`, "source": `^(Bioenergie|Eolico|Fotovoltaico|Geotermoelettrico|Idrico)$`, "efficient_power_MW": fmtItalian}},
+	{"live client of market/v1.0/aste-fcr", "/market/v1.0/aste-fcr?marketDate=05/06/2026", "aste_fcr",
+		[]string{"date", "session", "zone", "direction", "price", "quantity", "requirement"},
+		map[string]string{"date": `^2026-06-05 00:00:00$`, "session": `^FCR$`, "zone": `^(Continente\+Sicilia|Sardegna)$`, "direction": fmtDir,
+			"price": fmtPoint, "quantity": fmtPoint, "requirement": fmtPoint}},
+	{"live client of market/v1.0/input/rr-requirement", "/market/v1.0/input/rr-requirement?dateFrom=31/12/2025&dateTo=31/12/2025&sessionType=MSD1", "replacement_reserve_requirement",
+		[]string{"reference_date", "date_tz", "offset", "zone", "session_type", "requirement_MW"},
+		map[string]string{"reference_date": fmtMoment, "offset": fmtOffset, "zone": `^(North|Centre-North|Centre-South|South|Calabria|Sicily|Sardinia)$`, "requirement_MW": fmtPoint}},
+	{"the guessed path, kept as an alias", "/market/v1.0/input/replacement-reserve-requirement?dateFrom=31/12/2025&dateTo=31/12/2025&sessionType=MSD1", "replacement_reserve_requirement",
+		[]string{"reference_date", "date_tz", "offset", "zone", "session_type", "requirement_MW"}, nil},
+	{"fees/Monthly_Summary (generated OpenAPI set)", "/fees/v1.0/monthly-summary?dateFrom=31/12/2025&dateTo=31/12/2025&dataType=Orario", "monthly_summary",
+		[]string{"publication_date", "reference_date", "data_type", "date_tz", "macrozone", "zonal_aggregate_unbalance_MWh", "zonal_aggregate_sign",
+			"exchanges_MWh", "foreign_MWh", "base_price_EURxMWh", "incentive_component_EURxMWh", "unbalance_price_EURxMWh"},
+		map[string]string{"publication_date": fmtMoment, "reference_date": fmtMoment, "data_type": `^Orario$`, "date_tz": fmtTZ, "macrozone": `^(NORD|SUD)$`,
+			"zonal_aggregate_sign": `^[+-]$`, "base_price_EURxMWh": fmtPoint, "exchanges_MWh": fmtPoint}},
+	{"fees/Commercial_Balance_Prices (its curl example's ifees path)", "/ifees/v1.0/market/commercial-balance-prices?dateFrom=31/12/2025&dateTo=31/12/2025", "commercial_balance_prices",
+		[]string{"publication_date", "date_time", "date_tz", "macrozone", "zone", "sell_price_EURxMWh", "buy_price_EURxMWh"},
+		map[string]string{"publication_date": fmtMoment, "date_time": fmtMoment, "date_tz": fmtTZ, "macrozone": `^(NORD|SUD)$`, "zone": `^[A-Z]{3,4}$`,
+			"sell_price_EURxMWh": fmtPoint, "buy_price_EURxMWh": fmtPoint}},
+	{"fees/Commercial_Balance_Prices (its URL line's fees path)", "/fees/v1.0/commercial-balance-prices?dateFrom=31/12/2025&dateTo=31/12/2025", "commercial_balance_prices",
+		[]string{"publication_date", "date_time", "date_tz", "macrozone", "zone", "sell_price_EURxMWh", "buy_price_EURxMWh"}, nil},
+}
+
 // TestFamilyShapesMatchThePages asks the demo data of every endpoint of
 // catalogue.md section 4.2 for a day and compares the answer with what
 // the page (or the live code) shows: the array's name, the fields in
@@ -161,8 +189,8 @@ func TestFamilyShapesMatchThePages(t *testing.T) {
 	}
 	cat, src := familyDemo(t)
 	h := newHarnessWith(t, apitest.Options{Catalog: cat, Source: src})
-	for _, c := range familyShapes {
-		t.Run(c.array, func(t *testing.T) { checkPageShape(t, h, c) })
+	for _, c := range append(familyShapes, familyEndpoints...) {
+		t.Run(c.path, func(t *testing.T) { checkPageShape(t, h, c) })
 	}
 }
 
@@ -253,5 +281,37 @@ func TestSessionTypeRequiredWhereThePagesSaySo(t *testing.T) {
 		if r.status != http.StatusNotAcceptable || !strings.Contains(string(r.body), "parameter sessionType is required") {
 			t.Errorf("%s without sessionType: got %d %s, want 406 naming sessionType", path, r.status, r.body)
 		}
+	}
+}
+
+// TestAsteFCRAnswers asks the demo FCR auctions as the live client does,
+// one marketDate at a time: a day before 3 June 2026 answers zeros, the
+// message repeats the market day, and some Sardinian auction of June 2026
+// has a JSON null price (which the OpenAPI document allows).
+func TestAsteFCRAnswers(t *testing.T) {
+	if testing.Short() {
+		t.Skip("generates the demo data")
+	}
+	cat, src := familyDemo(t)
+	h := newHarnessWith(t, apitest.Options{Catalog: cat, Source: src})
+	r := h.get(t, "/market/v1.0/aste-fcr?marketDate=31/12/2025&direction=UP")
+	want := `{"result":{"messagge":"Operation completed for the following input. Market Date: 31/12/2025","status":"Completed"},"aste_fcr":[` +
+		`{"date":"2025-12-31 00:00:00","session":"FCR","zone":"Continente+Sicilia","direction":"UP","price":"0","quantity":"0","requirement":"0"},` +
+		`{"date":"2025-12-31 00:00:00","session":"FCR","zone":"Sardegna","direction":"UP","price":"0","quantity":"0","requirement":"0"}]}`
+	if r.status != http.StatusOK || string(r.body) != want {
+		t.Errorf("before the auctions: got %d\n%s\nwant\n%s", r.status, r.body, want)
+	}
+	nulls := 0
+	for d := 3; d <= 30; d++ {
+		r := h.get(t, "/market/v1.0/aste-fcr?dateFrom="+time.Date(2026, 6, d, 0, 0, 0, 0, time.UTC).Format("02/01/2006"))
+		_, records := answerRecords(t, r.body)
+		for _, rec := range records {
+			if rec.values["price"] == nil {
+				nulls++
+			}
+		}
+	}
+	if nulls == 0 {
+		t.Error("no null price in June 2026's auctions")
 	}
 }

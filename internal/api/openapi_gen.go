@@ -141,6 +141,15 @@ func pathItem(d *dataset.Dataset, name string, alias int) *yaml.Node {
 			params = append(params,
 				ymap("name", p.Name, "in", "query", "required", true, "description", "First day, "+format+".", "schema", yref("#/components/schemas/"+schema)),
 				ymap("name", p.To, "in", "query", "required", true, "description", "Last day, included, "+format+"; not before `"+p.Name+"`.", "schema", yref("#/components/schemas/"+schema)))
+		case dataset.DayParam:
+			schema, format := "QueryDate", "`d/m/yyyy`"
+			if p.ShortYear {
+				schema, format = "QueryDateShortYear", "`d/m/yyyy` or `d/m/yy`"
+			}
+			desc += fmt.Sprintf("`%s` is one Europe/Rome day, %s; %s is read when it is absent. The success message repeats it zero-padded.\n\n", p.Name, format, strings.Join(p.Aliases, ", "))
+			for _, name := range append([]string{p.Name}, p.Aliases...) {
+				params = append(params, ymap("name", name, "in", "query", "required", false, "description", p.Doc, "schema", yref("#/components/schemas/"+schema)))
+			}
 		case dataset.YearParam:
 			params = append(params, ymap("name", p.Name, "in", "query", "required", p.Required, "description", p.Doc, "schema", ymap("type", "integer")))
 			if d.Grain >= dataset.Month {
@@ -288,6 +297,11 @@ func recordSchema(d *dataset.Dataset) *yaml.Node {
 			pattern := patternPoint
 			if f.Format.Italian {
 				pattern = patternItalian
+			}
+			if f.Null {
+				props.Content = append(props.Content, ystr(f.Name), ymap("description", f.Doc+" Null when there is none.",
+					"oneOf", []*yaml.Node{ymap("type", "null"), ymap("type", "string", "pattern", pattern)}))
+				continue
 			}
 			add(f.Name, "description", f.Doc, "pattern", pattern)
 		}

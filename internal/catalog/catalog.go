@@ -21,6 +21,7 @@ func All() []*dataset.Dataset {
 		EnergyBalance(),
 		InstalledCapacity(),
 		GenerationPlants(),
+		RenewableSourceCapacity(),
 		ThermoelectricCapacity(),
 		ElectricalEnergyBySource(),
 		RenewableSourcesProduction(),
@@ -39,6 +40,7 @@ func All() []*dataset.Dataset {
 		PreliminaryMacrozonalImbalance(),
 		SecondaryAdjustmentLevels(),
 		CommercialBalancePrices(),
+		MonthlySummary(),
 		// Market.
 		MarketForecastTransitLimit(),
 		MarketAFRRRequirement(),
@@ -53,6 +55,7 @@ func All() []*dataset.Dataset {
 		MarketReplacementReserveRequirement(),
 		MarketRotatingReserveRequirement(),
 		MarketTotalReserveRequirement(),
+		AsteFCR(),
 		// Outages before Adequacy, whose available capacity they reduce.
 		GenerationUnitUnavailability(),
 		AggregateEffectiveAvailableCapacity(),
