@@ -134,6 +134,8 @@ func describeDataset(o Options, d *dataset.Dataset, t *dataset.Table) catalogDat
 			}
 		case dataset.YearOf:
 			cd.Fields = append(cd.Fields, catalogField{f.Name, "year", f.Doc})
+		case dataset.MonthOf:
+			cd.Fields = append(cd.Fields, catalogField{f.Name, "text", f.Doc})
 		case dataset.DateOf:
 			cd.Fields = append(cd.Fields, catalogField{f.Name, "date", f.Doc})
 		case dataset.Text:

@@ -154,6 +154,25 @@ var familyShapes = []pageShape{
 // familyEndpoints are the endpoints of catalogue.md section 4.1 and the
 // shapes their pages (or the live code) show.
 var familyEndpoints = []pageShape{
+	{"load/Electrical_energy_in_italy, client L2", "/load/v2.0/electrical-energy-in-italy?year=2023", "electrical_energy_in_italy",
+		[]string{"year", "month", "demand_GWh"},
+		map[string]string{"year": `^2023$`, "month": `^(Gennaio|Febbraio|Marzo|Aprile|Maggio|Giugno|Luglio|Agosto|Settembre|Ottobre|Novembre|Dicembre)$`, "demand_GWh": fmtItalian}},
+	{"load/Electrical_energy_in_italy: one month by its name", "/load/v2.0/electrical-energy-in-italy?year=2015&month=Febbraio", "electrical_energy_in_italy",
+		[]string{"year", "month", "demand_GWh"}, map[string]string{"year": `^2015$`, "month": `^Febbraio$`}},
+	{"load/electrical_energy_by_type, client L2", "/load/v2.0/electrical-energy-by-type?year=2023", "electrical_energy_by_type",
+		[]string{"year", "region", "type", "demand_GWh"},
+		map[string]string{"year": fmtYear, "type": `^(Fonti rinnovabili|Fonti tradizionali|Saldo import/export)$`, "demand_GWh": fmtItalian}},
+	{"client L2's electrical-energy-by-sector", "/load/v2.0/electrical-energy-by-sector?year=2024&region=Lombardia", "electrical_energy_by_sector",
+		[]string{"year", "region", "province", "sector", "consumption_GWh"},
+		map[string]string{"region": `^Lombardia$`, "sector": `^(Agricoltura|Domestico|Industria|Servizi)$`, "consumption_GWh": fmtItalian}},
+	{"client L2's industry-sector", "/load/v2.0/industry-sector?year=2020", "industry_sector",
+		[]string{"year", "region", "province", "activity", "class", "consumption_GWh"}, map[string]string{"year": fmtYear, "consumption_GWh": fmtItalian}},
+	{"client L2's services-sector", "/load/v2.0/services-sector?year=2019&province=Roma", "services_sector",
+		[]string{"year", "region", "province", "activity", "class", "consumption_GWh"}, map[string]string{"province": `^Roma$`, "consumption_GWh": fmtItalian}},
+	{"client L2's total", "/load/v2.0/total?year=2016&sector=Domestico", "total",
+		[]string{"year", "region", "province", "sector", "activity", "class", "consumption_GWh"}, map[string]string{"sector": `^Domestico$`, "consumption_GWh": fmtItalian}},
+	{"client L2's market", "/load/v2.0/market?year=2017&Market=Mercato+tutelato", "market",
+		[]string{"year", "region", "province", "market", "consumption_GWh"}, map[string]string{"market": `^Mercato tutelato$`, "consumption_GWh": fmtItalian}},
 	{"generation/Renewable_Source_Capacity", "/generation/v2.0/renewable-source-capacity?year=2023", "renewable_sources",
 		[]string{"year", "capacity_type", "region", "province", "source", "efficient_power_MW"},
 		map[string]string{"year": `^2023$`, "capacity_type": `^(Lorda|Netta)$`, "source": `^(Bioenergie|Eolico|Fotovoltaico|Geotermoelettrico|Idrico)$`, "efficient_power_MW": fmtItalian}},
@@ -314,4 +333,28 @@ func TestAsteFCRAnswers(t *testing.T) {
 	if nulls == 0 {
 		t.Error("no null price in June 2026's auctions")
 	}
+}
+
+// TestLoadStatisticsFilters asks the yearly load statistics as client L2
+// does: a month by its Italian name (or number) selects one record, a name
+// outside the list and an unknown market get the empty body, and a year
+// without statistics gets it too.
+func TestLoadStatisticsFilters(t *testing.T) {
+	if testing.Short() {
+		t.Skip("generates the demo data")
+	}
+	cat, src := familyDemo(t)
+	h := newHarnessWith(t, apitest.Options{Catalog: cat, Source: src})
+	for _, q := range []string{"year=2023&month=Gennaio", "year=2023&month=gennaio", "year=2023&month=1"} {
+		r := h.get(t, "/load/v2.0/electrical-energy-in-italy?"+q)
+		if _, records := answerRecords(t, r.body); r.status != http.StatusOK || len(records) != 1 || records[0].values["month"] != "Gennaio" {
+			t.Errorf("%s: got %d %s, want January alone", q, r.status, r.body)
+		}
+		if !strings.Contains(string(r.body), `"result":{"message":"OK","status":"Completed"}`) {
+			t.Errorf("%s: got %s, want the message OK", q, r.body)
+		}
+	}
+	wantEmpty(t, h.get(t, "/load/v2.0/electrical-energy-in-italy?year=2023&month=Gennaioo"))
+	wantEmpty(t, h.get(t, "/load/v2.0/market?year=2023&Market=Mercato+nero"))
+	wantEmpty(t, h.get(t, "/load/v2.0/total?year=2014"))
 }

@@ -7,6 +7,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/energyapi/energyapi/internal/dataset"
+	"github.com/energyapi/energyapi/internal/energy"
 )
 
 // The dataset part of the OpenAPI document is generated from the
@@ -157,6 +158,12 @@ func pathItem(d *dataset.Dataset, name string, alias int) *yaml.Node {
 				desc += "A year for which no data is stored gives the empty body.\n\n"
 			}
 		case dataset.MonthParam:
+			if p.MonthNames {
+				empty = true
+				params = append(params, ymap("name", p.Name, "in", "query", "required", p.Required, "description", p.Doc+" Values: "+strings.Join(energy.MonthNames().Values(), "; ")+
+					" (or 1 to 12); any other name gives the empty body.", "schema", ymap("type", "string")))
+				continue
+			}
 			params = append(params, ymap("name", p.Name, "in", "query", "required", p.Required, "description", p.Doc+" 1 to 12, zero-padded or not.", "schema", ymap("type", "string", "pattern", "^(0?[1-9]|1[0-2])$")))
 		case dataset.Enum:
 			empty = true
@@ -283,6 +290,8 @@ func recordSchema(d *dataset.Dataset) *yaml.Node {
 			}
 		case dataset.YearOf:
 			add(f.Name, "description", f.Doc, "pattern", `^[0-9]{4}$`)
+		case dataset.MonthOf:
+			add(f.Name, "description", f.Doc, "enum", energy.MonthNames().Values())
 		case dataset.DateOf:
 			add(f.Name, "description", f.Doc)
 		case dataset.Text:

@@ -14,6 +14,14 @@ func All() []*dataset.Dataset {
 		PeakValleyLoadDetails(),
 		MonthlyIndexIndustrialConsumption(),
 		DemandCoverageBySource(),
+		// The yearly load statistics (docs/datasets-load-transmission.md).
+		ElectricalEnergyInItaly(),
+		ElectricalEnergyByType(),
+		ElectricalEnergyBySector(),
+		IndustrySector(),
+		ServicesSector(),
+		LoadTotal(),
+		LoadMarket(),
 		ThermoelectricProduction(),
 		// Generation (docs/datasets-generation.md).
 		ActualGeneration(),

@@ -1,7 +1,9 @@
 package catalog
 
 import (
+	"fmt"
 	"math"
+	"strings"
 	"testing"
 	"time"
 
@@ -52,5 +54,189 @@ func TestDemoFCRAuctions(t *testing.T) {
 	}
 	if nulls == 0 {
 		t.Error("no auction without a price; want some, as the live service sends null")
+	}
+}
+
+// within05 reports whether got is within 0.5 % of want (the issue's
+// tolerance for the demo's cross-dataset sums).
+func within05(got, want float64) bool { return math.Abs(got-want) <= 0.005*math.Abs(want)+1e-6 }
+
+// yearOf is a row's Europe/Rome year.
+func yearOf(r dataset.Row) int { return time.Unix(r.Time, 0).In(energy.Rome()).Year() }
+
+// sumBy sums rows' first number by the key of each.
+func sumBy(rows []dataset.Row, key func(r dataset.Row) string) map[string]float64 {
+	out := map[string]float64{}
+	for _, r := range rows {
+		out[key(r)] += r.Num[len(r.Num)-1]
+	}
+	return out
+}
+
+// TestLoadStatisticsAddUp proves that the seven yearly load statistics
+// describe the one demo system, within 0.5 %: each year's months and each
+// table's splits add up to the model's yearly demand, region by region;
+// the sector tables add up to electrical-energy-by-sector, province by
+// province, and so do the markets; a whole demo year's months are its
+// total load's; electrical-energy-by-type agrees with demand-coverage;
+// industry's manufacturing agrees with the IMCEI.
+func TestLoadStatisticsAddUp(t *testing.T) {
+	if testing.Short() {
+		t.Skip("generates two years of demo load")
+	}
+	y2019, y2023 := energy.Date{Year: 2019, Month: time.January, Day: 1}, energy.Date{Year: 2023, Month: time.January, Day: 1}
+	load2023 := TotalLoadRows(demo.TotalLoad(y2023, energy.Date{Year: 2023, Month: time.December, Day: 31}))
+	in := dataset.DemoInput{First: y2023, Last: energy.Date{Year: 2023, Month: time.December, Day: 31}, Seed: demo.DefaultSeed,
+		From: map[string][]dataset.Row{"total-load": load2023}}
+	in.From["demand-coverage"] = DemandCoverageBySource().Demo(in)
+	monthly := ElectricalEnergyInItaly().Demo(in)
+	byType := ElectricalEnergyByType().Demo(in)
+	bySector := ElectricalEnergyBySector().Demo(in)
+	industry, services := IndustrySector().Demo(in), ServicesSector().Demo(in)
+	total, market := LoadTotal().Demo(in), LoadMarket().Demo(in)
+	shares := demo.RegionDemandShares()
+
+	yearly := sumBy(monthly, func(r dataset.Row) string { return fmt.Sprint(yearOf(r)) })
+	regions := map[string]func(r dataset.Row) string{
+		"by-type":   func(r dataset.Row) string { return fmt.Sprint(yearOf(r), r.Text[0]) },
+		"by-sector": func(r dataset.Row) string { return fmt.Sprint(yearOf(r), r.Text[0]) },
+		"total":     func(r dataset.Row) string { return fmt.Sprint(yearOf(r), r.Text[0]) },
+		"market":    func(r dataset.Row) string { return fmt.Sprint(yearOf(r), r.Text[0]) },
+	}
+	tables := map[string][]dataset.Row{"by-type": byType, "by-sector": bySector, "total": total, "market": market}
+	for y := demo.ThermoFirstYear; y <= demo.ThermoLastYear; y++ {
+		want := demo.YearlyDemandTWh(y) * 1000
+		if !within05(yearly[fmt.Sprint(y)], want) {
+			t.Errorf("%d: the months add up to %.3f GWh, want the year's demand %.3f", y, yearly[fmt.Sprint(y)], want)
+		}
+		for name, rows := range tables {
+			sums := sumBy(rows, regions[name])
+			for region, share := range shares {
+				if got := sums[fmt.Sprint(y, region)]; !within05(got, want*share) {
+					t.Errorf("%s %d %s: %.3f GWh, want the region's demand %.3f", name, y, region, got, want*share)
+				}
+			}
+		}
+	}
+
+	// The sector tables, and the markets, add up to by-sector per province.
+	perSector := sumBy(bySector, func(r dataset.Row) string { return fmt.Sprint(yearOf(r), r.Text[0], r.Text[1], r.Text[2]) })
+	for name, c := range map[string]struct {
+		rows   []dataset.Row
+		sector func(r dataset.Row) string
+	}{
+		"industry-sector": {industry, func(dataset.Row) string { return "Industria" }},
+		"services-sector": {services, func(dataset.Row) string { return "Servizi" }},
+		"total":           {total, func(r dataset.Row) string { return r.Text[2] }},
+	} {
+		got := sumBy(c.rows, func(r dataset.Row) string { return fmt.Sprint(yearOf(r), r.Text[0], r.Text[1], c.sector(r)) })
+		for k, v := range got {
+			if !within05(v, perSector[k]) {
+				t.Errorf("%s %s: %.3f GWh, want by-sector's %.3f", name, k, v, perSector[k])
+			}
+		}
+	}
+	perProvince := sumBy(bySector, func(r dataset.Row) string { return fmt.Sprint(yearOf(r), r.Text[0], r.Text[1]) })
+	for k, v := range sumBy(market, func(r dataset.Row) string { return fmt.Sprint(yearOf(r), r.Text[0], r.Text[1]) }) {
+		if !within05(v, perProvince[k]) {
+			t.Errorf("market %s: %.3f GWh, want by-sector's %.3f", k, v, perProvince[k])
+		}
+	}
+
+	// 2023's months are its total load's.
+	loadMonths := map[time.Month]float64{}
+	for _, r := range load2023 {
+		if r.Text[0] == string(energy.Italy) {
+			loadMonths[time.Unix(r.Time, 0).In(energy.Rome()).Month()] += r.Num[0] / 4000
+		}
+	}
+	for _, r := range monthly {
+		if at := time.Unix(r.Time, 0).In(energy.Rome()); at.Year() == 2023 && !within05(r.Num[0], loadMonths[at.Month()]) {
+			t.Errorf("2023 %s: %.3f GWh, want the total load's %.3f", at.Month(), r.Num[0], loadMonths[at.Month()])
+		}
+	}
+
+	// By type agrees with demand coverage: renewables, and the balance.
+	coverage := sumBy(in.From["demand-coverage"], func(r dataset.Row) string {
+		switch r.Text[1] {
+		case "Saldo import/export":
+			return r.Text[0] + "|Saldo import/export"
+		case "Idrico tradizionale":
+			return ""
+		}
+		return r.Text[0] + "|Fonti rinnovabili"
+	})
+	for _, r := range byType {
+		want, ok := coverage[r.Text[0]+"|"+r.Text[1]]
+		if yearOf(r) == 2023 && ok && !within05(r.Num[0], want) {
+			t.Errorf("by-type 2023 %s %s: %.3f GWh, want demand-coverage's %.3f", r.Text[0], r.Text[1], r.Num[0], want)
+		}
+	}
+
+	// Industry's manufacturing agrees with the IMCEI of 2023 (whose index
+	// needs 2019's months).
+	load2019 := TotalLoadRows(demo.TotalLoad(y2019, energy.Date{Year: 2019, Month: time.December, Day: 31}))
+	imcei := MonthlyIndexIndustrialConsumption().Demo(dataset.DemoInput{From: map[string][]dataset.Row{"total-load": append(load2019, load2023...)}})
+	group := map[[2]string]string{} // activity, class -> its IMCEI sectors
+	for _, s := range energy.IMCEISectorNames().Values() {
+		for _, ac := range demo.IMCEIClassesOf(s) {
+			group[ac] += s + ";"
+		}
+	}
+	imceiGroups := map[string]float64{}
+	for _, r := range imcei {
+		if yearOf(r) == 2023 {
+			imceiGroups[r.Text[0]+"|"+r.Text[1]] += r.Num[1]
+		}
+	}
+	industryGroups := map[string]float64{}
+	for _, r := range industry {
+		if g, ok := group[[2]string{r.Text[2], r.Text[3]}]; ok && yearOf(r) == 2023 {
+			industryGroups[r.Text[0]+"|"+g] += r.Num[0] * demo.IMCEICoverage
+		}
+	}
+	for k, v := range industryGroups {
+		region, sectors, _ := strings.Cut(k, "|")
+		var want float64
+		for _, s := range strings.Split(strings.TrimSuffix(sectors, ";"), ";") {
+			want += imceiGroups[region+"|"+s]
+		}
+		if !within05(v, want) {
+			t.Errorf("2023 %s: industry's %s × the IMCEI's coverage is %.3f GWh, want the IMCEI's %.3f", region, sectors, v, want)
+		}
+	}
+}
+
+// TestRenewableSourceCapacityAgrees proves that renewable-source-capacity
+// is generation-plants' renewable records, and that its national net sums
+// are installed-capacity's wind, photovoltaic, geothermal and hydro.
+func TestRenewableSourceCapacityAgrees(t *testing.T) {
+	in := dataset.DemoInput{}
+	plants := map[string]float64{}
+	for _, r := range GenerationPlants().Demo(in) {
+		if r.Text[3] != "Termoelettrico" {
+			plants[fmt.Sprint(r.Time, r.Text)] = r.Num[0]
+		}
+	}
+	national := map[string]float64{}
+	rsc := RenewableSourceCapacity().Demo(in)
+	for _, r := range rsc {
+		if v, ok := plants[fmt.Sprint(r.Time, r.Text)]; !ok || v != r.Num[0] {
+			t.Errorf("%v: %v MW, generation-plants has %v", r.Text, r.Num[0], v)
+		}
+		if r.Text[0] == energy.Netta {
+			national[fmt.Sprint(yearOf(r), r.Text[3])] += r.Num[0]
+		}
+	}
+	if len(rsc) != len(plants) {
+		t.Errorf("%d records, generation-plants has %d renewable ones", len(rsc), len(plants))
+	}
+	types := map[string]string{"Wind": "Eolico", "Photovoltaic": "Fotovoltaico", "Geothermal": "Geotermoelettrico", "Hydro": "Idrico"}
+	for _, r := range InstalledCapacity().Demo(in) {
+		if src, ok := types[r.Text[0]]; ok {
+			if got := national[fmt.Sprint(yearOf(r), src)] / 1000; math.Abs(got-r.Num[0]) > 0.006 {
+				t.Errorf("%d %s: renewable-source-capacity sums to %.3f GW, installed-capacity says %.2f", yearOf(r), r.Text[0], got, r.Num[0])
+			}
+		}
 	}
 }

@@ -73,6 +73,9 @@ const (
 	Instant FieldKind = iota + 1
 	// YearOf is the Europe/Rome year of the record's moment, as "2024".
 	YearOf
+	// MonthOf is the Europe/Rome month of the record's moment by its
+	// Italian name ("Gennaio"), as the yearly statistics write it.
+	MonthOf
 	// DateOf is the Europe/Rome day of the record's moment in Field.Layout
 	// ("2006-01-02" or "2006/01/02").
 	DateOf
@@ -230,6 +233,9 @@ type Param struct {
 	// parent (Ref must be a NestedRef): a subcategory of another category
 	// than the one asked for is an unknown filter value.
 	Within string
+	// MonthNames lets a MonthParam take the month's Italian name
+	// ("Gennaio") as well as its number.
+	MonthNames bool
 	// YearWindow bounds a YearParam to the current year and this many before
 	// it; 0 for no window. Years outside it are unknown filter values.
 	YearWindow int
@@ -460,7 +466,7 @@ func (d *Dataset) Check() (*Layout, error) {
 		l.byName[f.Name] = i
 		t, n := -1, -1
 		switch f.Kind {
-		case Instant, YearOf, DateOf:
+		case Instant, YearOf, DateOf, MonthOf:
 			l.hasTime = true
 		case Text:
 			t = l.NText

@@ -93,6 +93,8 @@ func (c *Catalog) appendValues(buf []byte, q *Query, p *Part, i int, emit func(c
 			continue
 		case YearOf:
 			buf = strconv.AppendInt(buf, int64(localTime().Year()), 10)
+		case MonthOf:
+			buf = append(buf, energy.MonthName(localTime().Month())...)
 		case DateOf:
 			layout := f.Layout
 			if layout == "" {

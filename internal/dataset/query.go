@@ -188,7 +188,17 @@ func (c *Catalog) ParseQuery(d *Dataset, params map[string][]string, lim Limits)
 				continue
 			}
 			m, err := strconv.Atoi(s)
-			if err != nil || m < 1 || m > 12 || len(s) > 2 {
+			if p.MonthNames && err != nil {
+				// A month named as the statistics pages list them: a
+				// name outside that list is an unknown filter value.
+				name, ok := energy.MonthNames().Canonical(s)
+				if !ok {
+					q.unknown = true
+					continue
+				}
+				m, err = int(energy.MonthOfName(name)), nil
+			}
+			if err != nil || m < 1 || m > 12 || len(s) > 2 && !p.MonthNames {
 				return nil, energy.Errorf(energy.Invalid, "parameter %s value %q does not conform to a month, 1 to 12 (01 to 12)", p.Name, s)
 			}
 			q.Month = m

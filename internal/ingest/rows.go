@@ -73,6 +73,7 @@ func ReadRows(c *dataset.Catalog, d *dataset.Dataset, name string, r io.Reader) 
 		}
 		row := dataset.Row{Text: make([]string, lay.NText), Num: make([]float64, lay.NNum)}
 		var wall, offset string
+		var month time.Month // a MonthOf field's month, which refines YearOf's moment
 		for _, col := range cols {
 			v := ""
 			for _, n := range col.names {
@@ -99,6 +100,12 @@ func ReadRows(c *dataset.Catalog, d *dataset.Dataset, name string, r io.Reader) 
 					return nil, t.Errorf(i, "%s %d is outside %d..%d", f.Name, y, energy.MinYear, energy.MaxYear)
 				}
 				row.Time = time.Date(y, time.January, 1, 0, 0, 0, 0, energy.Rome()).Unix()
+			case f.Kind == dataset.MonthOf:
+				name, ok := energy.MonthNames().Canonical(v)
+				if !ok {
+					return nil, t.Errorf(i, "%s %q is not a month (want Gennaio to Dicembre)", f.Name, v)
+				}
+				month = energy.MonthOfName(name)
 			case f.Kind == dataset.DateOf:
 				day, err := parseDay(v, xlsx)
 				if err != nil {
@@ -120,6 +127,10 @@ func ReadRows(c *dataset.Catalog, d *dataset.Dataset, name string, r io.Reader) 
 				}
 				row.Num[k] = n
 			}
+		}
+		if month != 0 {
+			y := time.Unix(row.Time, 0).In(energy.Rome()).Year()
+			row.Time = time.Date(y, month, 1, 0, 0, 0, 0, energy.Rome()).Unix()
 		}
 		if hasInstant(d) {
 			at, err := parseInstant(wall, offset, xlsx)
