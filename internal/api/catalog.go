@@ -22,7 +22,7 @@ type catalogDataset struct {
 	Path        string           `json:"path"`
 	Aliases     []string         `json:"aliases,omitempty"`
 	Array       string           `json:"array"`
-	Source      catalogSource    `json:"source"`
+	Source      *catalogSource   `json:"source"` // null for a dataset that declares none
 	Granularity string           `json:"granularity"`
 	Parameters  []catalogParam   `json:"parameters"`
 	Fields      []catalogField   `json:"fields"`
@@ -83,7 +83,9 @@ func describeDataset(o Options, d *dataset.Dataset, t *dataset.Table) catalogDat
 	cd := catalogDataset{
 		Name: d.Name, Title: d.Title, Description: d.Doc, Method: http.MethodGet, Path: d.Path(), Aliases: d.Aliases,
 		Array: d.Array, Granularity: d.Grain.String(), Importable: d.Import != nil,
-		Source: catalogSource{Ref: d.Source.Ref, Confidence: d.Source.Confidence, Guess: d.Source.Guess},
+	}
+	if d.Source.Ref != "" {
+		cd.Source = &catalogSource{Ref: d.Source.Ref, Confidence: d.Source.Confidence, Guess: d.Source.Guess}
 	}
 	if d.Derive != nil {
 		cd.Derived = d.Derive.From

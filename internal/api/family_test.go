@@ -358,3 +358,48 @@ func TestLoadStatisticsFilters(t *testing.T) {
 	wantEmpty(t, h.get(t, "/load/v2.0/market?year=2023&Market=Mercato+nero"))
 	wantEmpty(t, h.get(t, "/load/v2.0/total?year=2014"))
 }
+
+// TestLiveTimingThroughTheAPI asks the demo data what a client of the
+// live service would see at given times (catalogue.md 4.4): on 31
+// December 2025 at noon, the final imbalance of the 30th is not out yet
+// while the preliminary is; at 18:00 it is. A unit's capacity of the 24th
+// is revised (final) on the 31st, which changedSince finds; and a session's
+// requirements appear when it runs.
+func TestLiveTimingThroughTheAPI(t *testing.T) {
+	if testing.Short() {
+		t.Skip("generates the demo data")
+	}
+	cat, src := familyDemo(t)
+	h := newHarnessWith(t, apitest.Options{Catalog: cat, Source: src})
+	count := func(path string) int {
+		t.Helper()
+		r := h.get(t, path)
+		if r.status != http.StatusOK {
+			t.Fatalf("%s: got %d %.300s", path, r.status, r.body)
+		}
+		_, records := answerRecords(t, r.body)
+		return len(records)
+	}
+	day := "dateFrom=30/12/2025&dateTo=30/12/2025&dataType=Orario"
+	for _, c := range []struct {
+		path string
+		want int
+	}{
+		{"/fees/v1.0/daily-macrozonal-imbalance?" + day + "&asOf=2025-12-31T11:00:00Z", 0},
+		{"/fees/v1.0/preliminary-macrozonal-imbalance?" + day + "&asOf=2025-12-31T11:00:00Z", 48},
+		{"/fees/v1.0/daily-macrozonal-imbalance?" + day + "&asOf=2025-12-31T17:00:00Z", 48},
+		{"/fees/v1.0/daily-macrozonal-imbalance?" + day + "&changedSince=2025-12-31T16:00:00Z", 0},
+		{"/adequacy/v1.0/detail-available-capacity?dateFrom=24/12/2025&dateTo=24/12/2025&changedSince=2025-12-30T12:00:00Z", 24 * 17},
+		{"/adequacy/v1.0/detail-available-capacity?dateFrom=24/12/2025&dateTo=24/12/2025&changedSince=2025-12-31T12:00:00Z", 0},
+		{"/market/v1.0/input/afrr-requirement?dateFrom=24/12/2025&dateTo=24/12/2025&sessionType=MSD6&asOf=2025-12-24T13:00:00Z", 0},
+		{"/market/v1.0/input/afrr-requirement?dateFrom=24/12/2025&dateTo=24/12/2025&sessionType=MSD6&asOf=2025-12-24T15:00:00Z", 3 * 4},
+	} {
+		if got := count(c.path); got != c.want {
+			t.Errorf("%s: %d records, want %d", c.path, got, c.want)
+		}
+	}
+	r := h.get(t, "/fees/v1.0/daily-macrozonal-imbalance?"+day+"&include=meta")
+	if !strings.Contains(string(r.body), `"publication_date":"2025-12-31 17:00:00"`) || !strings.Contains(string(r.body), `"published_at":"2025-12-31T16:00:00Z"`) {
+		t.Errorf("final imbalance: got %.400s, want publication and published_at at 17:00 the next day", r.body)
+	}
+}

@@ -59,7 +59,8 @@ func demoFCR(in dataset.DemoInput) []dataset.Row {
 		for a, area := range demo.FCRAreas {
 			for _, dir := range directions.Values() {
 				r := demo.FCRAuction(in.Seed, d, a, dir == "UP")
-				rows = append(rows, dataset.Row{Time: d.Start().Unix(), Text: []string{"FCR", area, dir}, Num: []float64{r.PriceEURMW, r.QuantityMW, r.RequiredMW}})
+				known := demo.FCRKnownAt(d).UnixMicro()
+				rows = append(rows, dataset.Row{Time: d.Start().Unix(), Text: []string{"FCR", area, dir}, Num: []float64{r.PriceEURMW, r.QuantityMW, r.RequiredMW}, Pub: known, Rev: known})
 			}
 		}
 	}

@@ -2,8 +2,11 @@ package catalog
 
 import (
 	"math"
+	"time"
 
 	"github.com/energyapi/energyapi/internal/dataset"
+	"github.com/energyapi/energyapi/internal/demo"
+	"github.com/energyapi/energyapi/internal/energy"
 )
 
 // DetailAvailableCapacity is the capacity each production unit had
@@ -25,9 +28,12 @@ func DetailAvailableCapacity() *dataset.Dataset {
 		outages := outagesOf(in)
 		var rows []dataset.Row
 		for u := lo; u < hi; u += 3600 {
+			// First published the next day, final seven days after the
+			// day: the records carry both times (their final values).
+			first, final := demo.CapacityAt(energy.DateOf(time.Unix(u, 0)))
 			for _, unit := range units {
 				mw := math.Round(unit.capacityMW - unitOut(outages, unit.name, u))
-				rows = append(rows, dataset.Row{Time: u, Text: []string{unit.name}, Num: []float64{mw}})
+				rows = append(rows, dataset.Row{Time: u, Text: []string{unit.name}, Num: []float64{mw}, Pub: first.UnixMicro(), Rev: final.UnixMicro()})
 			}
 		}
 		return rows

@@ -240,3 +240,81 @@ func TestRenewableSourceCapacityAgrees(t *testing.T) {
 		}
 	}
 }
+
+// TestDemoLiveTiming proves that the demo v1.0 records carry the live
+// service's timing (catalogue.md 4.4), which changedSince, asOf and
+// include=meta then report: the final imbalance of a day is published at
+// 17:00 the next day (and its publication_date says so), the preliminary
+// within 30 minutes of its period; a unit's available capacity is first
+// published the next day and final seven days after the day; each MSD
+// session restates the requirements of the hours still ahead when it runs,
+// MSD1 the whole day the day before; an FCR auction's results are known
+// the day before.
+func TestDemoLiveTiming(t *testing.T) {
+	in := someV1Input()
+	rome := energy.Rome()
+	local := func(us int64) time.Time { return time.UnixMicro(us).In(rome) }
+	for _, r := range DailyMacrozonalImbalance().Demo(in) {
+		at := time.Unix(r.Time, 0).In(rome)
+		pub := local(r.Pub)
+		if want := time.Date(at.Year(), at.Month(), at.Day()+1, 17, 0, 0, 0, rome); !pub.Equal(want) || r.Rev != r.Pub || r.Text[0] != want.Format("2006-01-02 15:04:05") {
+			t.Fatalf("final imbalance of %v: published %v (%s), want %v", at, pub, r.Text[0], want)
+		}
+	}
+	for _, r := range PreliminaryMacrozonalImbalance().Demo(in) {
+		period := int64(900)
+		if r.Text[1] == "Orario" {
+			period = 3600
+		}
+		if late := r.Pub/1e6 - (r.Time + period); late < 15*60 || late > 30*60 || r.Text[0] != local(r.Pub).Format("2006-01-02 15:04:05") {
+			t.Fatalf("preliminary imbalance of %v: published %v after its period, want 15 to 30 minutes", time.Unix(r.Time, 0), time.Duration(late)*time.Second)
+		}
+	}
+	for _, r := range DetailAvailableCapacity().Demo(in) {
+		day := energy.DateOf(time.Unix(r.Time, 0))
+		if first, final := local(r.Pub), local(r.Rev); energy.DateOf(first) != day.AddDays(1) || energy.DateOf(final) != day.AddDays(7) {
+			t.Fatalf("capacity of %v: published %v, final %v; want the next day and seven days after", time.Unix(r.Time, 0), first, final)
+		}
+	}
+	for _, d := range []*dataset.Dataset{MarketAFRRRequirement(), MarketReplacementReserveRequirement(), MarketRotatingReserveRequirement(), MarketTotalReserveRequirement()} {
+		hours := map[string]map[int]bool{} // session -> the hours of 24 December it states
+		for _, r := range d.Demo(in) {
+			at := time.Unix(r.Time, 0).In(rome)
+			if at.Day() != 24 {
+				continue
+			}
+			if hours[r.Text[1]] == nil {
+				hours[r.Text[1]] = map[int]bool{}
+			}
+			hours[r.Text[1]][at.Hour()] = true
+			if pub := local(r.Pub); !pub.Before(at) {
+				t.Fatalf("%s %s of %v published at %v, not before the hour", d.Name, r.Text[1], at, pub)
+			}
+		}
+		for s, first := range map[string]int{"MSD1": 0, "MSD2": 4, "MSD3": 8, "MSD4": 12, "MSD5": 16, "MSD6": 20} {
+			if len(hours[s]) != 24-first || !hours[s][first] || hours[s][first-1] {
+				t.Errorf("%s %s states %d hours of 24 December, want hours %d to 23", d.Name, s, len(hours[s]), first)
+			}
+		}
+		if len(hours) != 6 {
+			t.Errorf("%s: sessions %v, want MSD1 to MSD6", d.Name, hours)
+		}
+	}
+	for _, r := range AsteFCR().Demo(in) {
+		day := energy.DateOf(time.Unix(r.Time, 0))
+		if pub := local(r.Pub); energy.DateOf(pub) != day.AddDays(-1) || r.Rev != r.Pub {
+			t.Fatalf("FCR auction of %s known at %v, want the day before", day, pub)
+		}
+	}
+}
+
+// someV1Input is a demo input whose v1.0 window is 18 to 31 December
+// 2025, with the total load, generation, installed capacity and outages
+// the v1.0 generators read.
+func someV1Input() dataset.DemoInput {
+	in := demoLoadInput(energy.Date{Year: 2025, Month: time.December, Day: 18}, energy.Date{Year: 2025, Month: time.December, Day: 31})
+	in.From["actual-generation"] = ActualGeneration().Demo(in)
+	in.From["installed-capacity"] = InstalledCapacity().Demo(in)
+	in.From["generation-unit-unavailability"] = GenerationUnitUnavailability().Demo(in)
+	return in
+}

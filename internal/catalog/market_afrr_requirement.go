@@ -2,8 +2,11 @@ package catalog
 
 import (
 	"math"
+	"time"
 
 	"github.com/energyapi/energyapi/internal/dataset"
+	"github.com/energyapi/energyapi/internal/demo"
+	"github.com/energyapi/energyapi/internal/energy"
 )
 
 // MarketAFRRRequirement is the secondary (aFRR) reserve each area needs.
@@ -32,7 +35,9 @@ var afrrAreas = reserveZones{names: []string{"Continent", "Sicily", "Sardinia"},
 
 // reserveRequirement is the shape of the reserve requirements: per hour,
 // zone (or area) and session, a share of the zones' forecast load (the
-// total requirement is the sum of the three others' shares).
+// total requirement is the sum of the three others' shares). The demo's
+// sessions are MSD1 to MSD6, each stating the hours still ahead when it
+// runs, its records published then (catalogue.md 4.4).
 func reserveRequirement(resource, title, array, what string, share float64, zones reserveZones) *dataset.Dataset {
 	doc := ""
 	if resource != "input/afrr-requirement" && resource != "input/total-reserve-requirement" && resource != "input/rr-requirement" {
@@ -53,6 +58,8 @@ func reserveRequirement(resource, title, array, what string, share float64, zone
 		var rows []dataset.Row
 		for i := range hours {
 			h := &hours[i]
+			day := energy.DateOf(time.Unix(h.at, 0))
+			hour := int(h.at-day.Start().Unix()) / 3600
 			for g, name := range zones.names {
 				var forecast float64
 				for z := range v1Zones {
@@ -60,9 +67,15 @@ func reserveRequirement(resource, title, array, what string, share float64, zone
 						forecast += h.forecast[z]
 					}
 				}
-				for s, session := range sessionTypes.Values() {
-					rows = append(rows, dataset.Row{Time: h.at, Text: []string{name, session},
-						Num: []float64{math.Round(share * forecast * (1 + revision(h.at, g, s)))}})
+				// Each session of the dispatching-services market restates
+				// the requirements of the hours still ahead, when it runs.
+				for s := range demo.MSDSessions() {
+					published, first := demo.MSDSession(day, s)
+					if hour < first {
+						continue
+					}
+					rows = append(rows, dataset.Row{Time: h.at, Text: []string{name, sessionTypes.Values()[s]},
+						Num: []float64{math.Round(share * forecast * (1 + revision(h.at, g, s)))}, Pub: published.UnixMicro(), Rev: published.UnixMicro()})
 				}
 			}
 		}

@@ -3,6 +3,7 @@ package dataset
 import (
 	"context"
 	"math"
+	"slices"
 	"testing"
 	"time"
 
@@ -89,5 +90,73 @@ func TestMarketDayNullPriceAndEchoedFilter(t *testing.T) {
 		if err != nil || q.Message() != tc.want {
 			t.Errorf("zone %v: got %q, %v; want %q", tc.zone, q.Message(), err, tc.want)
 		}
+	}
+}
+
+// TestRecordsKeepTheTimesTheyCarry proves what the demo's live timing
+// needs: records that carry their publication and revision times keep
+// them through an import (include=meta shows them), changedSince selects
+// by them, and asOf answers with the records published by then even
+// though the import that stored them came later. Records without times are
+// stamped with the import's, as before.
+func TestRecordsKeepTheTimesTheyCarry(t *testing.T) {
+	d := testSeries()
+	c := newTestCatalog(t, d)
+	m := NewMemory()
+	ctx := context.Background()
+	day := time.Date(2025, 12, 30, 0, 0, 0, 0, energy.Rome())
+	us := func(t time.Time) int64 { return t.UnixMicro() }
+	final := day.Add(41 * time.Hour)       // D+1 17:00
+	revised := day.Add(7 * 24 * time.Hour) // D+7
+	rows := []Row{
+		{Time: day.Unix(), Text: []string{"North"}, Num: []float64{1, 1}, Pub: us(final), Rev: us(final)},
+		{Time: day.Add(time.Hour).Unix(), Text: []string{"North"}, Num: []float64{2, 2}, Pub: us(final), Rev: us(revised)},
+		{Time: day.Add(2 * time.Hour).Unix(), Text: []string{"North"}, Num: []float64{3, 3}},
+	}
+	imported := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
+	if _, err := Import(ctx, m, c, d, rows, imported); err != nil {
+		t.Fatal(err)
+	}
+	live, err := NewLive(ctx, c, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	query := func(extra map[string][]string) []string {
+		t.Helper()
+		params := map[string][]string{"dateFrom": {"30/12/2025"}, "dateTo": {"30/12/2025"}, "include": {"meta"}}
+		for k, v := range extra {
+			params[k] = v
+		}
+		q, err := c.ParseQuery(d, params, Limits{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := live.AsOf(ctx, live.Snapshot(), q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		s.Each(q, func(p *Part, i int) {
+			out = append(out, time.Unix(p.Times[i], 0).In(energy.Rome()).Format("15:04")+" "+
+				time.UnixMicro(p.Published(i)).UTC().Format(time.RFC3339)+" "+time.UnixMicro(p.Revised(i)).UTC().Format(time.RFC3339))
+		})
+		return out
+	}
+	want := []string{
+		"00:00 2025-12-31T16:00:00Z 2025-12-31T16:00:00Z",
+		"01:00 2025-12-31T16:00:00Z 2026-01-05T23:00:00Z",
+		"02:00 2026-11-01T00:00:00Z 2026-11-01T00:00:00Z",
+	}
+	if got := query(nil); !slices.Equal(got, want) {
+		t.Errorf("times:\ngot  %v\nwant %v", got, want)
+	}
+	if got := query(map[string][]string{"changedSince": {"2026-01-01T00:00:00Z"}}); !slices.Equal(got, want[1:]) {
+		t.Errorf("changedSince 1 January 2026:\ngot  %v\nwant %v", got, want[1:])
+	}
+	if got := query(map[string][]string{"asOf": {"2026-01-01T00:00:00Z"}}); !slices.Equal(got, want[:2]) {
+		t.Errorf("asOf 1 January 2026, before the import:\ngot  %v\nwant %v", got, want[:2])
+	}
+	if got := query(map[string][]string{"asOf": {"2025-12-30T12:00:00Z"}}); len(got) != 0 {
+		t.Errorf("asOf before the publication: got %v, want nothing", got)
 	}
 }
