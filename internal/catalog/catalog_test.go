@@ -1,6 +1,8 @@
 package catalog
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -28,6 +30,30 @@ func TestEveryDatasetNamesItsSource(t *testing.T) {
 		}
 		if s.Confidence != "H" && s.Confidence != "M" && s.Confidence != "L" {
 			t.Errorf("%s: confidence %q, want H, M or L", d.Name, s.Confidence)
+		}
+	}
+}
+
+// TestDocsNameEverySource proves that docs/ keep one line per dataset
+// saying where its shape comes from, with the descriptor's confidence.
+func TestDocsNameEverySource(t *testing.T) {
+	var docs strings.Builder
+	for _, f := range []string{"datasets-load-transmission.md", "datasets-generation.md", "datasets-v1.md"} {
+		b, err := os.ReadFile(filepath.Join("..", "..", "docs", f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		docs.Write(b)
+	}
+	for _, d := range All() {
+		line := ""
+		for _, l := range strings.Split(docs.String(), "\n") {
+			if strings.HasPrefix(l, "| `"+d.Name+"` |") {
+				line = l
+			}
+		}
+		if line == "" || !strings.Contains(line, "| "+d.Source.Confidence+" |") {
+			t.Errorf("%s: docs line %q, want one naming its source with confidence %s", d.Name, line, d.Source.Confidence)
 		}
 	}
 }
