@@ -84,7 +84,7 @@ func TestLoadStatisticsAddUp(t *testing.T) {
 	if testing.Short() {
 		t.Skip("generates two years of demo load")
 	}
-	y2019, y2023 := energy.Date{Year: 2019, Month: time.January, Day: 1}, energy.Date{Year: 2023, Month: time.January, Day: 1}
+	y2023 := energy.Date{Year: 2023, Month: time.January, Day: 1}
 	load2023 := TotalLoadRows(demo.TotalLoad(y2023, energy.Date{Year: 2023, Month: time.December, Day: 31}))
 	in := dataset.DemoInput{First: y2023, Last: energy.Date{Year: 2023, Month: time.December, Day: 31}, Seed: demo.DefaultSeed,
 		From: map[string][]dataset.Row{"total-load": load2023}}
@@ -119,29 +119,7 @@ func TestLoadStatisticsAddUp(t *testing.T) {
 		}
 	}
 
-	// The sector tables, and the markets, add up to by-sector per province.
-	perSector := sumBy(bySector, func(r dataset.Row) string { return fmt.Sprint(yearOf(r), r.Text[0], r.Text[1], r.Text[2]) })
-	for name, c := range map[string]struct {
-		rows   []dataset.Row
-		sector func(r dataset.Row) string
-	}{
-		"industry-sector": {industry, func(dataset.Row) string { return "Industria" }},
-		"services-sector": {services, func(dataset.Row) string { return "Servizi" }},
-		"total":           {total, func(r dataset.Row) string { return r.Text[2] }},
-	} {
-		got := sumBy(c.rows, func(r dataset.Row) string { return fmt.Sprint(yearOf(r), r.Text[0], r.Text[1], c.sector(r)) })
-		for k, v := range got {
-			if !within05(v, perSector[k]) {
-				t.Errorf("%s %s: %.3f GWh, want by-sector's %.3f", name, k, v, perSector[k])
-			}
-		}
-	}
-	perProvince := sumBy(bySector, func(r dataset.Row) string { return fmt.Sprint(yearOf(r), r.Text[0], r.Text[1]) })
-	for k, v := range sumBy(market, func(r dataset.Row) string { return fmt.Sprint(yearOf(r), r.Text[0], r.Text[1]) }) {
-		if !within05(v, perProvince[k]) {
-			t.Errorf("market %s: %.3f GWh, want by-sector's %.3f", k, v, perProvince[k])
-		}
-	}
+	checkTablesAgree(t, bySector, industry, services, total, market)
 
 	// 2023's months are its total load's.
 	loadMonths := map[time.Month]float64{}
@@ -173,8 +151,15 @@ func TestLoadStatisticsAddUp(t *testing.T) {
 		}
 	}
 
-	// Industry's manufacturing agrees with the IMCEI of 2023 (whose index
-	// needs 2019's months).
+	checkIndustryAgreesWithIMCEI(t, industry, load2023)
+}
+
+// checkIndustryAgreesWithIMCEI: industry's manufacturing classes of 2023,
+// times the IMCEI's coverage, are the IMCEI's consumption of their
+// sectors, region by region (the IMCEI's index needs 2019's months).
+func checkIndustryAgreesWithIMCEI(t *testing.T, industry, load2023 []dataset.Row) {
+	t.Helper()
+	y2019 := energy.Date{Year: 2019, Month: time.January, Day: 1}
 	load2019 := TotalLoadRows(demo.TotalLoad(y2019, energy.Date{Year: 2019, Month: time.December, Day: 31}))
 	imcei := MonthlyIndexIndustrialConsumption().Demo(dataset.DemoInput{From: map[string][]dataset.Row{"total-load": append(load2019, load2023...)}})
 	group := map[[2]string]string{} // activity, class -> its IMCEI sectors
@@ -317,4 +302,33 @@ func someV1Input() dataset.DemoInput {
 	in.From["installed-capacity"] = InstalledCapacity().Demo(in)
 	in.From["generation-unit-unavailability"] = GenerationUnitUnavailability().Demo(in)
 	return in
+}
+
+// checkTablesAgree: the sector tables, and the markets, add up to
+// electrical-energy-by-sector province by province.
+func checkTablesAgree(t *testing.T, bySector, industry, services, total, market []dataset.Row) {
+	t.Helper()
+	perSector := sumBy(bySector, func(r dataset.Row) string { return fmt.Sprint(yearOf(r), r.Text[0], r.Text[1], r.Text[2]) })
+	for name, c := range map[string]struct {
+		rows   []dataset.Row
+		sector func(r dataset.Row) string
+	}{
+		"industry-sector": {industry, func(dataset.Row) string { return "Industria" }},
+		"services-sector": {services, func(dataset.Row) string { return "Servizi" }},
+		"total":           {total, func(r dataset.Row) string { return r.Text[2] }},
+	} {
+		got := sumBy(c.rows, func(r dataset.Row) string { return fmt.Sprint(yearOf(r), r.Text[0], r.Text[1], c.sector(r)) })
+		for k, v := range got {
+			if !within05(v, perSector[k]) {
+				t.Errorf("%s %s: %.3f GWh, want by-sector's %.3f", name, k, v, perSector[k])
+			}
+		}
+	}
+	perProvince := sumBy(bySector, func(r dataset.Row) string { return fmt.Sprint(yearOf(r), r.Text[0], r.Text[1]) })
+	for k, v := range sumBy(market, func(r dataset.Row) string { return fmt.Sprint(yearOf(r), r.Text[0], r.Text[1]) }) {
+		if !within05(v, perProvince[k]) {
+			t.Errorf("market %s: %.3f GWh, want by-sector's %.3f", k, v, perProvince[k])
+		}
+	}
+
 }

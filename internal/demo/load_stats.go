@@ -191,68 +191,20 @@ func (s System) LoadStats() LoadStats {
 		base2019 += v / 12
 	}
 	shares := RegionDemandShares()
-	regions := energy.RegionNames().Values()
-	sectors := energy.IMCEISectorNames().Values()
 	for y := ThermoFirstYear; y <= ThermoLastYear; y++ {
 		weights := provinceWeights(y)
-		for ri, region := range regions {
+		for ri, region := range energy.RegionNames().Values() {
 			demand := YearlyDemandTWh(y) * 1000 * shares[region]
-			// Industry: the IMCEI sectors' year, then the other classes.
-			industry := map[industryClass]float64{}
-			for si := range sectors {
-				var year float64
-				for m := time.January; m <= time.December; m++ {
-					at := time.Date(y, m, 1, 0, 0, 0, 0, energy.Rome()).Unix()
-					for ti := range 2 {
-						gwh, _ := IMCEISeries(at, y, st.Monthly[y][m-1]/base2019, shares[region], ri, si, ti)
-						year += gwh
-					}
-				}
-				for _, ic := range imceiClasses[si] {
-					industry[ic.c] += year / IMCEICoverage * ic.w
-				}
+			levels := st.Monthly[y]
+			for i := range levels {
+				levels[i] /= base2019
 			}
-			for _, o := range otherIndustry {
-				industry[o.c] = demand * o.share
-			}
-			var industryGWh float64
-			for _, v := range industry {
-				industryGWh += v
-			}
-			rest := demand - industryGWh
-			agri := rest * 0.035 * (1 + 0.3*Noise(loadStatsSeed, int64(ri), 1))
-			home := rest * 0.37 * (1 + 0.1*Noise(loadStatsSeed, int64(ri), 2))
-			services := map[industryClass]float64{}
-			var wsum float64
-			for k, sc := range serviceClasses {
-				w := sc.w * (1 + 0.1*Noise(loadStatsSeed, int64(ri), int64(10+k)))
-				services[sc.c] = w
-				wsum += w
-			}
-			for c, w := range services {
-				services[c] = (rest - agri - home) * w / wsum
-			}
+			uses := regionUses(y, ri, demand, shares[region], levels)
 			for _, p := range weights[region] {
-				add := func(sector string, c industryClass, gwh float64) {
-					st.Consumption = append(st.Consumption, Consumption{y, region, p.province, sector, c.activity, c.class, gwh * p.w})
+				for c, gwh := range uses {
+					st.Consumption = append(st.Consumption, Consumption{y, region, p.province, c.sector, c.activity, c.class, gwh * p.w})
 				}
-				add("Agricoltura", industryClass{"Agricoltura", "Agricoltura"}, agri)
-				add("Domestico", industryClass{"Domestico", "Domestico"}, home)
-				for c, v := range industry {
-					add("Industria", c, v)
-				}
-				for c, v := range services {
-					add("Servizi", c, v)
-				}
-				total := demand * p.w
-				own := total * (0.07 + 0.002*float64(y-ThermoFirstYear))
-				protected := total * (0.30 - 0.024*float64(y-ThermoFirstYear)) * (1 + 0.1*Noise(loadStatsSeed, int64(y), int64(len(p.province)), 3))
-				for _, m := range []struct {
-					name string
-					gwh  float64
-				}{{"Autoconsumo", own}, {"Mercato libero", total - own - protected}, {"Mercato tutelato", protected}} {
-					st.Markets = append(st.Markets, MarketShare{y, region, p.province, m.name, m.gwh})
-				}
+				st.Markets = append(st.Markets, provinceMarkets(y, region, p.province, demand*p.w)...)
 			}
 		}
 	}
@@ -261,6 +213,66 @@ func (s System) LoadStats() LoadStats {
 			strings.Compare(a.Sector, b.Sector), strings.Compare(a.Activity, b.Activity), strings.Compare(a.Class, b.Class))
 	})
 	return st
+}
+
+// use is a sector's class of an activity.
+type use struct{ sector, activity, class string }
+
+// regionUses splits region ri's demand of year y (GWh; its share of
+// Italy's) over the sectors' classes: industry's manufacturing from the
+// IMCEI series at the months' levels (demand over 2019's monthly mean),
+// its other classes as shares of the demand, and the rest over
+// agriculture, households and services.
+func regionUses(y, ri int, demand, share float64, levels [12]float64) map[use]float64 {
+	out := map[use]float64{}
+	var industry float64
+	for si := range imceiClasses {
+		var year float64
+		for m := time.January; m <= time.December; m++ {
+			at := time.Date(y, m, 1, 0, 0, 0, 0, energy.Rome()).Unix()
+			for ti := range 2 {
+				gwh, _ := IMCEISeries(at, y, levels[m-1], share, ri, si, ti)
+				year += gwh
+			}
+		}
+		for _, ic := range imceiClasses[si] {
+			out[use{"Industria", ic.c.activity, ic.c.class}] += year / IMCEICoverage * ic.w
+			industry += year / IMCEICoverage * ic.w
+		}
+	}
+	for _, o := range otherIndustry {
+		out[use{"Industria", o.c.activity, o.c.class}] = demand * o.share
+		industry += demand * o.share
+	}
+	rest := demand - industry
+	agri := rest * 0.035 * (1 + 0.3*Noise(loadStatsSeed, int64(ri), 1))
+	home := rest * 0.37 * (1 + 0.1*Noise(loadStatsSeed, int64(ri), 2))
+	out[use{"Agricoltura", "Agricoltura", "Agricoltura"}] = agri
+	out[use{"Domestico", "Domestico", "Domestico"}] = home
+	weights := make([]float64, len(serviceClasses))
+	var wsum float64
+	for k, sc := range serviceClasses {
+		weights[k] = sc.w * (1 + 0.1*Noise(loadStatsSeed, int64(ri), int64(10+k)))
+		wsum += weights[k]
+	}
+	for k, sc := range serviceClasses {
+		out[use{"Servizi", sc.c.activity, sc.c.class}] = (rest - agri - home) * weights[k] / wsum
+	}
+	return out
+}
+
+// provinceMarkets splits a province's consumption of year y (GWh) over
+// the markets: self-consumption growing from 7 %, the protected market
+// shrinking from 30 % in 2015 to about 8 % in 2024, the free market the
+// rest.
+func provinceMarkets(y int, region, province string, total float64) []MarketShare {
+	own := total * (0.07 + 0.002*float64(y-ThermoFirstYear))
+	protected := total * (0.30 - 0.024*float64(y-ThermoFirstYear)) * (1 + 0.1*Noise(loadStatsSeed, int64(y), int64(len(province)), 3))
+	return []MarketShare{
+		{y, region, province, "Autoconsumo", own},
+		{y, region, province, "Mercato libero", total - own - protected},
+		{y, region, province, "Mercato tutelato", protected},
+	}
 }
 
 // provinceWeight is a province's share of its region's consumption.
