@@ -29,7 +29,7 @@ func ElectricalEnergyByType() *dataset.Dataset {
 }
 
 // demoDemandByType splits each region's demand of the statistics' years
-// (demo.YearlyDemandTWh by demo.RegionDemandShares). In the years the demo
+// (demo.PublishedDemandTWh by demo.RegionDemandShares). In the years the demo
 // range covers whole, renewables and the balance are demand-coverage's;
 // in the others they come from the yearly generation statistics (the
 // region's net renewable production, and its demand less its whole net
@@ -69,7 +69,7 @@ func demoDemandByType(in dataset.DemoInput) []dataset.Row {
 	for y := demo.ThermoFirstYear; y <= demo.ThermoLastYear; y++ {
 		for _, region := range energy.RegionNames().Values() {
 			k := key{y, region}
-			demand := demo.YearlyDemandTWh(y) * 1000 * shares[region]
+			demand := demo.PublishedDemandTWh(y) * 1000 * shares[region]
 			if !covered[y] {
 				balance[k] = demand - production[k]
 			}

@@ -105,7 +105,7 @@ func TestLoadStatisticsAddUp(t *testing.T) {
 	}
 	tables := map[string][]dataset.Row{"by-type": byType, "by-sector": bySector, "total": total, "market": market}
 	for y := demo.ThermoFirstYear; y <= demo.ThermoLastYear; y++ {
-		want := demo.YearlyDemandTWh(y) * 1000
+		want := demo.PublishedDemandTWh(y) * 1000
 		if !within05(yearly[fmt.Sprint(y)], want) {
 			t.Errorf("%d: the months add up to %.3f GWh, want the year's demand %.3f", y, yearly[fmt.Sprint(y)], want)
 		}

@@ -35,7 +35,7 @@ type MarketShare struct {
 // and with the rest of the demo:
 //
 //   - each month's demand is what the system's total load adds up to
-//     (MonthlyDemandGWh), the year's is YearlyDemandTWh;
+//     (MonthlyDemandGWh), the year's is PublishedDemandTWh;
 //   - a region's consumption is its share of the year's demand
 //     (RegionDemandShares), split over its provinces by fixed weights, so
 //     the consumption of every province, sector, activity and class adds
@@ -194,7 +194,7 @@ func (s System) LoadStats() LoadStats {
 	for y := ThermoFirstYear; y <= ThermoLastYear; y++ {
 		weights := provinceWeights(y)
 		for ri, region := range energy.RegionNames().Values() {
-			demand := YearlyDemandTWh(y) * 1000 * shares[region]
+			demand := PublishedDemandTWh(y) * 1000 * shares[region]
 			levels := st.Monthly[y]
 			for i := range levels {
 				levels[i] /= base2019
