@@ -25,6 +25,7 @@ type catalogDataset struct {
 	Path        string           `json:"path"`
 	Aliases     []string         `json:"aliases,omitempty"`
 	Array       string           `json:"array"`
+	Source      *catalogSource   `json:"source"` // null for a dataset that declares none
 	Granularity string           `json:"granularity"`
 	Parameters  []catalogParam   `json:"parameters"`
 	Fields      []catalogField   `json:"fields"`
@@ -36,6 +37,14 @@ type catalogDataset struct {
 	// DataVersion the store's data version of that import, 0 before any.
 	LastUpdate  *string `json:"last_update"`
 	DataVersion int64   `json:"data_version"`
+}
+
+// catalogSource is where a dataset's shape comes from: the portal page or
+// the live client, how sure that is, and what is still a guess.
+type catalogSource struct {
+	Ref        string `json:"ref"`
+	Confidence string `json:"confidence"`
+	Guess      string `json:"guess,omitempty"`
 }
 
 type catalogParam struct {
@@ -100,6 +109,9 @@ func describeDataset(o Options, d *dataset.Dataset, t *dataset.Table) catalogDat
 		Name: d.Name, Title: d.Title, Description: d.Doc, Method: http.MethodGet, Path: d.Path(), Aliases: d.Aliases,
 		Array: d.Array, Granularity: d.Grain.String(), Importable: d.Import != nil,
 	}
+	if d.Source.Ref != "" {
+		cd.Source = &catalogSource{Ref: d.Source.Ref, Confidence: d.Source.Confidence, Guess: d.Source.Guess}
+	}
 	if d.Derive != nil {
 		cd.Derived = d.Derive.From
 	}
@@ -122,6 +134,10 @@ func describeDataset(o Options, d *dataset.Dataset, t *dataset.Table) catalogDat
 			cd.Parameters = append(cd.Parameters,
 				catalogParam{Name: p.Name, Kind: "date", Required: true, Description: "First day, dd/mm/yyyy.", MaxDays: max(maxDays, 0)},
 				catalogParam{Name: p.To, Kind: "date", Required: true, Description: "Last day, included, dd/mm/yyyy.", MaxDays: max(maxDays, 0)})
+		case dataset.DayParam:
+			for _, name := range append([]string{p.Name}, p.Aliases...) {
+				cd.Parameters = append(cd.Parameters, catalogParam{Name: name, Kind: "date", Required: name == p.Name && p.Required, Description: p.Doc, MaxDays: 1})
+			}
 		case dataset.YearParam:
 			cd.Parameters = append(cd.Parameters, catalogParam{Name: p.Name, Kind: "year", Required: p.Required, Description: p.Doc})
 		case dataset.MonthParam:
@@ -145,6 +161,8 @@ func describeDataset(o Options, d *dataset.Dataset, t *dataset.Table) catalogDat
 			}
 		case dataset.YearOf:
 			cd.Fields = append(cd.Fields, catalogField{f.Name, "year", f.Doc})
+		case dataset.MonthOf:
+			cd.Fields = append(cd.Fields, catalogField{f.Name, "text", f.Doc})
 		case dataset.DateOf:
 			cd.Fields = append(cd.Fields, catalogField{f.Name, "date", f.Doc})
 		case dataset.Text:

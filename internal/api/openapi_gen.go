@@ -7,6 +7,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/energyapi/energyapi/internal/dataset"
+	"github.com/energyapi/energyapi/internal/energy"
 )
 
 // The dataset part of the OpenAPI document is generated from the
@@ -111,7 +112,7 @@ func schemaName(d *dataset.Dataset) string {
 
 // pathItem documents d's path, or with alias > 0 its alias-th further path.
 func pathItem(d *dataset.Dataset, name string, alias int) *yaml.Node {
-	desc := d.Doc + "\n\n"
+	desc := d.Doc + "\n\n" + sourceNote(d.Source)
 	var params []*yaml.Node
 	empty := false
 	for _, p := range d.Parameters() {
@@ -141,6 +142,15 @@ func pathItem(d *dataset.Dataset, name string, alias int) *yaml.Node {
 			params = append(params,
 				ymap("name", p.Name, "in", "query", "required", true, "description", "First day, "+format+".", "schema", yref("#/components/schemas/"+schema)),
 				ymap("name", p.To, "in", "query", "required", true, "description", "Last day, included, "+format+"; not before `"+p.Name+"`.", "schema", yref("#/components/schemas/"+schema)))
+		case dataset.DayParam:
+			schema, format := "QueryDate", "`d/m/yyyy`"
+			if p.ShortYear {
+				schema, format = "QueryDateShortYear", "`d/m/yyyy` or `d/m/yy`"
+			}
+			desc += fmt.Sprintf("`%s` is one Europe/Rome day, %s; %s is read when it is absent. The success message repeats it zero-padded.\n\n", p.Name, format, strings.Join(p.Aliases, ", "))
+			for _, name := range append([]string{p.Name}, p.Aliases...) {
+				params = append(params, ymap("name", name, "in", "query", "required", false, "description", p.Doc, "schema", yref("#/components/schemas/"+schema)))
+			}
 		case dataset.YearParam:
 			params = append(params, ymap("name", p.Name, "in", "query", "required", p.Required, "description", p.Doc, "schema", ymap("type", "integer")))
 			if d.Grain >= dataset.Month {
@@ -148,6 +158,12 @@ func pathItem(d *dataset.Dataset, name string, alias int) *yaml.Node {
 				desc += "A year for which no data is stored gives the empty body.\n\n"
 			}
 		case dataset.MonthParam:
+			if p.MonthNames {
+				empty = true
+				params = append(params, ymap("name", p.Name, "in", "query", "required", p.Required, "description", p.Doc+" Values: "+strings.Join(energy.MonthNames().Values(), "; ")+
+					" (or 1 to 12); any other name gives the empty body.", "schema", ymap("type", "string")))
+				continue
+			}
 			params = append(params, ymap("name", p.Name, "in", "query", "required", p.Required, "description", p.Doc+" 1 to 12, zero-padded or not.", "schema", ymap("type", "string", "pattern", "^(0?[1-9]|1[0-2])$")))
 		case dataset.Enum:
 			empty = true
@@ -216,6 +232,18 @@ func pathItem(d *dataset.Dataset, name string, alias int) *yaml.Node {
 	return ymap("get", op)
 }
 
+// sourceNote tells where a dataset's shape comes from, as GET /catalog does.
+func sourceNote(s dataset.Source) string {
+	if s.Ref == "" {
+		return ""
+	}
+	note := fmt.Sprintf("**Source.** %s (confidence %s).", s.Ref, s.Confidence)
+	if s.Guess != "" {
+		note += " Still a guess: " + s.Guess
+	}
+	return note + "\n\n"
+}
+
 func responseSchema(d *dataset.Dataset, name string) *yaml.Node {
 	result := "SuccessResult"
 	if d.ResultMessageKey() == "messagge" {
@@ -262,6 +290,8 @@ func recordSchema(d *dataset.Dataset) *yaml.Node {
 			}
 		case dataset.YearOf:
 			add(f.Name, "description", f.Doc, "pattern", `^[0-9]{4}$`)
+		case dataset.MonthOf:
+			add(f.Name, "description", f.Doc, "enum", energy.MonthNames().Values())
 		case dataset.DateOf:
 			add(f.Name, "description", f.Doc)
 		case dataset.Text:
@@ -276,6 +306,11 @@ func recordSchema(d *dataset.Dataset) *yaml.Node {
 			pattern := patternPoint
 			if f.Format.Italian {
 				pattern = patternItalian
+			}
+			if f.Null {
+				props.Content = append(props.Content, ystr(f.Name), ymap("description", f.Doc+" Null when there is none.",
+					"oneOf", []*yaml.Node{ymap("type", "null"), ymap("type", "string", "pattern", pattern)}))
+				continue
 			}
 			add(f.Name, "description", f.Doc, "pattern", pattern)
 		}

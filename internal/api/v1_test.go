@@ -83,15 +83,15 @@ func TestV1Catalog(t *testing.T) {
 func TestMarketQuantityAndTransitLimits(t *testing.T) {
 	h := importedHarness(t, map[string]string{
 		"market-quantity": "reference_date,offset,zone,session_type,direction,quantity_MWh\n" +
-			"2023-11-22 10:00:00,+01:00,Nord,MSD1,UP,85.5\n" +
-			"2023-11-22 10:00:00,+01:00,Nord,MSD1,DOWN,12\n" +
-			"2023-11-22 10:00:00,+01:00,Nord,MSD2,UP,80\n",
+			"2023-11-22 10:00:00,+01:00,NORD,MSD1,UP,85.5\n" +
+			"2023-11-22 10:00:00,+01:00,NORD,MSD1,DOWN,12\n" +
+			"2023-11-22 10:00:00,+01:00,NORD,MSD2,UP,80\n",
 		"market-forecast-transit-limit": "reference_date,date_tz,offset,zoneFrom,zoneTo,session_type,limit_MW\n" +
-			"2023-11-22 10:00:00,Europe/Rome,+01:00,Sicilia,Calabria,MSD1,1500\n",
+			"2023-11-22 10:00:00,Europe/Rome,+01:00,Sicily,Calabria,MSD1,1500\n",
 	})
 	r := h.get(t, "/market/v1.0/output/quantity?dateFrom=22/11/23&dateTo=22/11/23&sessionType=MSD1&direction=UP")
 	want := `{"result":{"messagge":"Operation completed for the following input. Date from: 22/11/2023, date to: 22/11/2023","status":"Completed"},"quantity":[` +
-		`{"reference_date":"2023-11-22 10:00:00","date_tz":"Europe/Rome","offset":"+01:00","zone":"Nord","session_type":"MSD1","direction":"UP","quantity_MWh":"85.5"}]}`
+		`{"reference_date":"2023-11-22 10:00:00","date_tz":"Europe/Rome","offset":"+01:00","zone":"NORD","session_type":"MSD1","direction":"UP","quantity_MWh":"85.5"}]}`
 	if r.status != http.StatusOK || string(r.body) != want {
 		t.Errorf("quantity: got %d\n%s\nwant\n%s", r.status, r.body, want)
 	}
@@ -107,7 +107,7 @@ func TestMarketQuantityAndTransitLimits(t *testing.T) {
 	// The forecast transit limits, also at the path client P's fork calls,
 	// where sessionType is 0..1.
 	wantT := `{"result":{"messagge":"Operation completed for the following input. Date from: 22/11/2023, date to: 22/11/2023","status":"Completed"},"provisional_transit_limits":[` +
-		`{"reference_date":"2023-11-22 10:00:00","date_tz":"Europe/Rome","offset":"+01:00","zoneFrom":"Sicilia","zoneTo":"Calabria","session_type":"MSD1","limit_MW":"1500"}]}`
+		`{"reference_date":"2023-11-22 10:00:00","date_tz":"Europe/Rome","offset":"+01:00","zoneFrom":"Sicily","zoneTo":"Calabria","session_type":"MSD1","limit_MW":"1500"}]}`
 	for _, path := range []string{
 		"/market/v1.0/input/forecast-transit-limit?dateFrom=22/11/2023&dateTo=22/11/2023&sessionType=MSD1",
 		"/market/v1.0/input/transit-limit?dateFrom=22/11/2023&dateTo=22/11/2023",
@@ -127,9 +127,9 @@ func TestOutagesAndAdequacy(t *testing.T) {
 			"2023-11-22 10:00:00,+01:00,Europe/Rome,SUD_ISOLE,IDROELETTRICO,ACQUA,207.03\n",
 	})
 	r := h.get(t, "/outages/v1.0/generation-unit-unavailability?dateFrom=22/11/23&dateTo=22/11/23")
-	want := `{"result":{"messagge":"Operation completed for the following input. Date from: 22/11/2023, date to: 22/11/2023","status":"Completed"},"planned_outages":[` +
-		`{"publication_date":"2023-11-15","date_tz":"Europe/Rome","unit_name":"UP_ENTRACQUE_2","plant_name":"Entracque","plant_type":"IDROELETTRICO","biddingZone":"NORD","installed_capacity":"600.5","outage_type":"Unplanned","start_date":"2023/11/22","stop_date":"2023/11/23","stop_date_update":"2023/11/24","unavailable_capacity":"150.25","unavailable_status":"Active"},` +
-		`{"publication_date":"2023-11-15","date_tz":"Europe/Rome","unit_name":"UP_PRIOLO_1","plant_name":"Priolo Gargallo","plant_type":"TERMOELETTRICO","biddingZone":"SICI","installed_capacity":"380","outage_type":"Planned","start_date":"2023/11/22","stop_date":"2023/11/25","stop_date_update":"","unavailable_capacity":"380","unavailable_status":"Active"}]}`
+	want := `{"result":{"messagge":"Operation completed for the following input. Date from: 22/11/2023, date to: 22/11/2023","status":"Completed"},"unavailability_productive_units":[` +
+		`{"publication_date":"2023-11-15","date_tz":"Europe/Rome","unit_name":"UP_ENTRACQUE_2","plant_name":"Entracque","plant_type":"IDROELETTRICO","biddingZone":"NORD","installed_capacity":"600.5","outage_type":"Unplanned","start_date":"2023-11-22 00:00","stop_date":"2023-11-23 00:00","stop_date_update":"2023-11-24 00:00","unavailable_capacity":"150.25","unavailable_status":"Active"},` +
+		`{"publication_date":"2023-11-15","date_tz":"Europe/Rome","unit_name":"UP_PRIOLO_1","plant_name":"Priolo Gargallo","plant_type":"TERMOELETTRICO","biddingZone":"SICI","installed_capacity":"380","outage_type":"Planned","start_date":"2023-11-22 00:00","stop_date":"2023-11-25 00:00","stop_date_update":"","unavailable_capacity":"380","unavailable_status":"Active"}]}`
 	if r.status != http.StatusOK || string(r.body) != want {
 		t.Errorf("outages: got %d\n%s\nwant\n%s", r.status, r.body, want)
 	}

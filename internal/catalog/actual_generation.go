@@ -11,8 +11,9 @@ import (
 func ActualGeneration() *dataset.Dataset {
 	return &dataset.Dataset{
 		Name: "actual-generation", Title: "Actual generation",
-		Doc:  "Italy's net generation by primary source, self-consumption included, every hour, in GWh.",
-		Area: "generation", Version: "v2.0", Resource: "actual-generation",
+		Source: dataset.Source{Ref: portal("generation", "Actual_Generation"), Confidence: "H", Guess: "The value field names (client L's summary of the page) and the hourly grain."},
+		Doc:    "Italy's net generation by primary source, self-consumption included, every hour, in GWh.",
+		Area:   "generation", Version: "v2.0", Resource: "actual-generation",
 		Array: "actual_generation", Message: dataset.MessageDates, Grain: dataset.Hour,
 		Params: []dataset.Param{
 			dates(),

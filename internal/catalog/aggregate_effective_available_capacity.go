@@ -17,6 +17,7 @@ func AggregateEffectiveAvailableCapacity() *dataset.Dataset {
 	d := adequacy("aggregate-effective-available-capacity", "Aggregate effective available capacity", "aggregate_available_capacity",
 		"Capacity of the production units of 100 MW or more that was available in each hour, per macroarea, plant type and prevailing fuel, in MW; the final value for the day before.", "")
 	d.Demo = func(in dataset.DemoInput) []dataset.Row { return demoAvailable(in, nil) }
+	d.Source = dataset.Source{Ref: portal("adequacy", "Aggregate_Effective_Available_Capacity"), Confidence: "H"}
 	return d
 }
 

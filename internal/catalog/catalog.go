@@ -14,6 +14,14 @@ func All() []*dataset.Dataset {
 		PeakValleyLoadDetails(),
 		MonthlyIndexIndustrialConsumption(),
 		DemandCoverageBySource(),
+		// The yearly load statistics (docs/datasets-load-transmission.md).
+		ElectricalEnergyInItaly(),
+		ElectricalEnergyByType(),
+		ElectricalEnergyBySector(),
+		IndustrySector(),
+		ServicesSector(),
+		LoadTotal(),
+		LoadMarket(),
 		ThermoelectricProduction(),
 		// Generation (docs/datasets-generation.md).
 		ActualGeneration(),
@@ -21,6 +29,7 @@ func All() []*dataset.Dataset {
 		EnergyBalance(),
 		InstalledCapacity(),
 		GenerationPlants(),
+		RenewableSourceCapacity(),
 		ThermoelectricCapacity(),
 		ElectricalEnergyBySource(),
 		RenewableSourcesProduction(),
@@ -39,6 +48,7 @@ func All() []*dataset.Dataset {
 		PreliminaryMacrozonalImbalance(),
 		SecondaryAdjustmentLevels(),
 		CommercialBalancePrices(),
+		MonthlySummary(),
 		// Market.
 		MarketForecastTransitLimit(),
 		MarketAFRRRequirement(),
@@ -53,6 +63,7 @@ func All() []*dataset.Dataset {
 		MarketReplacementReserveRequirement(),
 		MarketRotatingReserveRequirement(),
 		MarketTotalReserveRequirement(),
+		AsteFCR(),
 		// Outages before Adequacy, whose available capacity they reduce.
 		GenerationUnitUnavailability(),
 		AggregateEffectiveAvailableCapacity(),
@@ -75,3 +86,13 @@ func romeTime() dataset.Field {
 	return dataset.Field{Name: "date", Kind: dataset.Instant, TZ: "date_tz", Offset: "date_offset",
 		Doc: "Europe/Rome wall time yyyy-mm-dd hh:mm:ss, followed by the zone name and the UTC offset (+01:00 or +02:00)."}
 }
+
+// portal returns the URL of an endpoint's page on the deployment's
+// developer portal, where a descriptor's shape is read from.
+func portal(area, page string) string {
+	return "https://developer.terna.it/docs/read/apis_catalog/" + area + "/" + page
+}
+
+// liveClient names code that calls the public deployment every day, whose
+// behaviour wins where it and a page disagree (catalogue.md section 4).
+const liveClient = "live client: "

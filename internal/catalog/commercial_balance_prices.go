@@ -5,34 +5,55 @@ import (
 	"github.com/energyapi/energyapi/internal/energy"
 )
 
+// balanceZones are the zones of the commercial balance prices, each in its
+// macrozone: Italy's bidding zones and the virtual zones of the borders
+// (the page's example: macrozone NORD, zone AUST).
+var balanceZones = []struct{ macro, zone string }{
+	{"NORD", "AUST"}, {"NORD", "FRAN"}, {"NORD", "NORD"}, {"NORD", "SLOV"}, {"NORD", "SVIZ"},
+	{"SUD", "CALA"}, {"SUD", "CNOR"}, {"SUD", "CSUD"}, {"SUD", "GREC"}, {"SUD", "MALT"},
+	{"SUD", "MONT"}, {"SUD", "SARD"}, {"SUD", "SICI"}, {"SUD", "SUD"},
+}
+
 // CommercialBalancePrices are the hourly prices at which commercial
-// imbalances are settled in each macrozone.
+// imbalances are settled in each zone, at the path the page's example
+// calls (ifees); the Fees paths stay as aliases.
 func CommercialBalancePrices() *dataset.Dataset {
+	var zones []string
+	for _, z := range balanceZones {
+		zones = append(zones, z.zone)
+	}
 	d := v1("fees", "commercial-balance-prices", "commercial-balance-prices", "Commercial balance prices",
-		"Hourly prices of each macrozone at which a balance responsible party's commercial imbalance is settled, in EUR/MWh: the purchase price for a short position, the sale price for a long one."+unseen,
+		"Hourly prices of each zone at which a balance responsible party's commercial imbalance is settled, in EUR/MWh: "+
+			"the sell price of a long position and the buy price of a short one.",
 		"commercial_balance_prices", dataset.Hour,
 		[]dataset.Param{v1Dates(0)},
 		[]dataset.Field{
 			storedDate("publication_date", "2006-01-02 15:04:05", "When the prices were published, yyyy-mm-dd hh:mm:ss."),
-			referenceDate("reference_date", true),
+			{Name: "date_time", Kind: dataset.Instant, TZ: "date_tz", Doc: "The hour's start, Europe/Rome wall time yyyy-mm-dd hh:mm:ss, followed by the zone name; no offset, as the page shows none."},
 			text("macrozone", macrozones, "Macrozone: NORD or SUD."),
-			number("purchase_price_EURxMWh", "Price of energy bought to close a short position, EUR/MWh", -1000, 5000),
-			number("sale_price_EURxMWh", "Price of energy sold from a long position, EUR/MWh", -1000, 5000),
+			text("zone", namesRef(zones), "Zone: a bidding zone code or a border's virtual zone (AUST, FRAN, GREC, MALT, MONT, SLOV, SVIZ)."),
+			number("sell_price_EURxMWh", "Price of energy sold from a long position, EUR/MWh", -1000, 5000),
+			number("buy_price_EURxMWh", "Price of energy bought to close a short position, EUR/MWh", -1000, 5000),
 		})
-	d.Key = []string{"macrozone"}
+	d.Area, d.Resource = "ifees", "market/commercial-balance-prices"
+	d.Aliases = []string{"/fees/v1.0/commercial-balance-prices", "/market-and-fees/v1.0/commercial-balance-prices"}
+	d.Key = []string{"macrozone", "zone"}
 	d.DemoFrom = []string{"total-load", "actual-generation"}
 	d.Demo = func(in dataset.DemoInput) []dataset.Row {
 		hours := v1Hours(in)
 		var rows []dataset.Row
 		for i := range hours {
 			h := &hours[i]
-			for _, macro := range macrozones.Values() {
-				// A spread of 4% around the base price penalises either position.
-				p := basePrice(h, macro)
-				rows = append(rows, dataset.Row{Time: h.at, Text: []string{publishedAt(h.at), macro}, Num: []float64{energy.Round(p*1.04, 2), energy.Round(p*0.96, 2)}})
+			for k, z := range balanceZones {
+				// Around the macrozone's base price, a zone's own spread,
+				// and 4% either way for the two positions.
+				p := basePrice(h, z.macro) + 2*dataNoise(h.at, 900+k)
+				rows = append(rows, dataset.Row{Time: h.at, Text: []string{publishedAt(h.at), z.macro, z.zone}, Num: []float64{energy.Round(p*0.96, 3), energy.Round(p*1.04, 3)}})
 			}
 		}
 		return rows
 	}
+	d.Source = dataset.Source{Ref: portal("fees", "Commercial_Balance_Prices"), Confidence: "H",
+		Guess: "The zone list beyond the example's AUST, and which price is which position's."}
 	return d
 }

@@ -13,6 +13,7 @@ func DailyPrices() *dataset.Dataset {
 	d := feesPrices("daily-prices", "Daily prices", "daily_prices",
 		"Imbalance settlement prices per macrozone for each hour (Orario) and quarter hour (Quarto Orario), in EUR/MWh, published the day after.")
 	d.Demo = func(in dataset.DemoInput) []dataset.Row { return demoFeesPrices(in, 0) }
+	d.Source = dataset.Source{Ref: portal("fees", "Daily_Prices"), Confidence: "M", Guess: "The fields after publication_date come from client L's schema; offset is added so that the repeated autumn hour is told apart."}
 	return d
 }
 

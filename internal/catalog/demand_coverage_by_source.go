@@ -13,6 +13,7 @@ import (
 func DemandCoverageBySource() *dataset.Dataset {
 	return &dataset.Dataset{
 		Name: "demand-coverage", Title: "Demand coverage by source",
+		Source: dataset.Source{Ref: portal("load", "Demand_coverage_by_source"), Confidence: "H"},
 		Doc: "How much of each region's yearly electricity demand each source covered, in GWh, Italian number format. " +
 			"Thermal generation is not among the sources, so a region's sources add up to its demand less its thermal part; " +
 			"Saldo import/export is the region's net import from other regions and abroad (negative for a net exporter).",

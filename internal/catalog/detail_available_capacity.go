@@ -2,27 +2,25 @@ package catalog
 
 import (
 	"math"
+	"time"
 
 	"github.com/energyapi/energyapi/internal/dataset"
+	"github.com/energyapi/energyapi/internal/demo"
+	"github.com/energyapi/energyapi/internal/energy"
 )
 
 // DetailAvailableCapacity is the capacity each production unit had
 // available.
 func DetailAvailableCapacity() *dataset.Dataset {
 	d := v1("adequacy", "detail-available-capacity", "detail-available-capacity", "Detail of available capacity",
-		"Capacity each production unit of 100 MW or more had available in each hour, in MW: its installed capacity less its outages (generation-unit-unavailability)."+unseen,
+		"Capacity each production unit of 100 MW or more had available in each hour, in MW: its installed capacity less its outages (generation-unit-unavailability). Values are final 7 days after the day.",
 		"detail_available_capacity", dataset.Hour,
 		[]dataset.Param{v1Dates(0)},
 		[]dataset.Field{
 			referenceDate("market_date", false),
-			zoneField(),
-			text("macroarea", macroareas, "Macroarea of the unit."),
-			text("unit_name", nil, "Production unit (UP) code."),
-			text("plant_type", plantTypes, "TERMOELETTRICO or IDROELETTRICO."),
-			text("prevailing_fuel", fuels, "Prevailing fuel."),
+			text("unit_code", nil, "Production unit (UP) code."),
 			number("available_capacity_MW", "Available capacity, MW", 0, 5000),
 		})
-	d.Key = []string{"unit_name"}
 	d.DemoFrom = []string{"installed-capacity", "generation-unit-unavailability"}
 	d.Demo = func(in dataset.DemoInput) []dataset.Row {
 		lo, hi := v1Window(in)
@@ -30,12 +28,17 @@ func DetailAvailableCapacity() *dataset.Dataset {
 		outages := outagesOf(in)
 		var rows []dataset.Row
 		for u := lo; u < hi; u += 3600 {
+			// First published the next day, final seven days after the
+			// day: the records carry both times (their final values).
+			first, final := demo.CapacityAt(energy.DateOf(time.Unix(u, 0)))
 			for _, unit := range units {
 				mw := math.Round(unit.capacityMW - unitOut(outages, unit.name, u))
-				rows = append(rows, dataset.Row{Time: u, Text: []string{v1Zones[unit.zone].adeq, unit.name, unit.plantType, unit.fuel}, Num: []float64{mw}})
+				rows = append(rows, dataset.Row{Time: u, Text: []string{unit.name}, Num: []float64{mw}, Pub: first.UnixMicro(), Rev: final.UnixMicro()})
 			}
 		}
 		return rows
 	}
+	d.Source = dataset.Source{Ref: liveClient + "an outage check that reads market_date (hour beginning, local time), offset, unit_code and available_capacity_MW, final values 7 days after the day", Confidence: "H",
+		Guess: "No page was seen: the array's name (the live client takes the first list) and that no other field is sent."}
 	return d
 }

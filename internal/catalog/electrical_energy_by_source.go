@@ -12,6 +12,7 @@ import (
 func ElectricalEnergyBySource() *dataset.Dataset {
 	return &dataset.Dataset{
 		Name: "electrical-energy-by-source", Title: "Electrical energy by source",
+		Source: dataset.Source{Ref: portal("generation", "Electrical_Energy_By_Source"), Confidence: "L", Guess: "Path, parameters and fields are inferred from the page title in the portal's navigation."},
 		Doc: "Yearly net production of electrical energy in GWh per region and source. The portal names this page but documents neither its " +
 			"parameters nor its fields; this server models it on the other yearly statistics (year, region and source filters, message OK, Italian numbers).",
 		Area: "generation", Version: "v2.0", Resource: "electrical-energy-by-source",

@@ -11,6 +11,7 @@ import (
 func EnergyBalance() *dataset.Dataset {
 	return &dataset.Dataset{
 		Name: "energy-balance", Title: "Energy balance",
+		Source: dataset.Source{Ref: portal("generation", "Energy_Balance"), Confidence: "L", Guess: "The field names and the daily grain were not seen."},
 		Doc: "Italy's daily electricity balance in GWh: generation by type, pumping consumption (negative) and the net foreign exchange " +
 			"(positive when Italy imports); a day's values add up to its demand. One record per Europe/Rome day and type, dated at midnight.",
 		Area: "generation", Version: "v2.0", Resource: "energy-balance",

@@ -17,5 +17,6 @@ func ExpectedAvailableCapacity() *dataset.Dataset {
 		// Each participant's share of every macroarea's capacity.
 		return demoAvailable(in, map[string]float64{"A2A": 0.12, "EDISON": 0.13, "ENEL": 0.35, "ENI": 0.15, "ALTRI": 0.25})
 	}
+	d.Source = dataset.Source{Ref: portal("adequacy", "Expected_Available_Capacity"), Confidence: "H"}
 	return d
 }

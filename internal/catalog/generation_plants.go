@@ -11,8 +11,9 @@ import (
 func GenerationPlants() *dataset.Dataset {
 	return &dataset.Dataset{
 		Name: "generation-plants", Title: "Generation plants",
-		Doc:  "Yearly gross and net efficient power of the generation plants in MW per region, province and source.",
-		Area: "generation", Version: "v2.0", Resource: "generation-plants",
+		Source: dataset.Source{Ref: portal("generation", "Generation_Plants"), Confidence: "H"},
+		Doc:    "Yearly gross and net efficient power of the generation plants in MW per region, province and source.",
+		Area:   "generation", Version: "v2.0", Resource: "generation-plants",
 		Array: "generation_plants", Message: dataset.MessageOK, Grain: dataset.Year,
 		Params: []dataset.Param{
 			yearParam(0), regionParam(), provincesParam(),

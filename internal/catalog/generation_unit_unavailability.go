@@ -16,12 +16,17 @@ var (
 	outageStatuses = energy.Plain("Active", "Cancelled")
 )
 
+// outageLayout is how the live service writes an outage's start and stop:
+// the probe code that reads it parses yyyy-mm-dd hh:mm.
+const outageLayout = "2006-01-02 15:04"
+
 // GenerationUnitUnavailability is the published unavailability of
 // production units: planned and unplanned outages.
 func GenerationUnitUnavailability() *dataset.Dataset {
 	d := v1("outages", "generation-unit-unavailability", "generation-unit-unavailability", "Unavailability of production units",
-		"Outages of production units, one record per unit and outage start day: the capacity they take out and until when. dateFrom and dateTo select outages by start_date.",
-		"planned_outages", dataset.Day,
+		"Outages of production units, one record per unit and outage start day: the capacity they take out and until when. dateFrom and dateTo select outages by start_date. "+
+			"The array and the dates are as the live service sends them (unavailability_productive_units, yyyy-mm-dd hh:mm); the page shows planned_outages and yyyy/mm/dd.",
+		"unavailability_productive_units", dataset.Day,
 		[]dataset.Param{v1Dates(0)},
 		[]dataset.Field{
 			storedDate("publication_date", "2006-01-02", "Day the outage was published, yyyy-mm-dd."),
@@ -32,15 +37,17 @@ func GenerationUnitUnavailability() *dataset.Dataset {
 			text("biddingZone", zoneCodes, "Bidding zone code (e.g. SICI)."),
 			number("installed_capacity", "Installed capacity of the unit, MW", 0, 5000),
 			text("outage_type", outageTypes, "Planned or Unplanned."),
-			{Name: "start_date", Kind: dataset.DateOf, Layout: "2006/01/02", Doc: "First day of the outage, yyyy/mm/dd."},
-			storedDate("stop_date", "2006/01/02", "Last day of the outage as first published, yyyy/mm/dd."),
-			storedDate("stop_date_update", "2006/01/02", "Last day as updated since, yyyy/mm/dd; empty when unchanged."),
+			{Name: "start_date", Kind: dataset.DateOf, Layout: outageLayout, Doc: "Start of the outage, yyyy-mm-dd hh:mm (local time)."},
+			storedDate("stop_date", outageLayout, "End of the outage as first published, yyyy-mm-dd hh:mm."),
+			storedDate("stop_date_update", outageLayout, "End as updated since, yyyy-mm-dd hh:mm; empty when unchanged."),
 			number("unavailable_capacity", "Capacity the outage takes out, MW", 0, 5000),
 			text("unavailable_status", outageStatuses, "Active or Cancelled."),
 		})
 	d.Key = []string{"unit_name"}
 	d.DemoFrom = []string{"installed-capacity"}
 	d.Demo = demoOutages
+	d.Source = dataset.Source{Ref: portal("outages", "Unavailability_Productive_Units"), Confidence: "H",
+		Guess: "The live probe code (which wins) reads the array unavailability_productive_units and parses start_date and stop_date as yyyy-mm-dd hh:mm; the other fields are the page's, publication_date still yyyy-mm-dd. Outages start and stop at midnight in the demo."}
 	return d
 }
 
@@ -86,7 +93,7 @@ func demoOutages(in dataset.DemoInput) []dataset.Row {
 			typ = "Unplanned"
 		}
 		if dataNoise(lo, 700+k) > 0.5 {
-			update = stop.AddDays(2).Start().Format("2006/01/02")
+			update = stop.AddDays(2).Start().Format(outageLayout)
 		}
 		pub := start.AddDays(-7)
 		if typ == "Unplanned" {
@@ -94,7 +101,7 @@ func demoOutages(in dataset.DemoInput) []dataset.Row {
 		}
 		off := math.Round(u.capacityMW * (0.65 + 0.35*dataNoise(lo, 800+k)))
 		rows = append(rows, dataset.Row{Time: start.Start().Unix(),
-			Text: []string{pub.String(), u.name, u.plant, u.plantType, v1Zones[u.zone].code, typ, stop.Start().Format("2006/01/02"), update, "Active"},
+			Text: []string{pub.String(), u.name, u.plant, u.plantType, v1Zones[u.zone].code, typ, stop.Start().Format(outageLayout), update, "Active"},
 			Num:  []float64{u.capacityMW, off}})
 	}
 	return rows

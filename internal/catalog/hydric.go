@@ -16,8 +16,9 @@ import (
 func Hydric() *dataset.Dataset {
 	return &dataset.Dataset{
 		Name: "hydric", Title: "Hydroelectric production",
-		Doc:  "Yearly gross and net hydroelectric production in GWh per region, province and kind of plant (Bacino, Fluente, Serbatoio).",
-		Area: "generation", Version: "v2.0", Resource: "hydric",
+		Source: dataset.Source{Ref: portal("generation", "Hydric"), Confidence: "H", Guess: "Hydric_plant (the page's table) rather than hydric_system (its example); both are read on import."},
+		Doc:    "Yearly gross and net hydroelectric production in GWh per region, province and kind of plant (Bacino, Fluente, Serbatoio).",
+		Area:   "generation", Version: "v2.0", Resource: "hydric",
 		Array: "hydric", Message: dataset.MessageOK, Grain: dataset.Year,
 		Params: []dataset.Param{
 			yearParam(0), regionParam(), provincesParam(),

@@ -1,7 +1,6 @@
 package catalog
 
 import (
-	"math"
 	"time"
 
 	"github.com/energyapi/energyapi/internal/dataset"
@@ -14,6 +13,7 @@ import (
 func MonthlyIndexIndustrialConsumption() *dataset.Dataset {
 	return &dataset.Dataset{
 		Name: "imcei", Title: "Monthly index of industrial electrical consumption (IMCEI)",
+		Source: dataset.Source{Ref: portal("load", "Monthly_Index_Industrial_Electrical_Consumption"), Confidence: "H", Guess: "Monthly_imcei and consumption_Gwh come from client L's schema."},
 		Doc: "Monthly electricity consumption of industrial customers per region, sector and supply voltage, in GWh, " +
 			"with its index (the series' 2019 monthly average = 100).",
 		Area: "load", Version: "v2.0", Resource: "monthly-index-industrial-electrical-consumption",
@@ -41,10 +41,8 @@ func MonthlyIndexIndustrialConsumption() *dataset.Dataset {
 	}
 }
 
-// demoIMCEI follows Italy's monthly demo demand: each series is a fixed
-// part of a region's industrial demand (sector and voltage weights), scaled
-// month by month as Italy's load, with a trend of its own per sector and a
-// noise of ±3%.
+// demoIMCEI follows Italy's monthly demo demand (demo.IMCEISeries),
+// month by month as the demo total load gives it.
 func demoIMCEI(in dataset.DemoInput) []dataset.Row {
 	type month struct{ y, m int }
 	energyMWh := map[month]float64{}
@@ -65,7 +63,6 @@ func demoIMCEI(in dataset.DemoInput) []dataset.Row {
 	// range without 2019 must not divide by nothing.
 	base2019 := demo.YearlyDemandTWh(2019) * 1e6 / 12
 	sectors := energy.IMCEISectorNames().Values()
-	sectorGWh := []float64{11, 9, 6, 4, 6, 9, 14, 4, 4, 12} // a month's national consumption per sector, GWh in 2019
 	shares := demo.RegionDemandShares()
 	var out []dataset.Row
 	for _, k := range months {
@@ -73,13 +70,8 @@ func demoIMCEI(in dataset.DemoInput) []dataset.Row {
 		level := energyMWh[k] / base2019
 		for ri, region := range energy.RegionNames().Values() {
 			for si, sector := range sectors {
-				trend := 1 + 0.01*float64(si%4-1)*float64(k.y-2019)
 				for ti, tension := range []string{"AT", "MT"} {
-					part := 0.45 + 0.1*float64(ti) // MT customers outnumber AT ones
-					base := 20 * sectorGWh[si] * shares[region] * part
-					noise := 1 + 0.03*demo.Noise(0x1ace1, at, int64(ri), int64(si), int64(ti))
-					gwh := math.Round(base*level*trend*noise*1000) / 1000
-					idx := math.Round(1000*gwh/base) / 10
+					gwh, idx := demo.IMCEISeries(at, k.y, level, shares[region], ri, si, ti)
 					out = append(out, dataset.Row{Time: at, Text: []string{region, sector, tension}, Num: []float64{idx, gwh}})
 				}
 			}

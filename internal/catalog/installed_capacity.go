@@ -10,8 +10,9 @@ import (
 func InstalledCapacity() *dataset.Dataset {
 	return &dataset.Dataset{
 		Name: "installed-capacity", Title: "Installed capacity",
-		Doc:  "Italy's net efficient power by type at the end of each year, in GW (the field says GWh, as the API's does).",
-		Area: "generation", Version: "v2.0", Resource: "installed-capacity",
+		Source: dataset.Source{Ref: portal("generation", "Installed_Capacity"), Confidence: "H"},
+		Doc:    "Italy's net efficient power by type at the end of each year, in GW (the field says GWh, as the API's does).",
+		Area:   "generation", Version: "v2.0", Resource: "installed-capacity",
 		Array: "installed_capacity", Message: dataset.MessageYear, Grain: dataset.Year,
 		Params: []dataset.Param{
 			yearParam(6),

@@ -38,5 +38,6 @@ func MacrozonalNoArbitragePrices() *dataset.Dataset {
 		}
 		return rows
 	}
+	d.Source = dataset.Source{Ref: portal("fees", "Macrozonal_No_Arbitrage_Prices"), Confidence: "M", Guess: "The value field's name and the fields after date."}
 	return d
 }

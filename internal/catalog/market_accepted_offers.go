@@ -1,18 +1,26 @@
 package catalog
 
-import "github.com/energyapi/energyapi/internal/dataset"
+import (
+	"github.com/energyapi/energyapi/internal/dataset"
+	"github.com/energyapi/energyapi/internal/demo"
+)
 
-// MarketAcceptedOffers are the offers the markets accepted.
+// acceptedShape is the accepted offers page's: its example's Center-South,
+// sessionType 1..1, the type ACCEPTED before the direction.
+var acceptedShape = marketShape{zones: centerZones, sessionRequired: true, types: []string{"ACCEPTED"}, dirs: true}
+
+// MarketAcceptedOffers count the offers the markets accepted.
 func MarketAcceptedOffers() *dataset.Dataset {
 	d := marketZoneSeries("output/accepted-offers", "Accepted offers",
-		"Offers accepted per bidding zone, session and direction, every hour: their energy (MWh, the quantity output) and its average price (EUR/MWh)."+unseen,
-		"accepted_offers", false, true, nil,
-		number("accepted_MWh", "Energy of the accepted offers, MWh", 0, 100000),
-		number("average_price_EURxMWh", "Average price of the accepted offers, EUR/MWh", -1000, 5000))
+		"Number of offers accepted per bidding zone, session and direction, every hour: a count, not energy.",
+		"accepted_offers", acceptedShape, nil,
+		number("offer", "Number of offers accepted", 0, 100000))
 	d.Demo = func(in dataset.DemoInput) []dataset.Row {
-		return marketRows(in, true, func(h *v1Hour, z, s, dir int) []float64 {
-			return []float64{balancingMWh(h, z, s, dir), balancingPrice(h, z, s, dir, false)}
+		return marketRows(in, acceptedShape, func(h *v1Hour, z, s, dir int, _ string) []float64 {
+			return []float64{demo.AcceptedOffers(balancingMWh(h, z, s, dir), h.at, int64(100*z+10*s+dir))}
 		})
 	}
+	d.Source = dataset.Source{Ref: portal("market", "Accepted_Offers"), Confidence: "H",
+		Guess: "The hourly grain (the example's reference_date is a day)."}
 	return d
 }

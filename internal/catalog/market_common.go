@@ -3,6 +3,7 @@ package catalog
 import (
 	"math"
 	"path"
+	"strings"
 
 	"github.com/energyapi/energyapi/internal/dataset"
 	"github.com/energyapi/energyapi/internal/energy"
@@ -18,16 +19,31 @@ func directionParam() dataset.Param {
 	return enumParam("direction", "direction", false, false, "UP or DOWN.")
 }
 
+// marketShape is what sets a Market series' shape apart, as its page
+// shows it.
+type marketShape struct {
+	zones           zoneVocab
+	sessionRequired bool
+	// types are the values of a type field between session_type and
+	// direction (the prices' MARGINAL and AVERAGE, the offers' ACCEPTED);
+	// none for no such field.
+	types []string
+	dirs  bool
+}
+
 // marketZoneSeries is the shape most Market datasets share: per hour,
-// bidding zone, session and, with dirs, direction; values follow.
-func marketZoneSeries(resource, title, doc, array string, sessionRequired, dirs bool, extra []dataset.Param, values ...dataset.Field) *dataset.Dataset {
-	params := append([]dataset.Param{v1Dates(0), sessionParam(sessionRequired)}, extra...)
+// bidding zone, session, type and direction as shape says; values follow.
+func marketZoneSeries(resource, title, doc, array string, shape marketShape, extra []dataset.Param, values ...dataset.Field) *dataset.Dataset {
+	params := append([]dataset.Param{v1Dates(0), sessionParam(shape.sessionRequired)}, extra...)
 	fields := []dataset.Field{
 		referenceDate("reference_date", true),
-		text("zone", marketZones, "Bidding zone: Nord, Centro-Nord, Centro-Sud, Sud, Calabria, Sicilia or Sardegna."),
+		text("zone", shape.zones.ref(), shape.zones.doc()),
 		text("session_type", sessionTypes, "Market session."),
 	}
-	if dirs {
+	if len(shape.types) > 0 {
+		fields = append(fields, text("type", energy.Plain(shape.types...), strings.Join(shape.types, " or ")+"."))
+	}
+	if shape.dirs {
 		params = append(params, directionParam())
 		fields = append(fields, text("direction", directions, "UP (more generation or less load) or DOWN."))
 	}
@@ -37,27 +53,37 @@ func marketZoneSeries(resource, title, doc, array string, sessionRequired, dirs 
 	return d
 }
 
-// marketRows returns a row per hour of the v1.0 window, zone, session and,
-// with dirs, direction (UP then DOWN), texts in marketZoneSeries' order,
-// each with the values value gives.
-func marketRows(in dataset.DemoInput, dirs bool, value func(h *v1Hour, z, s, dir int) []float64) []dataset.Row {
+// marketRows returns a row per hour of the v1.0 window, zone, session,
+// type and direction (UP then DOWN) as shape declares them, texts in
+// marketZoneSeries' order, each with the values value gives (typ is ""
+// for a shape without types, dir 0 without directions).
+func marketRows(in dataset.DemoInput, shape marketShape, value func(h *v1Hour, z, s, dir int, typ string) []float64) []dataset.Row {
 	hours := v1Hours(in)
 	sessions := sessionTypes.Values()
+	types := shape.types
+	if len(types) == 0 {
+		types = []string{""}
+	}
 	ndir := 1
-	if dirs {
+	if shape.dirs {
 		ndir = 2
 	}
 	var rows []dataset.Row
 	for i := range hours {
 		h := &hours[i]
-		for z, vz := range v1Zones {
+		for z := range v1Zones {
 			for s, session := range sessions {
-				for dir := 0; dir < ndir; dir++ {
-					text := []string{vz.name, session}
-					if dirs {
-						text = append(text, directions.Values()[dir])
+				for _, typ := range types {
+					for dir := 0; dir < ndir; dir++ {
+						text := []string{shape.zones[z], session}
+						if typ != "" {
+							text = append(text, typ)
+						}
+						if shape.dirs {
+							text = append(text, directions.Values()[dir])
+						}
+						rows = append(rows, dataset.Row{Time: h.at, Text: text, Num: value(h, z, s, dir, typ)})
 					}
-					rows = append(rows, dataset.Row{Time: h.at, Text: text, Num: value(h, z, s, dir)})
 				}
 			}
 		}

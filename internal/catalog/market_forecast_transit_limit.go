@@ -17,6 +17,7 @@ func MarketForecastTransitLimit() *dataset.Dataset {
 	d.Demo = func(in dataset.DemoInput) []dataset.Row {
 		return transitRows(in, transitLimit)
 	}
+	d.Source = dataset.Source{Ref: portal("market", "Forecast_Transit_Limits"), Confidence: "H", Guess: "The zone names beyond the example's North and Center-North follow the same English spelling (Center-South, as the accepted offers' page)."}
 	return d
 }
 
@@ -27,8 +28,8 @@ func transitSeries(resource, title, doc, array string, value dataset.Field) *dat
 		[]dataset.Param{v1Dates(0), sessionParam(false)},
 		[]dataset.Field{
 			referenceDate("reference_date", true),
-			text("zoneFrom", marketZones, "Bidding zone the transfer leaves."),
-			text("zoneTo", marketZones, "Neighbouring bidding zone it reaches."),
+			text("zoneFrom", centerZones.ref(), "Bidding zone the transfer leaves: "+joinNames(centerZones[:])+"."),
+			text("zoneTo", centerZones.ref(), "Neighbouring bidding zone it reaches."),
 			text("session_type", sessionTypes, "Market session."),
 			value,
 		})
@@ -57,8 +58,8 @@ func demo1(u int64, k, dir int) float64 { return dataNoise(u-u%86400, 300+10*k+d
 func transitRows(in dataset.DemoInput, value func(u int64, k, dir, s int) float64) []dataset.Row {
 	lo, hi := v1Window(in)
 	name := map[energy.Zone]string{}
-	for _, z := range v1Zones {
-		name[z.zone] = z.name
+	for z, vz := range v1Zones {
+		name[vz.zone] = centerZones[z]
 	}
 	var rows []dataset.Row
 	for u := lo; u < hi; u += 3600 {

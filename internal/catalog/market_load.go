@@ -15,8 +15,9 @@ import (
 func MarketLoad() *dataset.Dataset {
 	return &dataset.Dataset{
 		Name: "market-load", Title: "Market load",
-		Doc:  "Actual and day-ahead forecast load of the market perimeter (grid losses included, self-consumption excluded) per bidding zone and for Italy, every quarter hour, in MW.",
-		Area: "load", Version: "v2.0", Resource: "market-load",
+		Source: dataset.Source{Ref: portal("load", "Market_Load"), Confidence: "H", Guess: "Field names after date_offset as client L declares them."},
+		Doc:    "Actual and day-ahead forecast load of the market perimeter (grid losses included, self-consumption excluded) per bidding zone and for Italy, every quarter hour, in MW.",
+		Area:   "load", Version: "v2.0", Resource: "market-load",
 		Array: "market_load", Message: dataset.MessageDates, Grain: dataset.QuarterHour,
 		Params: []dataset.Param{
 			dates(),

@@ -1,37 +1,26 @@
 package catalog
 
-import (
-	"github.com/energyapi/energyapi/internal/dataset"
-	"github.com/energyapi/energyapi/internal/energy"
-)
+import "github.com/energyapi/energyapi/internal/dataset"
 
-// priceTypes are the values of the prices' priceType filter.
-var priceTypes = energy.Plain("MARGINAL", "AVERAGE")
+// pricesShape is the prices page's: the SICI zone codes of its example,
+// sessionType 1..1, a type (MARGINAL or AVERAGE) before the direction.
+var pricesShape = marketShape{zones: codeZones, sessionRequired: true, types: []string{"MARGINAL", "AVERAGE"}, dirs: true}
 
 // MarketPrices are the marginal and average prices of the energy the
 // markets moved.
 func MarketPrices() *dataset.Dataset {
 	d := marketZoneSeries("output/prices", "Market prices",
-		"Marginal and average price of the energy accepted per bidding zone, session and direction, every hour, in EUR/MWh."+unseen,
-		"prices", false, true,
+		"Marginal and average UP and DOWN price of the offers accepted per bidding zone and session, every hour, in EUR/MWh: "+
+			"the average weighted by the quantities accepted; the marginal the highest accepted UP, the lowest accepted DOWN.",
+		"prices", pricesShape,
 		[]dataset.Param{enumParam("priceType", "type", false, false, "MARGINAL or AVERAGE.")},
-		text("type", priceTypes, "MARGINAL or AVERAGE."),
-		number("price_EURxMWh", "Price, EUR/MWh", -1000, 5000))
+		number("price_eur_MWh", "Price, EUR/MWh", -1000, 5000))
 	d.Demo = func(in dataset.DemoInput) []dataset.Row {
-		var rows []dataset.Row
-		for _, marginal := range []bool{true, false} {
-			typ := "AVERAGE"
-			if marginal {
-				typ = "MARGINAL"
-			}
-			for _, r := range marketRows(in, true, func(h *v1Hour, z, s, dir int) []float64 {
-				return []float64{balancingPrice(h, z, s, dir, marginal)}
-			}) {
-				r.Text = append(r.Text, typ)
-				rows = append(rows, r)
-			}
-		}
-		return rows
+		return marketRows(in, pricesShape, func(h *v1Hour, z, s, dir int, typ string) []float64 {
+			return []float64{balancingPrice(h, z, s, dir, typ == "MARGINAL")}
+		})
 	}
+	d.Source = dataset.Source{Ref: portal("market", "Prices"), Confidence: "H",
+		Guess: "The hourly grain: the example's reference_date is a day, which its offset suggests is an abbreviated moment."}
 	return d
 }

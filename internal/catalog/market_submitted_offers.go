@@ -1,22 +1,28 @@
 package catalog
 
 import (
-	"math"
-
 	"github.com/energyapi/energyapi/internal/dataset"
+	"github.com/energyapi/energyapi/internal/demo"
 )
 
-// MarketSubmittedOffers are the offers submitted to the markets.
+// submittedShape follows the accepted offers' page, which the submitted
+// offers' (not seen) must mirror: the type SUBMITTED and a count. Its
+// sessionType stays 0..1, as the extended client calls it.
+var submittedShape = marketShape{zones: centerZones, types: []string{"SUBMITTED"}, dirs: true}
+
+// MarketSubmittedOffers count the offers submitted to the markets.
 func MarketSubmittedOffers() *dataset.Dataset {
 	d := marketZoneSeries("input/submitted-offers", "Submitted offers",
-		"Offers submitted per bidding zone, session and direction, every hour: their energy in MWh, always more than what is accepted."+unseen,
-		"submitted_offers", false, true, nil,
-		number("submitted_MWh", "Energy offered, MWh", 0, 1e6))
+		"Number of offers submitted per bidding zone, session and direction, every hour: a count, always more than those accepted."+unseen,
+		"submitted_offers", submittedShape, nil,
+		number("offer", "Number of offers submitted", 0, 1e6))
 	d.Demo = func(in dataset.DemoInput) []dataset.Row {
-		return marketRows(in, true, func(h *v1Hour, z, s, dir int) []float64 {
-			// Offers exceed acceptances by a margin of 150 to 200%.
-			return []float64{math.Round(balancingMWh(h, z, s, dir)*(2.75+0.25*dataNoise(h.at, 200+z))*1000) / 1000}
+		return marketRows(in, submittedShape, func(h *v1Hour, z, s, dir int, _ string) []float64 {
+			key := int64(100*z + 10*s + dir)
+			return []float64{demo.SubmittedOffers(demo.AcceptedOffers(balancingMWh(h, z, s, dir), h.at, key), h.at, key)}
 		})
 	}
+	d.Source = dataset.Source{Ref: portal("market", "Accepted_Offers"), Confidence: "L",
+		Guess: "Its own page was not seen: array submitted_offers, the type SUBMITTED, the count offer, the zone names and sessionType 0..1 follow the accepted offers' page."}
 	return d
 }

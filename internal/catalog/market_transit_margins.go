@@ -34,5 +34,6 @@ func MarketTransitMargins() *dataset.Dataset {
 			return math.Round(transitLimit(u, k, dir, s) - x)
 		})
 	}
+	d.Source = dataset.Source{Ref: portal("market", "Transit_Margins"), Confidence: "L", Guess: "The page was not seen: the fields follow forecast-transit-limit."}
 	return d
 }

@@ -22,7 +22,9 @@ func MarketWindProductionForecast() *dataset.Dataset {
 	d.DemoFrom = []string{"total-load", "actual-generation"}
 	d.Demo = func(in dataset.DemoInput) []dataset.Row {
 		// Italy's demo wind generation (GW) shared among the zones.
-		return sessionForecast(in, func(h *v1Hour, z int) float64 { return h.wind * 1000 * v1Zones[z].windShare }, true)
+		return sessionForecast(in, func(h *v1Hour, z int) float64 { return h.wind * 1000 * v1Zones[z].windShare },
+			func(pub, day, session, zone string) []string { return []string{pub, day, session, zone} })
 	}
+	d.Source = dataset.Source{Ref: portal("generation", "Wind_Production_Forecast"), Confidence: "H", Guess: "The offset field after reference_date is this server's; the page's example writes prevision_date as a moment (2023-10-23 09:00:00, when the forecast was made?), this server as the day it is for."}
 	return d
 }

@@ -22,8 +22,9 @@ const (
 func PeakValleyLoad() *dataset.Dataset {
 	return &dataset.Dataset{
 		Name: "peak-valley", Title: "Peak and valley load",
-		Doc:  "The daily maximum (peak) and minimum (valley) of Italy's total demand, in GW; each record carries one of the two.",
-		Area: "load", Version: "v2.0", Resource: "peak-valley-load",
+		Source: dataset.Source{Ref: portal("load", "PeakValley_Load"), Confidence: "H", Guess: "One peak and one valley record per day, each at its own moment (inferred from the example)."},
+		Doc:    "The daily maximum (peak) and minimum (valley) of Italy's total demand, in GW; each record carries one of the two.",
+		Area:   "load", Version: "v2.0", Resource: "peak-valley-load",
 		Array: "peak_valley_load", Message: dataset.MessageDates, Grain: dataset.Day,
 		Params: []dataset.Param{dates()},
 		Fields: []dataset.Field{

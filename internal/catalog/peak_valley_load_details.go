@@ -16,6 +16,7 @@ import (
 func PeakValleyLoadDetails() *dataset.Dataset {
 	return &dataset.Dataset{
 		Name: "peak-valley-details", Title: "Peak and valley load details",
+		Source: dataset.Source{Ref: portal("load", "PeakValley_Load_Details"), Confidence: "M", Guess: "The fields after date (client L's schema); one record per source of each peak and valley."},
 		Doc: "How each primary source covered each day's peak and valley of Italy's total load, in GW. " +
 			"A day has one record per source at the moment of its peak and one per source at the moment of its valley; " +
 			"the sources of a moment add up to its peak or valley, Self-consumption and Pumping-consumption counting negative.",

@@ -10,5 +10,6 @@ func PreliminaryPrices() *dataset.Dataset {
 	// Preliminary imbalance prices differ from the final ones by up to
 	// 5 EUR/MWh; the base price is final from the start.
 	d.Demo = func(in dataset.DemoInput) []dataset.Row { return demoFeesPrices(in, 5) }
+	d.Source = dataset.Source{Ref: portal("fees", "Preliminary_Prices"), Confidence: "M", Guess: "The page shows publication_date, reference_date and data_type; the rest follows daily-prices."}
 	return d
 }

@@ -9,6 +9,7 @@ import (
 func RenewableGeneration() *dataset.Dataset {
 	return &dataset.Dataset{
 		Name: "renewable-generation", Title: "Renewable generation",
+		Source: dataset.Source{Ref: portal("generation", "Renewable_Generation"), Confidence: "H", Guess: "The value field names (client L's summary of the page) and the hourly grain."},
 		Doc: "Italy's generation from renewable sources (hydro, wind, photovoltaic, geothermal) every hour, in GWh. " +
 			"The type filter accepts the six values the page lists; Thermal and Self-consumption have no records.",
 		Area: "generation", Version: "v2.0", Resource: "renewable-generation",

@@ -11,8 +11,9 @@ import (
 func RenewableSourcesProduction() *dataset.Dataset {
 	return &dataset.Dataset{
 		Name: "renewable-sources-production", Title: "Renewable sources production",
-		Doc:  "Yearly gross and net production from renewable sources in GWh per region, province and source.",
-		Area: "generation", Version: "v2.0", Resource: "renewable-sources-production",
+		Source: dataset.Source{Ref: portal("generation", "Renewable_Sources_Production"), Confidence: "H"},
+		Doc:    "Yearly gross and net production from renewable sources in GWh per region, province and source.",
+		Area:   "generation", Version: "v2.0", Resource: "renewable-sources-production",
 		Array: "renewable_sources", Message: dataset.MessageOK, Grain: dataset.Year,
 		Params: []dataset.Param{
 			yearParam(0), regionParam(), provincesParam(),

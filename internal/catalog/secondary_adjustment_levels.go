@@ -37,5 +37,6 @@ func SecondaryAdjustmentLevels() *dataset.Dataset {
 		}
 		return rows
 	}
+	d.Source = dataset.Source{Ref: portal("fees", "Secondary_Adjustment_Levels"), Confidence: "L", Guess: "The page shows no fields: one mean level per quarter hour and area."}
 	return d
 }

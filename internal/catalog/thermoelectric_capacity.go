@@ -20,8 +20,9 @@ func ThermoelectricCapacity() *dataset.Dataset {
 	}
 	return &dataset.Dataset{
 		Name: "thermoelectric-capacity", Title: "Thermoelectric capacity",
-		Doc:  "Yearly gross and net efficient power of the thermoelectric plants in MW per region, province, category and subcategory.",
-		Area: "generation", Version: "v2.0", Resource: "thermoelectric-capacity",
+		Source: dataset.Source{Ref: portal("generation", "Thermoelectric_Capacity"), Confidence: "M", Guess: "The fields after the array name were not seen: they follow generation-plants."},
+		Doc:    "Yearly gross and net efficient power of the thermoelectric plants in MW per region, province, category and subcategory.",
+		Area:   "generation", Version: "v2.0", Resource: "thermoelectric-capacity",
 		Array: "thermoelectric", Message: dataset.MessageOK, Grain: dataset.Year,
 		Params: []dataset.Param{
 			yearParam(0), regionParam(), provincesParam(),

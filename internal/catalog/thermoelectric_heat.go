@@ -11,8 +11,9 @@ import (
 func ThermoelectricHeat() *dataset.Dataset {
 	return &dataset.Dataset{
 		Name: "thermoelectric-heat", Title: "Thermoelectric heat",
-		Doc:  "Yearly heat production of the cogeneration plants in GWh per region, province and kind of plant.",
-		Area: "generation", Version: "v2.0", Resource: "thermoelectric-heat",
+		Source: dataset.Source{Ref: portal("generation", "Thermoelectric_Heat"), Confidence: "H"},
+		Doc:    "Yearly heat production of the cogeneration plants in GWh per region, province and kind of plant.",
+		Area:   "generation", Version: "v2.0", Resource: "thermoelectric-heat",
 		Array: "thermoelectric_heat", Message: dataset.MessageOK, Grain: dataset.Year,
 		Params: []dataset.Param{
 			yearParam(0), regionParam(), provincesParam(),

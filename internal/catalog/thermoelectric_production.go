@@ -26,8 +26,9 @@ func thermoFields() []dataset.Field {
 func ThermoelectricProduction() *dataset.Dataset {
 	return &dataset.Dataset{
 		Name: "thermoelectric", Title: "Thermoelectric production",
-		Doc:  "Yearly thermoelectric production in GWh per region, province, category and subcategory.",
-		Area: "generation", Version: "v2.0", Resource: "thermoelectric-production",
+		Source: dataset.Source{Ref: portal("generation", "Thermoelectric_Production"), Confidence: "H", Guess: "Nothing: energy-data-api.md specifies it."},
+		Doc:    "Yearly thermoelectric production in GWh per region, province, category and subcategory.",
+		Area:   "generation", Version: "v2.0", Resource: "thermoelectric-production",
 		Array: "thermoelectric", Message: dataset.MessageOK, Grain: dataset.Year,
 		Params: []dataset.Param{
 			{Name: "year", Kind: dataset.YearParam, Required: true, Doc: "Year to extract (yyyy)."},

@@ -14,8 +14,9 @@ func TotalLoad() *dataset.Dataset {
 	zones := energy.ZoneNames()
 	return &dataset.Dataset{
 		Name: "total-load", Title: "Total load",
-		Doc:  "Actual and day-ahead forecast total load per bidding zone and for Italy, every quarter hour, in MW.",
-		Area: "load", Version: "v2.0", Resource: "total-load",
+		Source: dataset.Source{Ref: portal("load", "Total_Load"), Confidence: "H", Guess: "The quarter-hourly grain (reference notes; the page shows no example rows); field names after date_offset as client L declares them."},
+		Doc:    "Actual and day-ahead forecast total load per bidding zone and for Italy, every quarter hour, in MW.",
+		Area:   "load", Version: "v2.0", Resource: "total-load",
 		Array: "total_load", Message: dataset.MessageDates, Grain: dataset.QuarterHour,
 		Params: []dataset.Param{
 			dates(),

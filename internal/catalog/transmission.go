@@ -33,8 +33,9 @@ func TransmissionHours(from, to energy.Date) []int64 {
 func PhysicalForeignFlow() *dataset.Dataset {
 	return &dataset.Dataset{
 		Name: "physical-foreign-flow", Title: "Physical foreign flow",
-		Doc:  "Hourly physical flow across each of Italy's borders, in MW: the import into Italy, the export out of it and the net flow (import less export).",
-		Area: "transmission", Version: "v2.0", Resource: "physical-foreign-flow",
+		Source: dataset.Source{Ref: portal("transmission", "Physical_Foreign_Flow"), Confidence: "M", Guess: "The fields come from client L's summary of the page; hourly grain."},
+		Doc:    "Hourly physical flow across each of Italy's borders, in MW: the import into Italy, the export out of it and the net flow (import less export).",
+		Area:   "transmission", Version: "v2.0", Resource: "physical-foreign-flow",
 		Array: "physical_foreign_flow", Message: dataset.MessageDates, Grain: dataset.Hour,
 		Params: []dataset.Param{dates()},
 		Fields: []dataset.Field{
@@ -56,8 +57,9 @@ func PhysicalForeignFlow() *dataset.Dataset {
 func ScheduledForeignExchange() *dataset.Dataset {
 	return &dataset.Dataset{
 		Name: "scheduled-foreign-exchange", Title: "Scheduled foreign exchange",
-		Doc:  "Hourly exchange scheduled by the markets across each of Italy's borders, in MW, positive into Italy; data up to the day before.",
-		Area: "transmission", Version: "v2.0", Resource: "scheduled-foreign-exchange",
+		Source: dataset.Source{Ref: portal("transmission", "Scheduled_Foreign_Exchange"), Confidence: "M", Guess: "The value fields were not seen: country and scheduled_foreign_exchange_MW follow the internal exchange."},
+		Doc:    "Hourly exchange scheduled by the markets across each of Italy's borders, in MW, positive into Italy; data up to the day before.",
+		Area:   "transmission", Version: "v2.0", Resource: "scheduled-foreign-exchange",
 		Array: "scheduled_foreign_exchange", Message: dataset.MessageDates, Grain: dataset.Hour,
 		Params: []dataset.Param{dates()},
 		Fields: []dataset.Field{
@@ -76,6 +78,7 @@ func ScheduledForeignExchange() *dataset.Dataset {
 func PhysicalInternalFlow() *dataset.Dataset {
 	return &dataset.Dataset{
 		Name: "physical-internal-flow", Title: "Physical internal flow",
+		Source: dataset.Source{Ref: portal("transmission", "Physical_Internal_Flow"), Confidence: "H", Guess: "Hourly grain."},
 		Doc: "Hourly physical flow between neighbouring bidding zones, in MW, per directed zone pair (\"Centre-North -> North\"): " +
 			"positive in the pair's direction, negative against it. Each link is given in one direction, the southern or island zone first, as the portal names it; " +
 			"a file may name either direction.",
@@ -100,6 +103,7 @@ func PhysicalInternalFlow() *dataset.Dataset {
 func ScheduledInternalExchange() *dataset.Dataset {
 	return &dataset.Dataset{
 		Name: "scheduled-internal-exchange", Title: "Scheduled internal exchange",
+		Source: dataset.Source{Ref: portal("transmission", "Scheduled_Internal_Exchange"), Confidence: "H"},
 		Doc: "Hourly exchange scheduled by the markets between neighbouring bidding zones, in MW, per directed zone pair " +
 			"(as in physical-internal-flow), each link in one direction, positive in the pair's direction.",
 		Area: "transmission", Version: "v2.0", Resource: "scheduled-internal-exchange",

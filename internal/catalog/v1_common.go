@@ -3,6 +3,7 @@ package catalog
 import (
 	"math"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/energyapi/energyapi/internal/dataset"
@@ -91,10 +92,34 @@ var (
 	directions   = energy.Plain("UP", "DOWN")
 	macrozones   = energy.Plain("NORD", "SUD")
 	// zoneCodes are the bidding zones as the Fees pages code them.
-	zoneCodes = energy.Plain("NORD", "CNOR", "CSUD", "SUD", "CALA", "SICI", "SARD")
-	// marketZones are the bidding zones as the Market pages name them.
-	marketZones = energy.Plain("Nord", "Centro-Nord", "Centro-Sud", "Sud", "Calabria", "Sicilia", "Sardegna")
+	zoneCodes = codeZones.ref()
+	// marketZones are the bidding zones as most Market pages name them.
+	marketZones = italianZones.ref()
 )
+
+// zoneVocab is how one v1.0 endpoint names the seven bidding zones, in
+// v1Zones order: each page has its own vocabulary (catalogue.md 4.2), and
+// each descriptor declares the one its page shows.
+type zoneVocab [7]string
+
+var (
+	// italianZones: the wind forecast's Centro-Nord, the secondary
+	// adjustment levels' Sicilia, and the Market pages that show no other.
+	italianZones = zoneVocab{"Nord", "Centro-Nord", "Centro-Sud", "Sud", "Calabria", "Sicilia", "Sardegna"}
+	// codeZones: the Fees codes, and the quantity and prices examples' SICI.
+	codeZones = zoneVocab{"NORD", "CNOR", "CSUD", "SUD", "CALA", "SICI", "SARD"}
+	// englishZones: the v2.0 bidding-zone names, which the live client reads
+	// from rr-requirement.
+	englishZones = zoneVocab{"North", "Centre-North", "Centre-South", "South", "Calabria", "Sicily", "Sardinia"}
+	// centerZones: the accepted offers' Center-South and the transit
+	// limits' Center-North.
+	centerZones = zoneVocab{"North", "Center-North", "Center-South", "South", "Calabria", "Sicily", "Sardinia"}
+)
+
+func (v zoneVocab) ref() *energy.Names { return energy.Plain(v[:]...) }
+
+// doc lists the vocabulary for a field's description.
+func (v zoneVocab) doc() string { return "Bidding zone: " + strings.Join(v[:], ", ") + "." }
 
 // v1Zone is one bidding zone in the v1.0 areas' names.
 type v1Zone struct {
@@ -258,3 +283,14 @@ func publishedAt(u int64) string {
 
 // dataNoise is the seeded noise of a v1.0 revision, in -1..1.
 func dataNoise(u int64, k int) float64 { return demo.Noise(0x9e1, u, int64(k)) }
+
+// namesRef is a reference list of the given values.
+func namesRef(values []string) *energy.Names { return energy.Plain(values...) }
+
+// joinNames lists values for a description: "a, b or c".
+func joinNames(values []string) string {
+	if len(values) < 2 {
+		return strings.Join(values, "")
+	}
+	return strings.Join(values[:len(values)-1], ", ") + " or " + values[len(values)-1]
+}

@@ -27,6 +27,7 @@ func ZonalExchanges() *dataset.Dataset {
 	d.Key = []string{"zone_code"}
 	d.DemoFrom = []string{"scheduled-foreign-exchange", "scheduled-internal-exchange"}
 	d.Demo = demoZonalExchanges
+	d.Source = dataset.Source{Ref: portal("fees", "Zonal_Exchanges"), Confidence: "H", Guess: "The values' sign convention."}
 	return d
 }
 

@@ -54,7 +54,7 @@ func (l *Live) AsOf(ctx context.Context, s *Snapshot, q *Query) (*Snapshot, erro
 		if err != nil {
 			return nil, err
 		}
-		if p != nil {
+		if p = publishedBy(l.cat.layoutOf(l.cat.byName[ref.Dataset]), p, t); p != nil {
 			then[ref] = p
 			ids[ref.ID] = true
 		}
@@ -82,16 +82,42 @@ func (l *Live) AsOf(ctx context.Context, s *Snapshot, q *Query) (*Snapshot, erro
 
 // partAt returns ref as it stood at t (Unix microseconds): cur, the part s
 // holds, if it was written by then, else the replaced version that was
-// current then, nil if there was none.
+// current then, else cur again: its records may carry publication times
+// earlier than the import that wrote them (demo data and imports of
+// records published elsewhere), which publishedBy then keeps.
 func (l *Live) partAt(ctx context.Context, hist PartHistory, ref PartRef, cur *Part, t int64) (*Part, error) {
 	if cur.Written <= t {
 		return cur, nil
 	}
 	meta, ok, err := hist.PartVersionAt(ctx, ref, time.UnixMicro(t))
 	if err != nil || !ok {
-		return nil, err
+		return cur, err
 	}
 	return l.replacedVersion(ctx, hist, ref, meta.Version)
+}
+
+// publishedBy returns the records of p first published by t (Unix
+// microseconds), p itself when that is all of them, nil when none. A
+// record revised after t keeps its later value: a part holds no other.
+func publishedBy(l *Layout, p *Part, t int64) *Part {
+	if p == nil {
+		return nil
+	}
+	var rows []Row
+	for i := range p.Len() {
+		if p.Published(i) <= t {
+			rows = append(rows, p.Row(i))
+		}
+	}
+	switch len(rows) {
+	case p.Len():
+		return p
+	case 0:
+		return nil
+	}
+	sub := BuildPart(l, p.ID, rows)
+	sub.Version, sub.Written = p.Version, p.Written
+	return sub
 }
 
 // replacedVersion returns a version of ref that an import replaced, read

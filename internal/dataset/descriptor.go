@@ -73,6 +73,9 @@ const (
 	Instant FieldKind = iota + 1
 	// YearOf is the Europe/Rome year of the record's moment, as "2024".
 	YearOf
+	// MonthOf is the Europe/Rome month of the record's moment by its
+	// Italian name ("Gennaio"), as the yearly statistics write it.
+	MonthOf
 	// DateOf is the Europe/Rome day of the record's moment in Field.Layout
 	// ("2006-01-02" or "2006/01/02").
 	DateOf
@@ -135,6 +138,9 @@ type Field struct {
 	Optional bool
 	// Min and Max bound a Number's plausible values for imports; both zero for no bound.
 	Min, Max float64
+	// Null writes an Optional Number without a value as JSON null rather
+	// than "" (the FCR auctions' price); CSV writes it empty either way.
+	Null bool
 }
 
 // ParamKind is the kind of a query parameter.
@@ -164,6 +170,10 @@ const (
 	AsOfParam
 	ChangedSinceParam
 	IncludeParam
+	// DayParam selects the records of one Europe/Rome day, dd/mm/yyyy
+	// (the FCR auctions' marketDate); Param.Aliases are further names
+	// accepted for it.
+	DayParam
 )
 
 // IncludeMeta is the value of the include parameter that adds each
@@ -212,8 +222,8 @@ type Param struct {
 	MaxDays int
 	// SameDay requires a DateRange's two days to be equal.
 	SameDay bool
-	// ShortYear lets a DateRange's days carry a two-digit year, 2000 to
-	// 2099 ("22/11/23"), as the v1.0 pages' examples write them.
+	// ShortYear lets a DateRange's (or DayParam's) days carry a two-digit
+	// year, 2000 to 2099 ("22/11/23"), as the v1.0 pages' examples write them.
 	ShortYear bool
 	// Field is the Text field an Enum filters; Ref its accepted values
 	// (the field's Ref when nil).
@@ -223,9 +233,15 @@ type Param struct {
 	// parent (Ref must be a NestedRef): a subcategory of another category
 	// than the one asked for is an unknown filter value.
 	Within string
+	// MonthNames lets a MonthParam take the month's Italian name
+	// ("Gennaio") as well as its number.
+	MonthNames bool
 	// YearWindow bounds a YearParam to the current year and this many before
 	// it; 0 for no window. Years outside it are unknown filter values.
 	YearWindow int
+	// Aliases are further names of a DayParam, read when Name is absent:
+	// a page documents one name and a generated description another.
+	Aliases []string
 }
 
 // Message is the text of result.message on success.
@@ -243,6 +259,9 @@ const (
 	// MessageDatesColon is the Fees pages' wording of MessageDates:
 	// "Operation completed for the following input: date from: 22/05/2022, date to: 23/05/2022".
 	MessageDatesColon
+	// MessageMarketDate repeats a DayParam's day: "Operation completed for
+	// the following input. Market Date: 05/12/2025".
+	MessageMarketDate
 )
 
 // Validation is how an area answers a request whose parameters are invalid.
@@ -280,6 +299,20 @@ type Derivation struct {
 	Partial func(src *Part) []Row
 }
 
+// Source is where a dataset's declared shape comes from: what a reader of
+// GET /catalog or the OpenAPI document needs to judge how far to trust it.
+type Source struct {
+	// Ref is the developer-portal page the shape was read from (its URL),
+	// or "live client: ..." naming code that calls the public deployment,
+	// whose behaviour wins where it and the page disagree.
+	Ref string
+	// Confidence is "H" (a page or live code states the shape), "M" (one
+	// secondary source) or "L" (inferred).
+	Confidence string
+	// Guess says what is still a guess; empty when nothing is.
+	Guess string
+}
+
 // Dataset declares one endpoint of the family.
 type Dataset struct {
 	// Name identifies the dataset in the CLI, imports and the catalogue
@@ -294,10 +327,16 @@ type Dataset struct {
 	// Aliases are further paths that serve the same data.
 	Aliases []string
 	Array   string // the response's array name
+	// Source is where the shape comes from.
+	Source  Source
 	Message Message
 	// MessageKey names result's message field: "message" when empty; the
 	// v1.0 Market, Adequacy and Outages pages spell it "messagge".
 	MessageKey string
+	// MessageParam names an Enum parameter whose value, when the request
+	// gives one, the success message repeats after the dates, its name
+	// spelt out in lower case (the monthly summary's ", data type: Orario").
+	MessageParam string
 	// Validation is how invalid parameters are answered.
 	Validation Validation
 	Grain      Grain
@@ -427,7 +466,7 @@ func (d *Dataset) Check() (*Layout, error) {
 		l.byName[f.Name] = i
 		t, n := -1, -1
 		switch f.Kind {
-		case Instant, YearOf, DateOf:
+		case Instant, YearOf, DateOf, MonthOf:
 			l.hasTime = true
 		case Text:
 			t = l.NText
@@ -444,6 +483,11 @@ func (d *Dataset) Check() (*Layout, error) {
 	}
 	if !l.hasTime {
 		return fail("no time field")
+	}
+	if d.MessageParam != "" {
+		if p, ok := d.Param(d.MessageParam); !ok || p.Kind != Enum || p.Many {
+			return fail("message parameter %q is not a 0..1 enum", d.MessageParam)
+		}
 	}
 	for _, f := range d.Fields {
 		if f.Within == "" {
@@ -503,6 +547,12 @@ func (d *Dataset) Check() (*Layout, error) {
 			return fail("parameter %q repeated", p.Name)
 		}
 		seen[p.Name], seen[p.To] = true, p.To != ""
+		for _, a := range p.Aliases {
+			if seen[a] || p.Kind != DayParam {
+				return fail("parameter %q: alias %q repeated or not of a day", p.Name, a)
+			}
+			seen[a] = true
+		}
 		switch p.Kind {
 		case DateRange:
 			if p.To == "" {
@@ -520,7 +570,7 @@ func (d *Dataset) Check() (*Layout, error) {
 					return fail("enum %q is within %q but its list is not nested", p.Name, p.Within)
 				}
 			}
-		case YearParam, MonthParam:
+		case YearParam, MonthParam, DayParam:
 		case TimeZoneParam, AsOfParam, ChangedSinceParam, IncludeParam:
 			return fail("parameter %q: its kind is added by the machinery, not declared", p.Name)
 		default:

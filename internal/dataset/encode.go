@@ -49,10 +49,15 @@ func (q *Query) Columns() []string {
 
 // AppendValues appends the shown values of record i of p, in Columns order,
 // as strings, calling emit once per value with the column index and the
-// value's bytes in buf. It returns buf for reuse.
+// value's bytes in buf, or nil for a value written as JSON null (a Null
+// field's missing number). It returns buf for reuse.
 func (c *Catalog) appendValues(buf []byte, q *Query, p *Part, i int, emit func(col int, v []byte)) []byte {
 	d := q.Dataset
 	l := c.layoutOf(d)
+	if buf == nil {
+		// Never emit a nil slice for an empty value: nil means null.
+		buf = make([]byte, 0, 64)
+	}
 	col := 0
 	var lt time.Time
 	haveTime := false
@@ -88,6 +93,8 @@ func (c *Catalog) appendValues(buf []byte, q *Query, p *Part, i int, emit func(c
 			continue
 		case YearOf:
 			buf = strconv.AppendInt(buf, int64(localTime().Year()), 10)
+		case MonthOf:
+			buf = append(buf, energy.MonthName(localTime().Month())...)
 		case DateOf:
 			layout := f.Layout
 			if layout == "" {
@@ -99,7 +106,13 @@ func (c *Catalog) appendValues(buf []byte, q *Query, p *Part, i int, emit func(c
 		case Zone:
 			buf = append(buf, zoneName...)
 		case Number:
-			buf = AppendNumber(buf, p.Nums[l.num[fi]][i], f.Format)
+			v := p.Nums[l.num[fi]][i]
+			if f.Null && math.IsNaN(v) {
+				emit(col, nil) // JSON null
+				col++
+				continue
+			}
+			buf = AppendNumber(buf, v, f.Format)
 		}
 		emit(col, buf)
 		col++
@@ -160,6 +173,10 @@ func (s *Snapshot) AppendJSON(dst []byte, q *Query) []byte {
 		first = false
 		buf = s.Catalog.appendValues(buf, q, p, i, func(col int, v []byte) {
 			dst = append(dst, keys[col]...)
+			if v == nil {
+				dst = append(dst, "null"...)
+				return
+			}
 			dst = appendJSONBytes(dst, v)
 		})
 		dst = append(dst, '}')

@@ -231,8 +231,10 @@ func sameRow(a, b Row) bool {
 //
 // at (Unix microseconds) is the time of the import: a new record is
 // published then, and a changed one keeps its publication and is revised
-// then; an unchanged one keeps both. With at zero, rows keep the times they
-// carry: an overlay of records that were published elsewhere.
+// then; an unchanged one keeps both. Rows that carry a publication time
+// (Row.Pub, and Row.Rev when revised since) keep theirs: records published
+// elsewhere, as the demo's follow the live service's timing. With at zero,
+// every row keeps the times it carries: an overlay.
 func Merge(l *Layout, g Grain, id string, old *Part, rows []Row, at int64) (p *Part, st energy.ImportStats, changed bool, err error) {
 	stored := map[string]int{}
 	all := make([]Row, 0, old.Len()+len(rows))
@@ -248,8 +250,11 @@ func Merge(l *Layout, g Grain, id string, old *Part, rows []Row, at int64) (p *P
 		switch {
 		case !ok:
 			st.Inserted++
-			if at != 0 {
+			if at != 0 && r.Pub == 0 {
 				r.Pub, r.Rev = at, at
+			}
+			if r.Rev == 0 {
+				r.Rev = r.Pub
 			}
 			stored[k] = len(all)
 			all = append(all, r)
@@ -257,7 +262,12 @@ func Merge(l *Layout, g Grain, id string, old *Part, rows []Row, at int64) (p *P
 			st.Unchanged++
 		default:
 			st.Updated++
-			if at != 0 {
+			switch {
+			case r.Pub != 0:
+				// Times the record carries: when the source published and
+				// last revised it (the demo's live timing).
+				r.Pub, r.Rev = min(r.Pub, all[i].Pub), max(r.Rev, r.Pub)
+			case at != 0:
 				r.Pub, r.Rev = all[i].Pub, at
 			}
 			all[i] = r

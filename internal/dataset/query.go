@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/energyapi/energyapi/internal/energy"
 )
@@ -17,6 +18,8 @@ type Query struct {
 	From, To energy.Date
 	// Year and Month are a YearParam's and a MonthParam's values, 0 when absent.
 	Year, Month int
+	// echo is the value of the dataset's MessageParam, "" when not given.
+	echo string
 	// UTC asks for instants in UTC rather than Europe/Rome wall time.
 	UTC bool
 	// AsOf, when not zero, asks for the data as they stood at that time;
@@ -54,13 +57,31 @@ func (q *Query) Key() string { return q.key }
 func (q *Query) Message() string {
 	switch q.Dataset.Message {
 	case MessageDates:
-		return "Operation completed for the following input. Date from: " + q.From.DMY() + ", date to: " + q.To.DMY()
+		return "Operation completed for the following input. Date from: " + q.From.DMY() + ", date to: " + q.To.DMY() + q.echoed()
 	case MessageDatesColon:
-		return "Operation completed for the following input: date from: " + q.From.DMY() + ", date to: " + q.To.DMY()
+		return "Operation completed for the following input: date from: " + q.From.DMY() + ", date to: " + q.To.DMY() + q.echoed()
+	case MessageMarketDate:
+		return "Operation completed for the following input. Market Date: " + q.From.DMY()
 	case MessageYear:
 		return "Operation completed for the following input. Year: " + strconv.Itoa(q.Year)
 	}
 	return "OK"
+}
+
+// echoed is what the message adds for the MessageParam's value: ", data
+// type: Orario" for dataType=Orario; nothing when it was not given.
+func (q *Query) echoed() string {
+	if q.echo == "" {
+		return ""
+	}
+	var words strings.Builder
+	for i, r := range q.Dataset.MessageParam {
+		if unicode.IsUpper(r) && i > 0 {
+			words.WriteByte(' ')
+		}
+		words.WriteRune(unicode.ToLower(r))
+	}
+	return ", " + words.String() + ": " + q.echo
 }
 
 // ParseQuery validates the query parameters of a request for d. It returns
@@ -134,6 +155,13 @@ func (c *Catalog) ParseQuery(d *Dataset, params map[string][]string, lim Limits)
 			}
 			q.From, q.To = from, to
 			key.WriteString("|" + from.String() + "|" + to.String())
+		case DayParam:
+			day, err := parseDay(params, p)
+			if err != nil {
+				return nil, err
+			}
+			q.From, q.To = day, day
+			key.WriteString("|" + day.String() + "|" + day.String())
 		case YearParam:
 			s, err := single(params, p.Name, p.Required)
 			if err != nil || s == "" {
@@ -160,7 +188,17 @@ func (c *Catalog) ParseQuery(d *Dataset, params map[string][]string, lim Limits)
 				continue
 			}
 			m, err := strconv.Atoi(s)
-			if err != nil || m < 1 || m > 12 || len(s) > 2 {
+			if p.MonthNames && err != nil {
+				// A month named as the statistics pages list them: a
+				// name outside that list is an unknown filter value.
+				name, ok := energy.MonthNames().Canonical(s)
+				if !ok {
+					q.unknown = true
+					continue
+				}
+				m, err = int(energy.MonthOfName(name)), nil
+			}
+			if err != nil || m < 1 || m > 12 || len(s) > 2 && !p.MonthNames {
 				return nil, energy.Errorf(energy.Invalid, "parameter %s value %q does not conform to a month, 1 to 12 (01 to 12)", p.Name, s)
 			}
 			q.Month = m
@@ -195,6 +233,9 @@ func (c *Catalog) ParseQuery(d *Dataset, params map[string][]string, lim Limits)
 			f.values = slices.Compact(f.values)
 			if !p.Many && len(f.values) == 1 {
 				enums[p.Name] = f.values[0]
+				if p.Name == d.MessageParam {
+					q.echo = f.values[0]
+				}
 			}
 			q.filters = append(q.filters, f)
 			key.WriteString("|" + p.Name + "=" + strings.Join(f.values, "\x00"))
@@ -249,6 +290,28 @@ func parseRange(params map[string][]string, p Param, lim Limits) (from, to energ
 		return from, to, energy.Errorf(energy.Invalid, "the range from %s %q to %s %q spans %d days; at most %d are allowed per request", p.Name, from.DMY(), p.To, to.DMY(), days, maxDays)
 	}
 	return from, to, nil
+}
+
+// parseDay reads a DayParam: the first of its names the request gives.
+func parseDay(params map[string][]string, p Param) (energy.Date, error) {
+	for _, name := range append([]string{p.Name}, p.Aliases...) {
+		s, err := single(params, name, false)
+		if err != nil {
+			return energy.Date{}, err
+		}
+		if s == "" {
+			continue
+		}
+		d, err := energy.ParseDate(s)
+		if err != nil && p.ShortYear {
+			d, err = energy.ParseShortYearDate(s)
+		}
+		if err != nil {
+			return d, energy.Errorf(energy.Invalid, "parameter %s value %q does not conform to a date in the format dd/mm/yyyy", name, s)
+		}
+		return d, nil
+	}
+	return energy.Date{}, energy.Errorf(energy.Invalid, "parameter %s is required", p.Name)
 }
 
 // single returns a 0..1 (or, with required, 1..1) query parameter. An empty

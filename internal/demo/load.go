@@ -22,16 +22,52 @@ const DefaultSeed uint64 = 0x1ea5_10ad_2019
 // elettrica sulla rete") of each year, TWh, from the transmission system
 // operator's yearly statistics (Terna, "Dati statistici sull'energia
 // elettrica in Italia", and its monthly report for December 2024): the
-// demo's total load sums to these figures year by year.
+// demo's total load sums to these figures year by year from 2019, and the
+// yearly load statistics (2015 to 2024) split them.
 func yearlyDemandTWh() map[int]float64 {
-	return map[int]float64{2019: 319.6, 2020: 302.8, 2021: 320.0, 2022: 316.8, 2023: 306.1, 2024: 312.3}
+	return map[int]float64{2015: 316.9, 2016: 314.3, 2017: 320.5, 2018: 321.9,
+		2019: 319.6, 2020: 302.8, 2021: 320.0, 2022: 316.8, 2023: 306.1, 2024: 312.3}
 }
 
-// YearlyDemandTWh returns the demand the demo calibrates year y to, TWh:
-// the published figure, 2019's before 2019 and 2024's after 2024.
+// YearlyDemandTWh returns the demand the demo's load calibrates year y
+// to, TWh: the published figure, 2019's before 2019 (the load of earlier
+// years, which the default demo range does not reach, is 2019's curve) and
+// 2024's after 2024.
 func YearlyDemandTWh(y int) float64 {
 	t := yearlyDemandTWh()
 	return t[min(max(y, 2019), 2024)]
+}
+
+// PublishedDemandTWh returns Italy's published demand of year y, TWh,
+// 2015 to 2024 (the years of the yearly statistics; the nearest of them
+// outside): YearlyDemandTWh from 2019.
+func PublishedDemandTWh(y int) float64 {
+	t := yearlyDemandTWh()
+	return t[min(max(y, 2015), 2024)]
+}
+
+// MonthlyDemandGWh returns Italy's demand in each month of year y, GWh:
+// the system's national load summed month by month, which is what its
+// total load for Italy adds up to, scaled to the year's published demand
+// (PublishedDemandTWh; the scale is 1 from 2019, where the load is
+// calibrated to it).
+func (s System) MonthlyDemandGWh(y int) [12]float64 {
+	m := newLoadModel(s.Seed)
+	var out [12]float64
+	var sum float64
+	last := energy.Date{Year: y, Month: time.December, Day: 31}
+	for d := (energy.Date{Year: y, Month: time.January, Day: 1}); d.Compare(last) <= 0; d = d.AddDays(1) {
+		m.eachQuarter(d, func(_ int64, mw float64, _ *dayPlan, _ float64) { out[d.Month-1] += mw / 4000 })
+	}
+	for _, v := range out {
+		sum += v
+	}
+	if scale := PublishedDemandTWh(y) * 1000 / sum; y < 2019 {
+		for i := range out {
+			out[i] *= scale
+		}
+	}
+	return out
 }
 
 // TotalLoad returns the demo total load of the default system (seed

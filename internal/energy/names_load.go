@@ -1,5 +1,7 @@
 package energy
 
+import "time"
+
 // PrimarySourceNames returns the primary sources that cover a peak or a
 // valley of demand (peak-valley-load-details), in the portal's order.
 func PrimarySourceNames() *Names {
@@ -64,4 +66,25 @@ func FlowNames() *Names {
 		}
 	}
 	return NewNames(es...)
+}
+
+// monthNames are the months as the yearly load statistics name them.
+var monthNames = [12]string{"Gennaio", "Febbraio", "Marzo", "Aprile", "Maggio", "Giugno",
+	"Luglio", "Agosto", "Settembre", "Ottobre", "Novembre", "Dicembre"}
+
+// MonthNames returns the Italian month names, January first.
+func MonthNames() *Names { return Plain(monthNames[:]...) }
+
+// MonthName returns month m's Italian name: "Gennaio" for January.
+func MonthName(m time.Month) string { return monthNames[m-1] }
+
+// MonthOfName returns the month an Italian name (canonical, as MonthNames
+// holds it) names, 0 for none.
+func MonthOfName(name string) time.Month {
+	for i, n := range monthNames {
+		if n == name {
+			return time.Month(i + 1)
+		}
+	}
+	return 0
 }

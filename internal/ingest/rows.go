@@ -73,6 +73,7 @@ func ReadRows(c *dataset.Catalog, d *dataset.Dataset, name string, r io.Reader) 
 		}
 		row := dataset.Row{Text: make([]string, lay.NText), Num: make([]float64, lay.NNum)}
 		var wall, offset string
+		var month time.Month // a MonthOf field's month, which refines YearOf's moment
 		for _, col := range cols {
 			v := ""
 			for _, n := range col.names {
@@ -99,6 +100,12 @@ func ReadRows(c *dataset.Catalog, d *dataset.Dataset, name string, r io.Reader) 
 					return nil, t.Errorf(i, "%s %d is outside %d..%d", f.Name, y, energy.MinYear, energy.MaxYear)
 				}
 				row.Time = time.Date(y, time.January, 1, 0, 0, 0, 0, energy.Rome()).Unix()
+			case f.Kind == dataset.MonthOf:
+				name, ok := energy.MonthNames().Canonical(v)
+				if !ok {
+					return nil, t.Errorf(i, "%s %q is not a month (want Gennaio to Dicembre)", f.Name, v)
+				}
+				month = energy.MonthOfName(name)
 			case f.Kind == dataset.DateOf:
 				day, err := parseDay(v, xlsx)
 				if err != nil {
@@ -120,6 +127,10 @@ func ReadRows(c *dataset.Catalog, d *dataset.Dataset, name string, r io.Reader) 
 				}
 				row.Num[k] = n
 			}
+		}
+		if month != 0 {
+			y := time.Unix(row.Time, 0).In(energy.Rome()).Year()
+			row.Time = time.Date(y, month, 1, 0, 0, 0, 0, energy.Rome()).Unix()
 		}
 		if hasInstant(d) {
 			at, err := parseInstant(wall, offset, xlsx)
@@ -237,7 +248,13 @@ func parseDay(s string, xlsx bool) (energy.Date, error) {
 	if d, err := energy.ParseDate(s); err == nil {
 		return d, nil
 	}
-	return energy.Date{}, fmt.Errorf("want yyyy-mm-dd, yyyy/mm/dd or dd/mm/yyyy")
+	// A day written with its time of day, as the outages' start_date is
+	// (yyyy-mm-dd hh:mm): the day is what the record is keyed on.
+	if t, ok := dataset.ParseStoredTime(s); ok {
+		d, _ := energy.NewDate(t.Year(), t.Month(), t.Day())
+		return d, nil
+	}
+	return energy.Date{}, fmt.Errorf("want yyyy-mm-dd, yyyy/mm/dd or dd/mm/yyyy, optionally with hh:mm")
 }
 
 // parseInstant reads a moment written as the API writes it (yyyy-mm-dd
