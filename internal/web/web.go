@@ -58,7 +58,7 @@ func New(o Options) http.Handler {
 	}
 	mux.Handle("GET /{$}", page("index.html", pageCSP))
 	mux.Handle("GET /docs", page("docs.html", docsCSP))
-	files := http.StripPrefix("/assets/", http.FileServerFS(sub))
+	files := http.StripPrefix("/assets/", http.FileServerFS(assetFS{sub}))
 	mux.Handle("GET /assets/", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		secure(w.Header(), pageCSP)
 		w.Header().Set("Cache-Control", "public, max-age=3600")
@@ -78,6 +78,18 @@ func New(o Options) http.Handler {
 		w.Write(cfg)
 	}))
 	return mux
+}
+
+// assetFS is the embedded tree as the file server sees it: a name fs.FS
+// refuses (one that is not UTF-8, such as /assets/%ff) names no asset, so
+// it is 404 rather than the 500 the file server answers fs.ErrInvalid with.
+type assetFS struct{ fs.FS }
+
+func (a assetFS) Open(name string) (fs.File, error) {
+	if !fs.ValidPath(name) {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
+	}
+	return a.FS.Open(name)
 }
 
 func secure(h http.Header, csp string) {
