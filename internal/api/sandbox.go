@@ -329,7 +329,12 @@ func addSandboxRoutes(handle func(string, http.Handler), o Options) {
 		w.WriteHeader(http.StatusNoContent)
 	}))
 	handle("GET /sandbox/journal", admin(func(w http.ResponseWriter, r *http.Request) {
-		encode(w, http.StatusOK, map[string]any{"entries": sb.Journal.Entries(r.URL.Query().Get("client_id"), journalWait)})
+		q, err := queryOf(r.URL.RawQuery)
+		if err != nil {
+			writeError(w, r, o.Log, err)
+			return
+		}
+		encode(w, http.StatusOK, map[string]any{"entries": sb.Journal.Entries(q.Get("client_id"), journalWait)})
 	}))
 	handle("DELETE /sandbox/journal", admin(func(w http.ResponseWriter, r *http.Request) {
 		sb.Journal.Reset()

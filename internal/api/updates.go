@@ -217,7 +217,11 @@ func handleUpdates(o Options) http.Handler {
 		Next    *int64       `json:"next"`
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		q := r.URL.Query()
+		q, err := queryOf(r.URL.RawQuery)
+		if err != nil {
+			writeError(w, r, o.Log, err)
+			return
+		}
 		var since time.Time
 		if s := q.Get("since"); s != "" {
 			t, err := time.Parse(time.RFC3339Nano, s)
@@ -272,9 +276,14 @@ func eventID(s string) (int64, error) {
 func handleUpdatesStream(o Options) http.Handler {
 	f := o.Updates
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		q, err := queryOf(r.URL.RawQuery)
+		if err != nil {
+			writeError(w, r, o.Log, err)
+			return
+		}
 		from := r.Header.Get("Last-Event-ID")
 		if from == "" {
-			from = r.URL.Query().Get("after")
+			from = q.Get("after")
 		}
 		after, err := eventID(from)
 		if err != nil {
