@@ -4,8 +4,13 @@ import (
 	"context"
 	"io"
 	"net/http"
+	"net/url"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/energyapi/energyapi/internal/api/apitest"
+	"github.com/energyapi/energyapi/internal/auth"
 )
 
 // TestMalformedQueryPairs answers a query string with a pair Go's parser
@@ -59,4 +64,37 @@ func getWithin(t *testing.T, h *harness, path string, d time.Duration) response 
 		t.Fatalf("%s: got %d and a body cut by %v", path, resp.StatusCode, err)
 	}
 	return response{status: resp.StatusCode, header: resp.Header, body: body}
+}
+
+// TestSandboxKeepsTheTokenBodyLimit sends a valid token request padded past
+// the token endpoint's body limit: it is refused with 413 whether or not the
+// sandbox, which reads the form first to name the client, is on.
+func TestSandboxKeepsTheTokenBodyLimit(t *testing.T) {
+	form := url.Values{"grant_type": {"client_credentials"}, "client_id": {apitest.ClientID}, "client_secret": {apitest.ClientSecret}}
+	form.Set("padding", strings.Repeat("x", auth.MaxTokenRequest+1000))
+	small := url.Values{"grant_type": {"client_credentials"}, "client_id": {apitest.ClientID}, "client_secret": {apitest.ClientSecret}}
+	for _, tc := range []struct {
+		name string
+		url  string
+	}{
+		{"without the sandbox", newHarness(t, thermoData()).srv.URL},
+		{"with the sandbox", newSandboxServer(t, "").srv.URL},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			for _, c := range []struct {
+				form url.Values
+				want int
+			}{{form, http.StatusRequestEntityTooLarge}, {small, http.StatusOK}} {
+				resp, err := http.PostForm(tc.url+"/public-api/access-token", c.form)
+				if err != nil {
+					t.Fatal(err)
+				}
+				body, _ := io.ReadAll(resp.Body)
+				resp.Body.Close()
+				if resp.StatusCode != c.want {
+					t.Errorf("%d-byte form: got %d %s, want %d", len(c.form.Encode()), resp.StatusCode, body, c.want)
+				}
+			}
+		})
+	}
 }
