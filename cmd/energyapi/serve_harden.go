@@ -37,6 +37,8 @@ type hardenConfig struct {
 	// sets authFailPerPair unless --auth-fail-per-client-addr is given.
 	authFailPerClient limit.Rate
 	trustProxy        bool
+	streamsPerAddr    int
+	streamWrite       time.Duration
 	maxInFlight       int
 	maxQueue          int
 	queueTimeout      time.Duration
@@ -59,6 +61,8 @@ func (c *hardenConfig) register(fs *flag.FlagSet) {
 	fs.Var(&c.authFailPerClient, "auth-fail-per-client", "deprecated: the former name of --auth-fail-per-client-addr, which wins if both are given")
 	fs.Var(&c.authFailPerAddr, "auth-fail-per-addr", "failed token requests (invalid_client) allowed per remote address, as N/m (0: no limit)")
 	fs.BoolVar(&c.trustProxy, "trust-proxy-headers", false, "take the remote address from the last X-Forwarded-For entry (only behind a reverse proxy that sets it)")
+	fs.IntVar(&c.streamsPerAddr, "streams-per-addr", api.DefaultStreamsPerAddr, "update streams (GET /updates/stream) one remote address may hold open at once; more are answered 429")
+	fs.DurationVar(&c.streamWrite, "stream-write-timeout", api.DefaultStreamWriteTimeout, "close an update stream whose write has waited this long for its client to read")
 	fs.IntVar(&c.maxInFlight, "max-in-flight", 512, "requests served at once; more wait for a slot, see --max-queue and --queue-timeout (0: no bound)")
 	fs.IntVar(&c.maxQueue, "max-queue", 1024, "requests waiting for a slot; more are answered 503 at once")
 	fs.DurationVar(&c.queueTimeout, "queue-timeout", 100*time.Millisecond, "longest wait for a slot, from when the request's headers were read (with the wait for a CPU before); then 503 (0: no waiting, 503 at once)")
@@ -89,6 +93,10 @@ func (c *hardenConfig) check(writeTimeout time.Duration) error {
 	switch {
 	case !c.rateLimit.IsZero() && c.rateBurst < 1:
 		return invalidValue("--rate-burst", strconv.Itoa(c.rateBurst), "want at least 1 with --rate-limit")
+	case c.streamsPerAddr < 1:
+		return invalidValue("--streams-per-addr", strconv.Itoa(c.streamsPerAddr), "want at least 1")
+	case c.streamWrite <= 0:
+		return invalidValue("--stream-write-timeout", c.streamWrite.String(), "want more than 0")
 	case c.maxInFlight < 0:
 		return invalidValue("--max-in-flight", strconv.Itoa(c.maxInFlight), "want 0 or more")
 	case c.maxQueue < 0:
@@ -183,6 +191,8 @@ func (h *hardening) options(o api.Options) api.Options {
 		o.RateLimit = h.limiter
 	}
 	o.RemoteAddr = api.RemoteAddr(h.cfg.trustProxy)
+	o.StreamsPerAddr = h.cfg.streamsPerAddr
+	o.StreamWriteTimeout = h.cfg.streamWrite
 	o.MaxInFlight = h.cfg.maxInFlight
 	o.MaxQueue = h.cfg.maxQueue
 	o.QueueTimeout = h.cfg.queueTimeout

@@ -176,6 +176,8 @@ func TestServeHardeningFlags(t *testing.T) {
 		{"tiny header limit", []string{"--max-header-bytes", "100"}, nil, "--max-header-bytes"},
 		{"auth limit not N/unit", []string{"--auth-fail-per-client-addr", "many"}, nil, "rate"},
 		{"deprecated auth limit not N/unit", []string{"--auth-fail-per-client", "many"}, nil, "rate"},
+		{"no streams per address", []string{"--streams-per-addr", "0"}, nil, "--streams-per-addr"},
+		{"no stream write timeout from env", nil, map[string]string{"ENERGYAPI_STREAM_WRITE_TIMEOUT": "0s"}, "--stream-write-timeout"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			var out, errOut strings.Builder
@@ -193,13 +195,16 @@ func TestServeHardeningFlags(t *testing.T) {
 	h := cfg.hard
 	if !h.rateLimit.IsZero() || h.authFailPerPair.String() != "10/m" || h.authFailPerAddr.String() != "100/m" ||
 		h.maxInFlight != 512 || h.maxQueue != 1024 || h.queueTimeout != 100*time.Millisecond || h.queueTarget != 5*time.Millisecond ||
-		h.requestTimeout != 15*time.Second || h.maxHeaderBytes != 16<<10 || h.trustProxy || h.metricsAddr != "" {
+		h.requestTimeout != 15*time.Second || h.maxHeaderBytes != 16<<10 || h.trustProxy || h.metricsAddr != "" ||
+		h.streamsPerAddr != 10 || h.streamWrite != 10*time.Second {
 		t.Errorf("defaults: got %+v", h)
 	}
 	cfg, err = parseServeFlags(nil, func(k string) string {
-		return map[string]string{"ENERGYAPI_RATE_LIMIT": "600/m", "ENERGYAPI_AUTH_FAIL_PER_ADDR": "0", "ENERGYAPI_TRUST_PROXY_HEADERS": "true"}[k]
+		return map[string]string{"ENERGYAPI_RATE_LIMIT": "600/m", "ENERGYAPI_AUTH_FAIL_PER_ADDR": "0", "ENERGYAPI_TRUST_PROXY_HEADERS": "true",
+			"ENERGYAPI_STREAMS_PER_ADDR": "3", "ENERGYAPI_STREAM_WRITE_TIMEOUT": "2s"}[k]
 	}, &strings.Builder{})
-	if err != nil || cfg.hard.rateLimit.String() != "600/m" || !cfg.hard.authFailPerAddr.IsZero() || !cfg.hard.trustProxy {
+	if err != nil || cfg.hard.rateLimit.String() != "600/m" || !cfg.hard.authFailPerAddr.IsZero() || !cfg.hard.trustProxy ||
+		cfg.hard.streamsPerAddr != 3 || cfg.hard.streamWrite != 2*time.Second {
 		t.Errorf("from the environment: got %+v, %v", cfg.hard, err)
 	}
 	// The deprecated name still sets the limit, unless the new one is given.
@@ -247,5 +252,42 @@ func TestServeDropsSlowHeaders(t *testing.T) {
 	}
 	if strings.Contains(string(b), `"status":"ok"`) {
 		t.Errorf("got an answer to an incomplete request: %q", b)
+	}
+}
+
+// TestServeStreamsPerAddr: with --streams-per-addr 2, 127.0.0.2 holds two
+// update streams, its third is refused with 429 and Retry-After, and
+// 127.0.0.1 is still served.
+func TestServeStreamsPerAddr(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "streams.db")
+	fltRun(t, "init", "--db", db)
+	base, _ := plainServe(t, nil, "--db", db, "--streams-per-addr", "2")
+	stream := func(ip string) int {
+		t.Helper()
+		d := &net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(ip)}}
+		c := &http.Client{Transport: &http.Transport{DialContext: d.DialContext}, Timeout: 30 * time.Second}
+		req, _ := http.NewRequestWithContext(t.Context(), http.MethodGet, base+"/updates/stream", nil)
+		resp, err := c.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { resp.Body.Close() })
+		if resp.StatusCode == http.StatusOK {
+			// The opening comment: the server counts the stream by now.
+			if line, err := bufio.NewReader(resp.Body).ReadString('\n'); err != nil {
+				t.Fatalf("stream of %s: %q, %v", ip, line, err)
+			}
+		} else if resp.Header.Get("Retry-After") == "" {
+			t.Errorf("stream of %s refused with %d without Retry-After", ip, resp.StatusCode)
+		}
+		return resp.StatusCode
+	}
+	for i, want := range []int{200, 200, 429} {
+		if got := stream("127.0.0.2"); got != want {
+			t.Errorf("stream %d of 127.0.0.2: got %d, want %d", i+1, got, want)
+		}
+	}
+	if got := stream("127.0.0.1"); got != 200 {
+		t.Errorf("stream of 127.0.0.1: got %d, want 200", got)
 	}
 }

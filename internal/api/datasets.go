@@ -48,7 +48,12 @@ func handleDataset(o Options, c *dataset.Catalog, d *dataset.Dataset, cache *ans
 			writeTagged(w, r, o, f, a, accepted, cache)
 			return
 		}
-		q, err := c.ParseQuery(d, r.URL.Query(), dataset.Limits{MaxRangeDays: o.MaxRangeDays, Now: now})
+		params, err := queryOf(r.URL.RawQuery)
+		if err != nil {
+			writeQueryError(w, r, o.Log, d, err)
+			return
+		}
+		q, err := c.ParseQuery(d, params, dataset.Limits{MaxRangeDays: o.MaxRangeDays, Now: now})
 		if err != nil {
 			writeQueryError(w, r, o.Log, d, err)
 			return

@@ -264,16 +264,30 @@ func (b *bufferWriter) WriteHeader(code int) {
 func (b *bufferWriter) Write(p []byte) (int, error) { return b.body.Write(p) }
 
 // tokenClient names the client of a token request for the fault rules: the
-// client_id of its form. Parsing the form here leaves it parsed for the
-// token endpoint, which reads the same bounded body.
+// client_id of its form. It reads at most the token endpoint's body limit,
+// and puts back what it read, so that the endpoint meets the same body and
+// refuses one over its limit with 413, the sandbox on or off.
 func tokenClient(r *http.Request) string {
-	if r.Method != http.MethodPost || !strings.HasPrefix(strings.ToLower(r.Header.Get("Content-Type")), "application/x-www-form-urlencoded") {
+	if r.Method != http.MethodPost || r.Body == nil || !strings.HasPrefix(strings.ToLower(r.Header.Get("Content-Type")), "application/x-www-form-urlencoded") {
 		return ""
 	}
-	if err := r.ParseForm(); err != nil {
+	head, err := io.ReadAll(io.LimitReader(r.Body, auth.MaxTokenRequest+1))
+	r.Body = replayBody{io.MultiReader(bytes.NewReader(head), r.Body), r.Body}
+	if err != nil || len(head) > auth.MaxTokenRequest {
 		return ""
 	}
-	return r.PostForm.Get("client_id")
+	form, err := url.ParseQuery(string(head))
+	if err != nil {
+		return ""
+	}
+	return form.Get("client_id")
+}
+
+// replayBody is a request body whose first bytes were read already and
+// are read again.
+type replayBody struct {
+	io.Reader
+	io.Closer
 }
 
 // dataClient names the client of a data request: the client of its token.
@@ -330,7 +344,12 @@ func addSandboxRoutes(handle func(string, http.Handler), o Options) {
 		w.WriteHeader(http.StatusNoContent)
 	}))
 	handle("GET /sandbox/journal", admin(func(w http.ResponseWriter, r *http.Request) {
-		encode(w, http.StatusOK, map[string]any{"entries": sb.Journal.Entries(r.URL.Query().Get("client_id"), journalWait)})
+		q, err := queryOf(r.URL.RawQuery)
+		if err != nil {
+			writeError(w, r, o.Log, err)
+			return
+		}
+		encode(w, http.StatusOK, map[string]any{"entries": sb.Journal.Entries(q.Get("client_id"), journalWait)})
 	}))
 	handle("DELETE /sandbox/journal", admin(func(w http.ResponseWriter, r *http.Request) {
 		sb.Journal.Reset()

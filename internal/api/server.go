@@ -92,6 +92,13 @@ type Options struct {
 	// RemoteAddr finds the caller's address for the request log; defaults
 	// to RemoteAddr(false), the connection's peer.
 	RemoteAddr func(*http.Request) string
+	// StreamsPerAddr bounds the update streams one caller (RemoteAddr)
+	// holds open at once; 0 means DefaultStreamsPerAddr.
+	StreamsPerAddr int
+	// StreamWriteTimeout is the longest a write to an update stream may
+	// block before the stream is closed: its client stopped reading. 0
+	// means DefaultStreamWriteTimeout.
+	StreamWriteTimeout time.Duration
 	// Web, when set, serves the browser site at GET /, /docs, /assets/ and /web/config.json.
 	Web http.Handler
 
@@ -114,6 +121,12 @@ func NewServer(o Options) http.Handler {
 	o.cacheControl = []string{o.CacheControl}
 	if o.RemoteAddr == nil {
 		o.RemoteAddr = RemoteAddr(false)
+	}
+	if o.StreamsPerAddr == 0 {
+		o.StreamsPerAddr = DefaultStreamsPerAddr
+	}
+	if o.StreamWriteTimeout == 0 {
+		o.StreamWriteTimeout = DefaultStreamWriteTimeout
 	}
 	mux := http.NewServeMux()
 	addRoutes(mux, o)

@@ -23,9 +23,10 @@ type Feed struct {
 	data func() *dataset.Snapshot
 	poke chan struct{}
 
-	mu   sync.Mutex
-	last int64 // the last event pushed
-	subs map[chan dataset.ImportEvent]bool
+	mu     sync.Mutex
+	last   int64                               // the last event pushed
+	subs   map[chan dataset.ImportEvent]string // each stream's caller address
+	byAddr map[string]int                      // streams open per address; no zero entries
 }
 
 // Bounds of the feed.
@@ -33,11 +34,19 @@ const (
 	// maxStreams bounds the streams open at once; each holds a connection
 	// and a goroutine but no request slot.
 	maxStreams = 1000
+	// streamRetry is the Retry-After, in seconds, of a refused stream.
+	streamRetry = 5
 	// streamBuffer is how many events a stream may fall behind by; one that
 	// falls further is closed, and its client resumes with Last-Event-ID.
 	streamBuffer = 64
 	// maxUpdates bounds the events one GET /updates lists.
 	maxUpdates = 1000
+	// DefaultStreamsPerAddr is Options.StreamsPerAddr's default: enough
+	// for a few browser tabs and scripts behind one address, few enough
+	// that a hundred addresses are needed to hold every stream.
+	DefaultStreamsPerAddr = 10
+	// DefaultStreamWriteTimeout is Options.StreamWriteTimeout's default.
+	DefaultStreamWriteTimeout = 10 * time.Second
 	// keepAlive is how often a quiet stream sends a comment, so that
 	// proxies keep it open.
 	keepAlive = 15 * time.Second
@@ -46,7 +55,7 @@ const (
 // NewFeed returns the feed of src's imports; data is the server's current
 // snapshot, whose version tells which imports it serves.
 func NewFeed(src dataset.EventSource, data func() *dataset.Snapshot) *Feed {
-	return &Feed{src: src, data: data, poke: make(chan struct{}, 1), subs: map[chan dataset.ImportEvent]bool{}}
+	return &Feed{src: src, data: data, poke: make(chan struct{}, 1), subs: map[chan dataset.ImportEvent]string{}, byAddr: map[string]int{}}
 }
 
 // Run pushes new imports to the open streams: it looks every interval, and
@@ -136,33 +145,48 @@ func (f *Feed) Push(ctx context.Context) error {
 			select {
 			case ch <- e:
 			default: // too far behind: its client resumes from Last-Event-ID
-				delete(f.subs, ch)
-				close(ch)
+				f.drop(ch)
 			}
 		}
 	}
 	return nil
 }
 
-// subscribe returns a channel of the imports pushed from now on and the ID
-// of the last one pushed before; ok is false when too many streams are open.
-func (f *Feed) subscribe() (ch chan dataset.ImportEvent, last int64, ok bool) {
+// subscribe returns a channel of the imports pushed from now on to a
+// stream of the caller at addr, and the ID of the last one pushed before.
+// It returns an error with code energy.Unavailable when maxStreams are open, and
+// tooMany when addr holds perAddr of them.
+func (f *Feed) subscribe(addr string, perAddr int) (ch chan dataset.ImportEvent, last int64, err error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	if f.byAddr[addr] >= perAddr {
+		return nil, 0, energy.Errorf(tooMany, "Too many update streams from this address: at most %d at once; close one, or retry after %d s", perAddr, streamRetry)
+	}
 	if len(f.subs) >= maxStreams {
-		return nil, 0, false
+		return nil, 0, energy.Errorf(energy.Unavailable, "Too many update streams are open: retry after %d s", streamRetry)
 	}
 	ch = make(chan dataset.ImportEvent, streamBuffer)
-	f.subs[ch] = true
-	return ch, f.last, true
+	f.subs[ch] = addr
+	f.byAddr[addr]++
+	return ch, f.last, nil
 }
 
 func (f *Feed) unsubscribe(ch chan dataset.ImportEvent) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if f.subs[ch] {
-		delete(f.subs, ch)
-		close(ch)
+	f.drop(ch)
+}
+
+// drop ends the stream of ch, if it is open; f.mu is held.
+func (f *Feed) drop(ch chan dataset.ImportEvent) {
+	addr, ok := f.subs[ch]
+	if !ok {
+		return
+	}
+	delete(f.subs, ch)
+	close(ch)
+	if f.byAddr[addr]--; f.byAddr[addr] == 0 {
+		delete(f.byAddr, addr)
 	}
 }
 
@@ -217,7 +241,11 @@ func handleUpdates(o Options) http.Handler {
 		Next    *int64       `json:"next"`
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		q := r.URL.Query()
+		q, err := queryOf(r.URL.RawQuery)
+		if err != nil {
+			writeError(w, r, o.Log, err)
+			return
+		}
 		var since time.Time
 		if s := q.Get("since"); s != "" {
 			t, err := time.Parse(time.RFC3339Nano, s)
@@ -294,28 +322,33 @@ func (f *Feed) missed(ctx context.Context, after, last int64) ([]dataset.ImportE
 // "import", id its ID, data its JSON) once this server serves its data. A
 // client that reconnects with Last-Event-ID (or ?after=) first gets the
 // imports it missed. The stream bypasses the request deadline and slots of
-// other requests (NewServer): it stays open until the client leaves.
+// other requests (NewServer): it stays open until the client leaves, or
+// stops reading for o.StreamWriteTimeout. One caller holds at most
+// o.StreamsPerAddr streams.
 func handleUpdatesStream(o Options) http.Handler {
 	f := o.Updates
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		q, err := queryOf(r.URL.RawQuery)
+		if err != nil {
+			writeError(w, r, o.Log, err)
+			return
+		}
 		from := r.Header.Get("Last-Event-ID")
 		if from == "" {
-			from = r.URL.Query().Get("after")
+			from = q.Get("after")
 		}
 		after, err := eventID(from)
 		if err != nil {
 			writeError(w, r, o.Log, err)
 			return
 		}
-		ch, last, ok := f.subscribe()
-		if !ok {
-			w.Header().Set("Retry-After", "5")
-			writeError(w, r, o.Log, energy.Errorf(energy.Unavailable, "Too many update streams are open: retry after 5 s"))
+		ch, last, err := f.subscribe(o.RemoteAddr(r), o.StreamsPerAddr)
+		if err != nil {
+			w.Header().Set("Retry-After", strconv.Itoa(streamRetry))
+			writeError(w, r, o.Log, err)
 			return
 		}
 		defer f.unsubscribe(ch)
-		// The imports the client missed, up to the last one pushed before
-		// it subscribed; the channel brings those after.
 		var missed []dataset.ImportEvent
 		if from != "" {
 			if missed, err = f.missed(r.Context(), after, last); err != nil {
@@ -323,30 +356,19 @@ func handleUpdatesStream(o Options) http.Handler {
 				return
 			}
 		}
-		rc := http.NewResponseController(w)
-		_ = rc.SetWriteDeadline(time.Time{}) // the server's write timeout is for answers, not streams
 		h := w.Header()
 		h.Set("Content-Type", "text/event-stream")
 		h.Set("Cache-Control", "no-cache")
 		h.Set("Access-Control-Allow-Origin", "*")
 		h.Set("X-Accel-Buffering", "no") // proxies that buffer answers must not buffer this one
 		w.WriteHeader(http.StatusOK)
-		send := func(e dataset.ImportEvent) error {
-			b, err := json.Marshal(newUpdateBody(e))
-			if err != nil {
-				return err
-			}
-			if _, err := fmt.Fprintf(w, "id: %d\nevent: import\ndata: %s\n\n", e.ID, b); err != nil {
-				return err
-			}
-			return rc.Flush()
-		}
+		sw := sseWriter{w: w, rc: http.NewResponseController(w), timeout: o.StreamWriteTimeout}
 		// A comment first, so that the client knows the stream is open.
-		if _, err := fmt.Fprint(w, ": energyapi updates\n\n"); err != nil || rc.Flush() != nil {
+		if sw.write([]byte(": energyapi updates\n\n")) != nil {
 			return
 		}
 		for _, e := range missed {
-			if send(e) != nil {
+			if sw.event(e) != nil {
 				return
 			}
 		}
@@ -357,14 +379,47 @@ func handleUpdatesStream(o Options) http.Handler {
 			case <-r.Context().Done():
 				return
 			case e, ok := <-ch:
-				if !ok || send(e) != nil {
+				if !ok || sw.event(e) != nil {
 					return
 				}
 			case <-tick.C:
-				if _, err := fmt.Fprint(w, ": keep-alive\n\n"); err != nil || rc.Flush() != nil {
+				if sw.write([]byte(": keep-alive\n\n")) != nil {
 					return
 				}
 			}
 		}
 	})
+}
+
+// sseWriter writes a stream, each write with its own deadline: a client
+// that stops reading fills the connection's buffers until a write blocks,
+// and that write fails after timeout, which ends the stream and frees its
+// connection, goroutine and place among the streams.
+type sseWriter struct {
+	w       http.ResponseWriter
+	rc      *http.ResponseController
+	timeout time.Duration
+}
+
+// write sends b to the client at once. The deadline is on the real clock,
+// since it bounds a socket; it is cleared after the write, because the
+// stream may then stay quiet for long (and over HTTP/2 a deadline that
+// passes ends the stream even with no write pending). Neither call can
+// fail on a writer that reaches the connection.
+func (s sseWriter) write(b []byte) error {
+	_ = s.rc.SetWriteDeadline(time.Now().Add(s.timeout))
+	defer func() { _ = s.rc.SetWriteDeadline(time.Time{}) }()
+	if _, err := s.w.Write(b); err != nil {
+		return err
+	}
+	return s.rc.Flush()
+}
+
+// event sends the import e.
+func (s sseWriter) event(e dataset.ImportEvent) error {
+	b, err := json.Marshal(newUpdateBody(e))
+	if err != nil {
+		return err
+	}
+	return s.write(fmt.Appendf(nil, "id: %d\nevent: import\ndata: %s\n\n", e.ID, b))
 }

@@ -17,9 +17,9 @@ import (
 	"github.com/energyapi/energyapi/internal/energy"
 )
 
-// maxTokenRequest bounds the token request body: a client-credentials form is
+// MaxTokenRequest bounds the token request body: a client-credentials form is
 // a few hundred bytes.
-const maxTokenRequest = 8 << 10
+const MaxTokenRequest = 8 << 10
 
 // TokenOutcome names how a token request ended, for metrics.
 type TokenOutcome string
@@ -104,11 +104,11 @@ func (e *TokenEndpoint) serve(w http.ResponseWriter, r *http.Request) refusal {
 	if !isForm(r.Header.Get("Content-Type")) {
 		return refusal{reason: e.fail(w, http.StatusBadRequest, InvalidRequest, "invalid_request", "Content-Type must be application/x-www-form-urlencoded")}
 	}
-	r.Body = http.MaxBytesReader(w, r.Body, maxTokenRequest)
+	r.Body = http.MaxBytesReader(w, r.Body, MaxTokenRequest)
 	if err := r.ParseForm(); err != nil {
 		var tooBig *http.MaxBytesError
 		if errors.As(err, &tooBig) {
-			return refusal{reason: e.fail(w, http.StatusRequestEntityTooLarge, RequestTooLarge, "invalid_request", "The request body is larger than "+strconv.Itoa(maxTokenRequest)+" bytes")}
+			return refusal{reason: e.fail(w, http.StatusRequestEntityTooLarge, RequestTooLarge, "invalid_request", "The request body is larger than "+strconv.Itoa(MaxTokenRequest)+" bytes")}
 		}
 		return refusal{reason: e.fail(w, http.StatusBadRequest, InvalidRequest, "invalid_request", "The request body is not a valid form")}
 	}

@@ -73,7 +73,7 @@ func New(o Options) http.Handler {
 	}
 	mux.Handle("GET /{$}", page("index.html", pageCSP))
 	mux.Handle("GET /docs", page("docs.html", docsCSP))
-	files := http.StripPrefix("/assets/", http.FileServerFS(sub))
+	files := http.StripPrefix("/assets/", http.FileServerFS(assetFS{sub}))
 	compressible := assetForms(sub)
 	mux.Handle("GET /assets/", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h := w.Header()
@@ -137,6 +137,18 @@ func assetForms(sub fs.FS) map[string]asset {
 		panic(err) // the embedded tree is fixed at build time
 	}
 	return out
+}
+
+// assetFS is the embedded tree as the file server sees it: a name fs.FS
+// refuses (one that is not UTF-8, such as /assets/%ff) names no asset, so
+// it is 404 rather than the 500 the file server answers fs.ErrInvalid with.
+type assetFS struct{ fs.FS }
+
+func (a assetFS) Open(name string) (fs.File, error) {
+	if !fs.ValidPath(name) {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
+	}
+	return a.FS.Open(name)
 }
 
 func secure(h http.Header, csp string) {

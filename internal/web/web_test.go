@@ -102,3 +102,17 @@ func TestConfig(t *testing.T) {
 		})
 	}
 }
+
+// TestOddAssetPaths answers paths that name no asset, however they are
+// spelled, with 404 rather than the file server's 500 for a name fs.FS
+// refuses (one that is not UTF-8).
+func TestOddAssetPaths(t *testing.T) {
+	h := web.New(web.Options{})
+	for _, path := range []string{"/assets/%ff", "/assets/%c0%af", "/assets/vendor/%fe%ff.js", "/assets/a%00b", "/assets/missing.js", "/assets/..%2f..%2fetc%2fpasswd"} {
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, httptest.NewRequest(http.MethodGet, path, nil))
+		if w.Code != http.StatusNotFound {
+			t.Errorf("%s: got %d, want 404", path, w.Code)
+		}
+	}
+}
