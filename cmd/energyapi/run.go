@@ -175,7 +175,7 @@ Creates the store if it does not exist.
 
 Write the deterministic demo dataset into the store (creating it if needed);
 writing it again changes nothing. Every dataset comes from one synthetic
-Italian power system (see the README).
+Italian power system (see docs/data.md).
 
   --from DAY  first day of the time series, yyyy-mm-dd (default 2019-01-01)
   --to DAY    last day of the time series, yyyy-mm-dd (default 2025-12-31);

@@ -13,12 +13,12 @@ import (
 	"github.com/energyapi/energyapi/internal/sandbox"
 )
 
-// recipeBlock finds a README recipe: the fenced block after its marker.
+// recipeBlock finds a recipe of docs/clients.md: the fenced block after its marker.
 var recipeBlock = regexp.MustCompile("(?s)<!-- recipe: (\\w+) -->\n```\\w+\n(.*?)\n```")
 
-// TestReadmeRecipes runs the Python and curl recipes of the README's
+// TestReadmeRecipes runs the Python and curl recipes of docs/clients.md's
 // "Testing your client against energyapi" against a sandboxed server with
-// the demo data of 2024's clock-change days, so that the README cannot rot.
+// the demo data of 2024's clock-change days, so that they cannot rot.
 // The Python recipe is a client that retries on 429, 503 and 403 "Over
 // Qps" and asserts through the journal how many requests it made. Without
 // python3 (with requests), curl or jq it skips, unless
@@ -27,7 +27,7 @@ func TestReadmeRecipes(t *testing.T) {
 	if testing.Short() {
 		t.Skip("generates the demo data")
 	}
-	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	readme, err := os.ReadFile(filepath.Join("..", "..", "docs", "clients.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,7 +37,7 @@ func TestReadmeRecipes(t *testing.T) {
 	}
 	for _, name := range []string{"python", "curl"} {
 		if recipes[name] == "" {
-			t.Fatalf("the README has no <!-- recipe: %s --> block", name)
+			t.Fatalf("docs/clients.md has no <!-- recipe: %s --> block", name)
 		}
 	}
 	cat, src := demoSource(t)
@@ -78,7 +78,7 @@ func TestReadmeRecipes(t *testing.T) {
 			cmd.Env = env
 			out, err := cmd.CombinedOutput()
 			if err != nil {
-				t.Fatalf("the README's %s recipe failed: %v\n%s", tc.name, err, out)
+				t.Fatalf("the %s recipe of docs/clients.md failed: %v\n%s", tc.name, err, out)
 			}
 			t.Logf("%s", out)
 			var statuses []int
