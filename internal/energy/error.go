@@ -1,7 +1,13 @@
-// Package energy is the domain of the Energy Data API: thermoelectric production
-// records, quarter-hourly load, daily peak and valley, the reference lists that
-// validate them, and the in-memory indexes that answer queries. It knows nothing
-// of HTTP or SQL.
+// Package energy is the domain of the Energy Data API: calendar days and
+// instants in Europe/Rome (date.go, querydate.go), numbers as the family
+// writes them (number.go), the reference lists that filters and imports
+// match values against (Names and the Canonical* functions), the bidding
+// zones and quarter-hourly load points with the daily peak and valley
+// derived from them (load.go, derive.go), the typed thermoelectric records
+// that the demo generator and older tests still use (thermo.go, Data), and
+// Error with the codes that the edges map once. It imports nothing from
+// this repository and knows nothing of HTTP or SQL; the datasets themselves
+// are declared in internal/catalog and served by internal/dataset.
 package energy
 
 import (

@@ -8,7 +8,8 @@ import (
 	"unicode/utf8"
 )
 
-// Matching rules shared by every Canonical* function and by ThermoIndex.Query:
+// Matching rules shared by every Canonical* function and by Names, so by the
+// filters of every dataset and the text values of every import:
 // a value matches a canonical name or one of its aliases after both are
 // trimmed, lower-cased (Unicode-aware), hyphens and runs of white space are
 // read as one space, and typographic apostrophes (’ ‘ `) as '. Callers type

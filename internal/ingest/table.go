@@ -1,6 +1,8 @@
 // Package ingest parses the files that operators import (CSV and XLSX exports
-// of the transparency download section, and files in the API's own shape) into
-// domain records. Parsers are pure: they read an io.Reader and touch no store.
+// of the transparency download section, and files in the API's own shape): any
+// dataset's files into the machinery's rows (ReadRows), and total load and
+// published peaks and valleys into domain records (ParseTotalLoad,
+// ParsePeakValley). Parsers are pure: they read an io.Reader and touch no store.
 package ingest
 
 import (
