@@ -13,7 +13,7 @@ import (
 
 // credentialsEndWithin is how soon after `clients rotate-secret` or `clients
 // revoke` returns every replica must refuse the old credentials, as the
-// README promises: 100 ms, scaled by testwait for machines too loaded to
+// docs/operators.md promises: 100 ms, scaled by testwait for machines too loaded to
 // keep it under the race detector.
 func credentialsEndWithin(tb testing.TB) time.Duration {
 	tb.Helper()

@@ -15,7 +15,7 @@ func main() {
 	os.Exit(exitCode(err, os.Stderr))
 }
 
-// Exit codes, as the README documents them.
+// Exit codes, as docs/operators.md documents them.
 const (
 	exitOK      = 0
 	exitFailure = 1
