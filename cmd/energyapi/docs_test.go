@@ -252,3 +252,16 @@ func anchorsOf(md string) []string {
 	}
 	return as
 }
+
+// TestReadmeIsShort keeps the README a five-minute read for a newcomer;
+// operations, clients, data and design belong in docs/.
+func TestReadmeIsShort(t *testing.T) {
+	const maxLines = 250
+	b, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(b), "\n"); n >= maxLines {
+		t.Errorf("README.md has %d lines, want under %d: move the detail into docs/", n, maxLines)
+	}
+}
