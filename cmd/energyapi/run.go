@@ -136,8 +136,8 @@ schema up to date.
 		return `Usage:
   energyapi clients create --name NAME      register a client; prints {"client_id","client_secret","name"} once
   energyapi clients list                    one JSON object per client, never a secret
-  energyapi clients revoke ID               refuse the client's token requests at once and its tokens within 5 s
-  energyapi clients rotate-secret ID        print a new secret; the old one stops working
+  energyapi clients revoke ID               refuse the client's token requests and tokens on every server within 100 ms
+  energyapi clients rotate-secret ID        print a new secret; the old one and its tokens stop within 100 ms
 
 The store must exist (see "energyapi init").
 `
@@ -155,12 +155,16 @@ Print one JSON object per client, never a secret.
 	case "clients revoke":
 		return `Usage: energyapi clients revoke [--db D] ID
 
-Refuse the client's token requests at once and its tokens within 5 s.
+Refuse the client's token requests and its tokens on every serve process
+sharing the store within 100 ms (PostgreSQL notifies them; SQLite servers
+read the clients version every 20 ms).
 `
 	case "clients rotate-secret":
 		return `Usage: energyapi clients rotate-secret [--db D] ID
 
-Give the client a new secret and print it; the old one stops working.
+Give the client a new secret and print it; the old secret, and every token
+issued with it, stop working on every serve process sharing the store within
+100 ms.
 `
 	case "import":
 		return `Usage: energyapi import --dataset D [--db D] FILE...
