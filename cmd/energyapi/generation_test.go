@@ -160,7 +160,7 @@ func TestDemoFromTheFirstStart(t *testing.T) {
 		for _, p := range d.Parameters {
 			switch {
 			case !p.Required:
-			case p.Name == "dateFrom" || p.Name == "dateTo":
+			case p.Kind == "date": // dateFrom and dateTo, or one day (marketDate)
 				q.Set(p.Name, last[8:10]+"/"+last[5:7]+"/"+last[:4])
 			case p.Name == "year":
 				q.Set(p.Name, last[:4])
