@@ -10,7 +10,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/energyapi/energyapi/internal/auth"
 	"github.com/energyapi/energyapi/internal/energy"
 )
 
@@ -49,7 +48,7 @@ func limitClient(o Options, next http.Handler) http.Handler {
 		return next
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		wait, ok := o.RateLimit.Allow(auth.ClientID(r.Context()))
+		wait, ok := o.RateLimit.Allow(clientOf(r))
 		if !ok {
 			if o.Metrics != nil {
 				o.Metrics.RateLimited("data")

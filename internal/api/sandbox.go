@@ -276,9 +276,6 @@ func tokenClient(r *http.Request) string {
 	return r.PostForm.Get("client_id")
 }
 
-// dataClient names the client of a data request: the client of its token.
-func dataClient(r *http.Request) string { return auth.ClientID(r.Context()) }
-
 // maxRulesBody bounds a rules document posted to the admin endpoint.
 const maxRulesBody = 1 << 20
 

@@ -135,13 +135,10 @@ func NewServer(o Options) http.Handler {
 
 // dataEndpoint wraps a data handler in what every data endpoint shares:
 // content negotiation, bearer authentication, then the client's rate limit.
+// The authenticated client is kept in the request's entry (recordClient).
 func dataEndpoint(o Options, dataset string, h http.Handler) http.Handler {
 	fail := func(w http.ResponseWriter, r *http.Request, err error) { writeError(w, r, o.Log, err) }
-	limited := injectFaults(o, dataset, dataClient, limitClient(o, h))
-	withClient := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		setLogClient(r, auth.ClientID(r.Context()))
-		limited.ServeHTTP(w, r)
-	})
+	limited := injectFaults(o, dataset, clientOf, limitClient(o, h))
 	// An Accept header that admits no representation is refused before the
 	// token is checked, as a content-negotiation failure.
 	acceptable := func(next http.Handler) http.Handler {
@@ -153,5 +150,5 @@ func dataEndpoint(o Options, dataset string, h http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 		})
 	}
-	return journaled(o, dataset, acceptable(auth.RequireBearer(o.Tokens, fail)(withClient)))
+	return journaled(o, dataset, acceptable(auth.RequireBearerRecorded(o.Tokens, fail, recordClient)(limited)))
 }
