@@ -31,6 +31,8 @@ type entry struct {
 	// slots is what the request holds of the admission classes (see
 	// limitInFlight and StoreClass).
 	slots ticket
+	// deadline is the request's place among the deadlines (withDeadline).
+	deadline deadline
 	// w is the writer the layers below write to, which keeps the status
 	// and size for the log.
 	w statusWriter
