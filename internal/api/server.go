@@ -115,22 +115,31 @@ func NewServer(o Options) http.Handler {
 	if o.RemoteAddr == nil {
 		o.RemoteAddr = RemoteAddr(false)
 	}
-	mux := http.NewServeMux()
-	addRoutes(mux, o)
-	var h http.Handler = guardRequests(o)(mux)
+	rt := newRouter()
+	addRoutes(rt, o)
+	var h http.Handler = guardRequests(o)(rt)
 	if o.Updates != nil {
-		// The stream stays open as long as its client: it must not hold a
-		// request slot or meet the request deadline.
-		outer := http.NewServeMux()
-		outer.Handle("GET /updates/stream", handleUpdatesStream(o))
-		outer.Handle("/", h)
-		mux.Handle("GET /updates/stream", http.NotFoundHandler()) // for routeOf; never reached
-		h = outer
+		h = streamApart(handleUpdatesStream(o), h)
+		rt.mux.Handle("GET /updates/stream", http.NotFoundHandler()) // for routeOf; never reached
 	}
 	h = recoverPanics(o.Log)(h)
-	routeOf := func(r *http.Request) string { _, pattern := mux.Handler(r); return pattern }
+	routeOf := func(r *http.Request) string { _, pattern := rt.mux.Handler(r); return pattern }
 	h = logRequests(o.Log, o.Now, newRequestIDs(), o.Metrics, routeOf, o.RemoteAddr)(h)
 	return h
+}
+
+// streamApart serves GET /updates/stream with stream, outside the request
+// limits: the stream stays open as long as its client, so it must not hold
+// a request slot or meet the request deadline. Every other request, and a
+// path the mux would clean or unescape first, goes to next.
+func streamApart(stream, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/updates/stream" && r.URL.RawPath == "" && (r.Method == http.MethodGet || r.Method == http.MethodHead) {
+			stream.ServeHTTP(w, r)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
 }
 
 // dataEndpoint wraps a data handler in what every data endpoint shares:
