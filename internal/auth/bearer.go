@@ -30,12 +30,11 @@ func BearerToken(header string) (string, bool) {
 	if h == "" {
 		return "", false
 	}
-	// A byte loop: strings.ContainsAny builds its set on every call, which
-	// over a 360-byte token was a tenth of a revalidation's time.
-	for i := 0; i < len(h); i++ {
-		if c := h[i]; c == ' ' || c == '\t' || c == ',' {
-			return "", false
-		}
+	// Three vectorised scans: strings.ContainsAny builds its set on every
+	// call, and even a byte loop over a 400-byte token took a tenth of the
+	// handler's time on a cached answer.
+	if strings.IndexByte(h, ' ') >= 0 || strings.IndexByte(h, '\t') >= 0 || strings.IndexByte(h, ',') >= 0 {
+		return "", false
 	}
 	return h, true
 }
