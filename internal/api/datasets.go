@@ -38,7 +38,7 @@ func handleDataset(o Options, c *dataset.Catalog, d *dataset.Dataset, cache *ans
 		}
 		accepted := o.Compression.Accepted(r)
 		snap := o.Data()
-		now := o.Clock()
+		now := requestDate(o, r)
 		// A query string seen before on this snapshot has its answer ready:
 		// no parsing, no tag to compute. The year is part of the key because
 		// year windows move with it.

@@ -98,6 +98,20 @@ type Options struct {
 	admission *admission // tests set it to control the queue's clock and timers
 	// cacheControl is CacheControl as a header value, made once.
 	cacheControl []string
+	// clockIsNow is set when Clock is Now: a request's date is then the
+	// time it arrived (requestDate).
+	clockIsNow bool
+}
+
+// requestDate returns the server's current date for r: the time r
+// arrived, already read, when the server's clock is the request clock.
+func requestDate(o Options, r *http.Request) time.Time {
+	if o.clockIsNow {
+		if e := entryFrom(r.Context()); e != nil {
+			return e.start
+		}
+	}
+	return o.Clock()
 }
 
 // NewServer returns the HTTP handler for the public API.
@@ -106,7 +120,7 @@ func NewServer(o Options) http.Handler {
 		o.Now = time.Now
 	}
 	if o.Clock == nil {
-		o.Clock = o.Now
+		o.Clock, o.clockIsNow = o.Now, true
 	}
 	if o.CacheControl == "" {
 		o.CacheControl = "private, no-cache"
