@@ -231,32 +231,35 @@ func logRequests(log *slog.Logger, now func() time.Time, ids *requestIDs, m Reco
 			if !lh.Enabled(r.Context(), slog.LevelInfo) {
 				return
 			}
-			// A record without a caller's PC: the log has no source field,
-			// and finding the PC is a stack walk on every request.
-			rec := slog.NewRecord(start.Add(d), slog.LevelInfo, "request", 0)
-			rec.AddAttrs(
-				slog.String("req_id", e.id),
-				slog.String("method", r.Method),
-				slog.String("path", r.URL.Path),
-				slog.String("route", route),
-				slog.Int("status", sw.status),
-				slog.Float64("duration_ms", float64(d.Microseconds())/1000),
-				slog.Int("bytes", sw.bytes),
-				slog.String("remote_addr", remoteAddr(r)),
-			)
-			if ua := userAgent(r); ua != "" {
-				rec.AddAttrs(slog.String("user_agent", ua))
-			}
-			if e.clientID != "" {
-				rec.AddAttrs(slog.String("client_id", e.clientID))
-			}
-			if bid != nil {
-				rec.AddAttrs(slog.String("business_id", bid[0]))
-			}
-			rec.AddAttrs(e.extra...)
-			_ = lh.Handle(r.Context(), rec)
+			var buf [16]slog.Attr // enough for the line's own and a handler's few
+			attrs := requestAttrs(buf[:0], r, e, route, sw, d, remoteAddr(r), bid)
+			logRecord(r.Context(), lh, start.Add(d), slog.LevelInfo, "request", attrs)
 		})
 	}
+}
+
+// requestAttrs appends the attributes of r's log line to attrs.
+func requestAttrs(attrs []slog.Attr, r *http.Request, e *entry, route string, sw *statusWriter, d time.Duration, remoteAddr string, bid []string) []slog.Attr {
+	attrs = append(attrs,
+		slog.String("req_id", e.id),
+		slog.String("method", r.Method),
+		slog.String("path", r.URL.Path),
+		slog.String("route", route),
+		slog.Int("status", sw.status),
+		slog.Float64("duration_ms", float64(d.Microseconds())/1000),
+		slog.Int("bytes", sw.bytes),
+		slog.String("remote_addr", remoteAddr),
+	)
+	if ua := userAgent(r); ua != "" {
+		attrs = append(attrs, slog.String("user_agent", ua))
+	}
+	if e.clientID != "" {
+		attrs = append(attrs, slog.String("client_id", e.clientID))
+	}
+	if bid != nil {
+		attrs = append(attrs, slog.String("business_id", bid[0]))
+	}
+	return append(attrs, e.extra...)
 }
 
 // recoverPanics turns a panic in a handler into a 500 with the result envelope
