@@ -66,6 +66,7 @@ func handleDataset(o Options, c *dataset.Catalog, d *dataset.Dataset, cache *ans
 		// of an earlier time: they change whenever that answer may.
 		a := newRecentAnswer(snap, q, f)
 		if k, ok := heldBefore(r, a, accepted); ok {
+			w = answering(w)
 			writeValidators(w, o, a, k)
 			w.WriteHeader(http.StatusNotModified)
 			return
@@ -111,6 +112,7 @@ var errNoCoding = energy.Errorf(notAcceptable, "Not Acceptable: Accept-Encoding 
 // writeTagged answers with a's body in the coding accepted asks for, with
 // its validators, or 304 if the caller holds it.
 func writeTagged(w http.ResponseWriter, r *http.Request, o Options, f format, a recentAnswer, accepted coding.Accepted, cache *answerCache) {
+	w = answering(w) // the answer is in hand
 	identity := a.answer.forms.Identity()
 	k, ok := accepted.Choose(len(identity))
 	if !ok {

@@ -33,7 +33,7 @@ func withDeadline(log *slog.Logger, d time.Duration) func(http.Handler) http.Han
 		q := newDeadlines(log, d)
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			dl := deadlineOf(r)
-			dl.r, dl.tw.w, dl.tw.h = r, w, make(http.Header)
+			dl.r, dl.tw.w = r, w
 			dl.ctx.Context = r.Context()
 			q.add(dl)
 			defer dl.ctx.release()
@@ -237,17 +237,51 @@ func (c *deadlineCtx) release() {
 }
 
 // timeoutWriter passes a handler's answer through until the deadline answers
-// instead. The handler writes headers into its own map, so that the deadline
-// path never races with it over the real one.
+// instead. The handler writes headers into a map of its own, so that the
+// deadline path never races with it over the real one, unless it has begun
+// its answer (answering).
 type timeoutWriter struct {
 	w        http.ResponseWriter
-	h        http.Header
+	h        http.Header // made when first asked for
 	mu       sync.Mutex
-	wrote    bool // the handler's status line has gone out
+	wrote    bool // the handler's answer has begun: its status line, or answering
 	timedOut bool // the deadline answered; the handler's output is discarded
 }
 
-func (tw *timeoutWriter) Header() http.Header { return tw.h }
+// Header returns the handler's own header map. Only the handler's
+// goroutine calls it: the deadline's answer writes the real one.
+func (tw *timeoutWriter) Header() http.Header {
+	if tw.h == nil {
+		tw.h = make(http.Header)
+	}
+	return tw.h
+}
+
+// answering tells the request's deadline, if w is the deadline's writer,
+// that the handler has begun its answer, and returns the writer to write
+// it to: the one under the deadline's, unless the deadline has answered
+// already (then w, which discards what it is given). From then on the
+// deadline does not answer instead, so the answer's headers need no map
+// of their own, copied into the real one when the status goes out. A
+// handler calls it once it holds its whole answer, with nothing left to
+// wait for.
+func answering(w http.ResponseWriter) http.ResponseWriter {
+	tw, ok := w.(*timeoutWriter)
+	if !ok {
+		return w
+	}
+	tw.mu.Lock()
+	defer tw.mu.Unlock()
+	if tw.timedOut || tw.wrote {
+		return w
+	}
+	tw.wrote = true
+	dst := tw.w.Header()
+	for k, vs := range tw.h {
+		dst[k] = vs
+	}
+	return tw.w
+}
 
 func (tw *timeoutWriter) WriteHeader(code int) {
 	tw.mu.Lock()

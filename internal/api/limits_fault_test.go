@@ -254,6 +254,49 @@ func TestDeadlineAfterOtherRequestsEnded(t *testing.T) {
 	}
 }
 
+// TestAnsweringBeforeTheDeadline: a handler that has begun its answer
+// (answering) keeps it, headers and all, however long it then takes: the
+// deadline no longer answers instead.
+func TestAnsweringBeforeTheDeadline(t *testing.T) {
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	srv := httptest.NewServer(withDeadline(log, 50*time.Millisecond)(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w = answering(w)
+		w.Header().Set("X-Test", "kept")
+		<-r.Context().Done() // past the deadline
+		w.WriteHeader(http.StatusTeapot)
+		_, _ = io.WriteString(w, "begun in time")
+	})))
+	defer srv.Close()
+	a := fetch(srv.URL)
+	if a.err != nil || a.status != http.StatusTeapot || a.header.Get("X-Test") != "kept" || a.body != "begun in time" {
+		t.Errorf("got %d %q %q (%v), want the handler's own answer", a.status, a.header.Get("X-Test"), a.body, a.err)
+	}
+}
+
+// TestAnsweringAfterTheDeadline: a handler that begins its answer after
+// the deadline answered writes nowhere.
+func TestAnsweringAfterTheDeadline(t *testing.T) {
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	proceed, wrote := make(chan struct{}), make(chan error, 1)
+	srv := httptest.NewServer(withDeadline(log, 50*time.Millisecond)(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		<-proceed
+		w = answering(w)
+		w.WriteHeader(http.StatusTeapot)
+		_, err := io.WriteString(w, "too late")
+		wrote <- err
+	})))
+	defer srv.Close()
+	got := make(chan answer, 1)
+	go func() { got <- fetch(srv.URL) }()
+	if a := <-got; a.err != nil || a.status != http.StatusServiceUnavailable || !strings.Contains(a.body, "took longer than 50ms") {
+		t.Errorf("got %d %s (%v), want the deadline's 503", a.status, a.body, a.err)
+	}
+	close(proceed)
+	if err := <-wrote; !errors.Is(err, http.ErrHandlerTimeout) {
+		t.Errorf("the handler's late write: got %v, want http.ErrHandlerTimeout", err)
+	}
+}
+
 func TestDeadlineKeepsPanicsRecoverable(t *testing.T) {
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	h := recoverPanics(log)(withDeadline(log, time.Minute)(http.HandlerFunc(func(http.ResponseWriter, *http.Request) {
