@@ -235,16 +235,10 @@ func appendJSONString(b []byte, s string) []byte {
 	return append(append(b, s[start:]...), '"')
 }
 
-// jsonLogOf returns log's handler if it is NewJSONLog's.
-func jsonLogOf(h slog.Handler) (*jsonLog, bool) {
-	j, ok := h.(*jsonLog)
-	return j, ok
-}
-
 // logRecord writes a record of level and msg at t with attrs to h: itself
 // when h is NewJSONLog's, else through slog.
 func logRecord(ctx context.Context, h slog.Handler, t time.Time, level slog.Level, msg string, attrs []slog.Attr) {
-	if j, ok := jsonLogOf(h); ok && j.writeLine(t, level, msg, attrs) {
+	if j, ok := h.(*jsonLog); ok && j.writeLine(t, level, msg, attrs) {
 		return
 	}
 	rec := slog.NewRecord(t, level, msg, 0)
