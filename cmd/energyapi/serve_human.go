@@ -10,6 +10,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/energyapi/energyapi/internal/api"
 	"github.com/energyapi/energyapi/internal/dataset"
 	"github.com/energyapi/energyapi/internal/energy"
 )
@@ -41,13 +42,14 @@ func (f *logFormat) Set(s string) error {
 
 // newLogger returns the logger that writes to w: JSON for programs (log
 // collectors), or slog's key=value text when format says so, or is auto and
-// w is a terminal. Durations are written as milliseconds.
+// w is a terminal. Durations are written as milliseconds. The JSON log is
+// api.NewJSONLog's, which writes the request lines without slog's work.
 func newLogger(w io.Writer, format logFormat, level slog.Level) *slog.Logger {
 	opts := &slog.HandlerOptions{Level: level, ReplaceAttr: durationsInMS}
 	if format == logText || (format == logAuto && isTerminal(w)) {
 		return slog.New(slog.NewTextHandler(w, opts))
 	}
-	return slog.New(slog.NewJSONHandler(w, opts))
+	return slog.New(api.NewJSONLog(w, opts))
 }
 
 // durationsInMS writes a time.Duration attribute "x" as "x_ms", a float

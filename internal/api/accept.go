@@ -19,6 +19,10 @@ var formatNames = [...]string{formatJSON: "json", formatCSV: "csv"}
 
 var contentTypes = [...]string{formatJSON: "application/json", formatCSV: "text/csv; charset=utf-8"}
 
+// contentTypeHeaders are contentTypes as header values, shared by every
+// answer (net/http does not change header values).
+var contentTypeHeaders = [...][]string{formatJSON: {contentTypes[formatJSON]}, formatCSV: {contentTypes[formatCSV]}}
+
 // negotiate picks the representation an Accept header asks for: JSON unless
 // text/csv is accepted and JSON is not preferred to it. ok is false when the
 // header admits neither.

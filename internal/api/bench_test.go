@@ -6,11 +6,15 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/energyapi/energyapi/internal/api"
 	"github.com/energyapi/energyapi/internal/api/apitest"
 	"github.com/energyapi/energyapi/internal/demo"
 	"github.com/energyapi/energyapi/internal/energy"
+	"github.com/energyapi/energyapi/internal/metrics"
 )
 
 // demoData derives the served data from the demo generators as an import would.
@@ -43,6 +47,25 @@ func benchGet(b *testing.B, path string) {
 	b.Run("encoded", func(b *testing.B) { benchGetWith(b, path, func(o *api.Options) { o.AnswerCacheBytes = 0 }) })
 	// A revalidation: If-None-Match names the answer's tag, the answer is 304.
 	b.Run("revalidated", func(b *testing.B) { benchGetWith(b, path, nil, "If-None-Match") })
+	// The same two with the layers serve adds by default (admission, the
+	// request deadline, metrics), which the harness leaves out.
+	b.Run("cached-served", func(b *testing.B) { benchGetWith(b, path, asServed(b)) })
+	b.Run("revalidated-served", func(b *testing.B) { benchGetWith(b, path, asServed(b), "If-None-Match") })
+}
+
+// asServed returns an adjustment that sets the limits and metrics serve
+// sets by default (cmd/energyapi/serve_harden.go).
+func asServed(tb testing.TB) func(*api.Options) {
+	m, err := metrics.New(prometheus.NewRegistry(), metrics.Options{})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return func(o *api.Options) {
+		o.Metrics = m
+		o.MaxInFlight, o.MaxQueue = 512, 1024
+		o.QueueTimeout, o.QueueTarget = 100*time.Millisecond, 5*time.Millisecond
+		o.RequestTimeout = 15 * time.Second
+	}
 }
 
 // benchGetWith measures GET path; a header named in revalidate is set to

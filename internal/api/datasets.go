@@ -4,7 +4,6 @@ import (
 	"container/list"
 	"context"
 	"net/http"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -39,12 +38,12 @@ func handleDataset(o Options, c *dataset.Catalog, d *dataset.Dataset, cache *ans
 		}
 		accepted := o.Compression.Accepted(r)
 		snap := o.Data()
-		now := o.Clock()
+		now := requestDate(o, r)
 		// A query string seen before on this snapshot has its answer ready:
 		// no parsing, no tag to compute. The year is part of the key because
 		// year windows move with it.
-		raw := formatNames[f] + "|" + strconv.Itoa(now.Year()) + "|" + r.URL.RawQuery
-		if a, ok := cache.recent(d, raw, snap); ok {
+		raw := queryKey{d: d, f: f, year: now.Year(), raw: r.URL.RawQuery}
+		if a, ok := cache.recent(raw, snap); ok {
 			writeTagged(w, r, o, f, a, accepted, cache)
 			return
 		}
@@ -72,6 +71,7 @@ func handleDataset(o Options, c *dataset.Catalog, d *dataset.Dataset, cache *ans
 		// of an earlier time: they change whenever that answer may.
 		a := newRecentAnswer(snap, q, f)
 		if k, ok := heldBefore(r, a, accepted); ok {
+			w = answering(w)
 			writeValidators(w, o, a, k)
 			w.WriteHeader(http.StatusNotModified)
 			return
@@ -93,7 +93,7 @@ func handleDataset(o Options, c *dataset.Catalog, d *dataset.Dataset, cache *ans
 			ans = cache.put(key, a.tag, body)
 		}
 		a.answer = ans
-		cache.remember(d, raw, snap, a)
+		cache.remember(raw, snap, a)
 		writeTagged(w, r, o, f, a, accepted, cache)
 	})
 }
@@ -117,6 +117,7 @@ var errNoCoding = energy.Errorf(notAcceptable, "Not Acceptable: Accept-Encoding 
 // writeTagged answers with a's body in the coding accepted asks for, with
 // its validators, or 304 if the caller holds it.
 func writeTagged(w http.ResponseWriter, r *http.Request, o Options, f format, a recentAnswer, accepted coding.Accepted, cache *answerCache) {
+	w = answering(w) // the answer is in hand
 	identity := a.answer.forms.Identity()
 	k, ok := accepted.Choose(len(identity))
 	if !ok {
@@ -130,18 +131,25 @@ func writeTagged(w http.ResponseWriter, r *http.Request, o Options, f format, a 
 	}
 	writeValidators(w, o, a, k)
 	o.Compression.SetHeaders(w.Header(), k)
-	if k == coding.Identity {
-		writeBodyAs(w, contentTypes[f], http.StatusOK, identity)
-		return
-	}
-	if body, ok := cache.form(a.answer, k, o.Compression); ok {
-		writeBodyAs(w, contentTypes[f], http.StatusOK, body)
+	if cache.form(a.answer, k, o.Compression) {
+		writeForm(w, f, a.answer.forms, k)
 		return
 	}
 	// Too large to keep: compressed as it is written, length unknown.
 	w.Header().Set("Content-Type", contentTypes[f])
 	w.WriteHeader(http.StatusOK)
 	_ = o.Compression.Write(w, k, identity) // a failed write is the caller gone
+}
+
+// writeForm answers 200 with the body of forms in coding k, which is made,
+// with header values made once with it.
+func writeForm(w http.ResponseWriter, f format, forms *coding.Forms, k coding.Coding) {
+	h := w.Header()
+	h["Content-Type"] = contentTypeHeaders[f]
+	h["Content-Length"] = forms.Length(k)
+	w.WriteHeader(http.StatusOK)
+	b, _ := forms.Get(k)
+	_, _ = w.Write(b)
 }
 
 // writeValidators sets the validators of a's form in coding k: ETag,
@@ -236,11 +244,21 @@ type answerCache struct {
 	lru    *list.List // of *cachedAnswer, most recent at the front
 	byKey  map[string]*list.Element
 
-	// byQuery maps a dataset's raw query strings to their answer on one
-	// snapshot; it is emptied when the snapshot changes or it grows large.
+	// byQuery maps raw query strings to their answer on one snapshot; it
+	// is emptied when the snapshot changes or it grows large.
 	snap    *dataset.Snapshot
-	byQuery map[*dataset.Dataset]map[string]recentAnswer
-	queries int
+	byQuery map[queryKey]recentAnswer
+}
+
+// queryKey names a request as it came, before parsing: its dataset, the
+// representation asked for, the year it was asked in (year windows move
+// with it) and its raw query string. A struct, not a string built from
+// them, so that looking one up allocates nothing.
+type queryKey struct {
+	d    *dataset.Dataset
+	f    format
+	year int
+	raw  string
 }
 
 // cachedAnswer is one encoded answer: its identity bytes and the
@@ -286,7 +304,7 @@ func newRecentAnswer(snap *dataset.Snapshot, q *dataset.Query, f format) recentA
 // them, so they are not trusted to be few.
 const maxRecentQueries = 4096
 
-func (c *answerCache) recent(d *dataset.Dataset, raw string, snap *dataset.Snapshot) (a recentAnswer, ok bool) {
+func (c *answerCache) recent(k queryKey, snap *dataset.Snapshot) (a recentAnswer, ok bool) {
 	if c.budget == 0 {
 		return a, false
 	}
@@ -295,26 +313,20 @@ func (c *answerCache) recent(d *dataset.Dataset, raw string, snap *dataset.Snaps
 	if c.snap != snap {
 		return a, false
 	}
-	a, ok = c.byQuery[d][raw]
+	a, ok = c.byQuery[k]
 	return a, ok
 }
 
-func (c *answerCache) remember(d *dataset.Dataset, raw string, snap *dataset.Snapshot, a recentAnswer) {
+func (c *answerCache) remember(k queryKey, snap *dataset.Snapshot, a recentAnswer) {
 	if !a.answer.kept {
 		return
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.snap != snap || c.queries >= maxRecentQueries {
-		c.snap, c.byQuery, c.queries = snap, map[*dataset.Dataset]map[string]recentAnswer{}, 0
+	if c.snap != snap || len(c.byQuery) >= maxRecentQueries {
+		c.snap, c.byQuery = snap, map[queryKey]recentAnswer{}
 	}
-	if c.byQuery[d] == nil {
-		c.byQuery[d] = map[string]recentAnswer{}
-	}
-	if _, ok := c.byQuery[d][raw]; !ok {
-		c.queries++
-	}
-	c.byQuery[d][raw] = a
+	c.byQuery[k] = a
 }
 
 // newAnswerCache returns a cache of at most budget bytes of answers; a
@@ -357,17 +369,17 @@ func (c *answerCache) put(key, tag string, body []byte) *cachedAnswer {
 	return a
 }
 
-// form returns a in coding k, compressing it the first time; ok is false
-// for an answer too large to keep, which the caller compresses as it
-// writes.
-func (c *answerCache) form(a *cachedAnswer, k coding.Coding, z *coding.Compressor) (body []byte, ok bool) {
-	if b, ok := a.forms.Get(k); ok {
-		return b, true
+// form makes a's form in coding k, compressing it the first time; it
+// reports false for an answer too large to keep, which the caller
+// compresses as it writes.
+func (c *answerCache) form(a *cachedAnswer, k coding.Coding, z *coding.Compressor) bool {
+	if _, ok := a.forms.Get(k); ok {
+		return true
 	}
 	if !a.kept {
-		return nil, false
+		return false
 	}
-	b := a.forms.Make(z, k)
+	a.forms.Make(z, k)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	switch e, ok := c.byKey[a.key]; {
@@ -376,10 +388,10 @@ func (c *answerCache) form(a *cachedAnswer, k coding.Coding, z *coding.Compresso
 		// it comes back, counted with its new form.
 		c.byKey[a.key] = c.lru.PushFront(a)
 	case e.Value != a:
-		return b, true // replaced by a newer answer; a is on its way out
+		return true // replaced by a newer answer; a is on its way out
 	}
 	c.count(a)
-	return b, true
+	return true
 }
 
 // count brings the size the cache counts for a, which it holds, up to

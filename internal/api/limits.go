@@ -1,16 +1,12 @@
 package api
 
 import (
-	"context"
-	"log/slog"
 	"net"
 	"net/http"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
-	"github.com/energyapi/energyapi/internal/auth"
 	"github.com/energyapi/energyapi/internal/energy"
 )
 
@@ -49,7 +45,7 @@ func limitClient(o Options, next http.Handler) http.Handler {
 		return next
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		wait, ok := o.RateLimit.Allow(auth.ClientID(r.Context()))
+		wait, ok := o.RateLimit.Allow(clientOf(r))
 		if !ok {
 			if o.Metrics != nil {
 				o.Metrics.RateLimited("data")
@@ -134,121 +130,6 @@ func limitInFlight(o Options) func(http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 		})
 	}
-}
-
-// withDeadline gives each request a deadline of d (d <= 0: none). Work that
-// honours the request's context (store queries, secret lookups) stops at the
-// deadline; if the handler has not begun its answer by then, the client gets
-// 503 with Retry-After at once, and whatever the handler writes later is
-// discarded. The handler runs on the server's goroutine (no goroutine per
-// request: that cost a fresh stack grown anew on every request); the 503 is
-// written by a context.AfterFunc, and the middleware returns only when both
-// the handler and that answer are done, so that a request keeps its slot for
-// as long as it holds resources and nothing writes after it returns.
-func withDeadline(log *slog.Logger, d time.Duration) func(http.Handler) http.Handler {
-	return func(next http.Handler) http.Handler {
-		if d <= 0 {
-			return next
-		}
-		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			ctx, cancel := context.WithTimeout(r.Context(), d)
-			defer cancel()
-			tw := &timeoutWriter{w: w, h: make(http.Header)}
-			answered := make(chan struct{})
-			stop := context.AfterFunc(ctx, func() {
-				defer close(answered)
-				// A client that went away also cancels ctx; it gets no answer.
-				if r.Context().Err() != nil {
-					return
-				}
-				tw.timeout(func() {
-					w.Header().Set("Retry-After", "1")
-					writeError(w, r, log, energy.Errorf(energy.Unavailable, "The request took longer than %s: retry after 1 s", d))
-					_ = http.NewResponseController(w).Flush()
-				})
-			})
-			// Deferred before cancel runs, so that our own cancel never
-			// triggers the answer; also on a panic, which recoverPanics
-			// then answers as usual.
-			defer func() {
-				if !stop() {
-					<-answered
-				}
-			}()
-			next.ServeHTTP(tw, r.WithContext(ctx))
-		})
-	}
-}
-
-// timeoutWriter passes a handler's answer through until the deadline answers
-// instead. The handler writes headers into its own map, so that the deadline
-// path never races with it over the real one.
-type timeoutWriter struct {
-	w        http.ResponseWriter
-	h        http.Header
-	mu       sync.Mutex
-	wrote    bool // the handler's status line has gone out
-	timedOut bool // the deadline answered; the handler's output is discarded
-}
-
-func (tw *timeoutWriter) Header() http.Header { return tw.h }
-
-func (tw *timeoutWriter) WriteHeader(code int) {
-	tw.mu.Lock()
-	defer tw.mu.Unlock()
-	if tw.timedOut || tw.wrote {
-		return
-	}
-	tw.writeHeaderLocked(code)
-}
-
-func (tw *timeoutWriter) writeHeaderLocked(code int) {
-	dst := tw.w.Header()
-	for k, vs := range tw.h {
-		dst[k] = vs
-	}
-	if code >= 100 && code < 200 && code != http.StatusSwitchingProtocols {
-		tw.w.WriteHeader(code) // informational: the final status is still to come
-		return
-	}
-	tw.wrote = true
-	tw.w.WriteHeader(code)
-}
-
-func (tw *timeoutWriter) Write(b []byte) (int, error) {
-	tw.mu.Lock()
-	defer tw.mu.Unlock()
-	if tw.timedOut {
-		return 0, http.ErrHandlerTimeout
-	}
-	if !tw.wrote {
-		tw.writeHeaderLocked(http.StatusOK)
-	}
-	return tw.w.Write(b)
-}
-
-// FlushError lets handlers stream through http.ResponseController.
-func (tw *timeoutWriter) FlushError() error {
-	tw.mu.Lock()
-	defer tw.mu.Unlock()
-	if tw.timedOut {
-		return http.ErrHandlerTimeout
-	}
-	if !tw.wrote {
-		tw.writeHeaderLocked(http.StatusOK)
-	}
-	return http.NewResponseController(tw.w).Flush()
-}
-
-// timeout runs answer unless the handler has already begun its own answer.
-func (tw *timeoutWriter) timeout(answer func()) {
-	tw.mu.Lock()
-	defer tw.mu.Unlock()
-	if tw.wrote {
-		return
-	}
-	tw.timedOut = true
-	answer()
 }
 
 // RemoteAddr returns how the token endpoint identifies a caller's address for

@@ -197,6 +197,106 @@ func TestRequestDeadline(t *testing.T) {
 	}
 }
 
+// TestDeadlineReachesDerivedContexts: a context derived from the
+// request's, as a store call derives one, reports the request's deadline
+// and ends at it, past its deadline.
+func TestDeadlineReachesDerivedContexts(t *testing.T) {
+	const d = 50 * time.Millisecond
+	type seen struct {
+		deadline time.Time
+		err      error
+	}
+	got, release := make(chan seen, 1), make(chan struct{})
+	ready := func(ctx context.Context) error {
+		child, cancel := context.WithTimeout(context.WithValue(ctx, entryKey{}, nil), time.Hour)
+		defer cancel()
+		dl, _ := child.Deadline()
+		<-child.Done()
+		got <- seen{dl, child.Err()}
+		<-release // the deadline answers, not this handler
+		return nil
+	}
+	srv := newGuardedServer(t, newBlockingReady(), nil, 0, d, func(o *Options) { o.Ready = ready })
+	defer close(release)
+	before := time.Now()
+	wantUnavailable(t, fetch(srv.URL+"/readyz"), "took longer than 50ms")
+	var s seen
+	select {
+	case s = <-got:
+	case <-time.After(testwait.Scale(10 * time.Second)):
+		t.Fatal("the derived context did not end")
+	}
+	if s.deadline.Before(before.Add(d)) || s.deadline.After(time.Now()) {
+		t.Errorf("derived deadline %v, want the request's: %v after it began", s.deadline.Sub(before), d)
+	}
+	if !errors.Is(s.err, context.DeadlineExceeded) {
+		t.Errorf("derived context: got %v, want it past its deadline", s.err)
+	}
+}
+
+// TestDeadlineAfterOtherRequestsEnded: requests that end in time leave no
+// answer behind, and one that blocks later still gets the deadline's
+// answer, again and again.
+func TestDeadlineAfterOtherRequestsEnded(t *testing.T) {
+	b := newBlockingReady()
+	srv := newGuardedServer(t, b, nil, 0, 50*time.Millisecond)
+	for range 2 {
+		for range 20 {
+			if a := fetch(srv.URL + "/healthz"); a.err != nil || a.status != http.StatusOK {
+				t.Fatalf("quick request: got %d %v, want 200", a.status, a.err)
+			}
+		}
+		got := make(chan answer, 1)
+		go func() { got <- fetch(srv.URL + "/readyz") }()
+		<-b.entered
+		wantUnavailable(t, <-got, "took longer than 50ms")
+		b.release <- struct{}{} // the handler ends; its answer goes nowhere
+	}
+}
+
+// TestAnsweringBeforeTheDeadline: a handler that has begun its answer
+// (answering) keeps it, headers and all, however long it then takes: the
+// deadline no longer answers instead.
+func TestAnsweringBeforeTheDeadline(t *testing.T) {
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	srv := httptest.NewServer(withDeadline(log, 50*time.Millisecond)(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w = answering(w)
+		w.Header().Set("X-Test", "kept")
+		<-r.Context().Done() // past the deadline
+		w.WriteHeader(http.StatusTeapot)
+		_, _ = io.WriteString(w, "begun in time")
+	})))
+	defer srv.Close()
+	a := fetch(srv.URL)
+	if a.err != nil || a.status != http.StatusTeapot || a.header.Get("X-Test") != "kept" || a.body != "begun in time" {
+		t.Errorf("got %d %q %q (%v), want the handler's own answer", a.status, a.header.Get("X-Test"), a.body, a.err)
+	}
+}
+
+// TestAnsweringAfterTheDeadline: a handler that begins its answer after
+// the deadline answered writes nowhere.
+func TestAnsweringAfterTheDeadline(t *testing.T) {
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	proceed, wrote := make(chan struct{}), make(chan error, 1)
+	srv := httptest.NewServer(withDeadline(log, 50*time.Millisecond)(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		<-proceed
+		w = answering(w)
+		w.WriteHeader(http.StatusTeapot)
+		_, err := io.WriteString(w, "too late")
+		wrote <- err
+	})))
+	defer srv.Close()
+	got := make(chan answer, 1)
+	go func() { got <- fetch(srv.URL) }()
+	if a := <-got; a.err != nil || a.status != http.StatusServiceUnavailable || !strings.Contains(a.body, "took longer than 50ms") {
+		t.Errorf("got %d %s (%v), want the deadline's 503", a.status, a.body, a.err)
+	}
+	close(proceed)
+	if err := <-wrote; !errors.Is(err, http.ErrHandlerTimeout) {
+		t.Errorf("the handler's late write: got %v, want http.ErrHandlerTimeout", err)
+	}
+}
+
 func TestDeadlineKeepsPanicsRecoverable(t *testing.T) {
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	h := recoverPanics(log)(withDeadline(log, time.Minute)(http.HandlerFunc(func(http.ResponseWriter, *http.Request) {

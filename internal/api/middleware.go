@@ -7,30 +7,72 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"net/textproto"
 	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
+
+	"github.com/energyapi/energyapi/internal/auth"
 )
 
-// entry is what the request log learns while a request is served.
+// entry is a request's own state: what the request log learns while the
+// request is served, and what the layers below keep for it. It is the
+// request's context too (the one context every request derives), so that
+// the state costs one allocation and the context none more.
 type entry struct {
+	context.Context // the context the request came with
+
 	start    time.Time // when the request reached the outermost handler
 	id       string
 	clientID string
 	route    string      // the pattern the mux matched; "" when none did
 	extra    []slog.Attr // what handlers add (see addLogAttrs)
 	// slots is what the request holds of the admission classes (see
-	// limitInFlight and StoreClass); kept here, where every request has
-	// its state already, so that holding it costs no allocation.
+	// limitInFlight and StoreClass).
 	slots ticket
+	// deadline is the request's place among the deadlines (withDeadline).
+	deadline deadline
+	// w is the writer the layers below write to, which keeps the status
+	// and size for the log.
+	w statusWriter
+	// idHeader is the X-Request-Id header value: the entry's id.
+	idHeader [1]string
 }
 
 type entryKey struct{}
 
+// Value makes the entry findable from its context and those derived from it.
+func (e *entry) Value(key any) any {
+	if key == (entryKey{}) {
+		return e
+	}
+	return e.Context.Value(key)
+}
+
 func entryFrom(ctx context.Context) *entry {
 	e, _ := ctx.Value(entryKey{}).(*entry)
 	return e
+}
+
+// recordClient keeps the client that auth.RequireBearerRecorded
+// authenticated in the request's entry, where the log, the rate limit and
+// the sandbox find it (clientOf), so that no context is derived for it.
+func recordClient(r *http.Request, clientID string) bool {
+	e := entryFrom(r.Context())
+	if e == nil {
+		return false
+	}
+	e.clientID = clientID
+	return true
+}
+
+// clientOf returns the client authenticated for r.
+func clientOf(r *http.Request) string {
+	if e := entryFrom(r.Context()); e != nil && e.clientID != "" {
+		return e.clientID
+	}
+	return auth.ClientID(r.Context()) // a request served outside NewServer
 }
 
 // setLogClient records the authenticated client in the request's log line.
@@ -113,24 +155,40 @@ func newRequestIDs() *requestIDs {
 	return &requestIDs{prefix: hex.EncodeToString(b)}
 }
 
+// next returns a new request ID, in one allocation.
 func (g *requestIDs) next() string {
-	return g.prefix + "-" + strconv.FormatUint(g.n.Add(1), 36)
+	var b [40]byte // prefix, "-", and at most 13 base-36 digits
+	id := append(b[:0], g.prefix...)
+	id = append(id, '-')
+	return string(strconv.AppendUint(id, g.n.Add(1), 36))
 }
 
+// businessIDKey is businessID in the canonical form net/http keeps header
+// names in, so that finding it is a map lookup.
+var businessIDKey = textproto.CanonicalMIMEHeaderKey("businessID")
+
 // businessID returns the caller's businessID header when it is safe to echo
-// and log: short printable ASCII, as the UUIDs clients send are.
-func businessID(r *http.Request) string {
-	v := r.Header.Get("businessID")
+// and log, short printable ASCII, as the UUIDs clients send are, as a
+// header value.
+func businessID(r *http.Request) []string {
+	vs := r.Header[businessIDKey]
+	if len(vs) == 0 {
+		return nil
+	}
+	v := vs[0]
 	if len(v) == 0 || len(v) > 128 {
-		return ""
+		return nil
 	}
 	for i := 0; i < len(v); i++ {
 		if v[i] < 0x21 || v[i] > 0x7e {
-			return ""
+			return nil
 		}
 	}
-	return v
+	return vs[:1:1]
 }
+
+// nosniff is the X-Content-Type-Options header value of every answer.
+var nosniff = []string{"nosniff"}
 
 // logRequests writes one structured line per request and sets the headers that
 // every response carries. The line names the caller by its address (as
@@ -143,16 +201,18 @@ func logRequests(log *slog.Logger, now func() time.Time, ids *requestIDs, m Reco
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			start := now()
-			e := &entry{start: start, id: ids.next()}
+			e := &entry{Context: r.Context(), start: start, id: ids.next()}
+			e.idHeader[0] = e.id
 			h := w.Header()
-			h.Set("X-Request-Id", e.id)
-			h.Set("X-Content-Type-Options", "nosniff")
+			h["X-Request-Id"] = e.idHeader[:]
+			h["X-Content-Type-Options"] = nosniff
 			bid := businessID(r)
-			if bid != "" {
-				h.Set("businessID", bid)
+			if bid != nil {
+				h[businessIDKey] = bid
 			}
-			sw := &statusWriter{ResponseWriter: w}
-			next.ServeHTTP(sw, r.WithContext(context.WithValue(r.Context(), entryKey{}, e)))
+			e.w.ResponseWriter = w
+			sw := &e.w
+			next.ServeHTTP(sw, r.WithContext(e))
 			if sw.status == 0 {
 				sw.status = http.StatusOK
 			}
@@ -171,32 +231,35 @@ func logRequests(log *slog.Logger, now func() time.Time, ids *requestIDs, m Reco
 			if !lh.Enabled(r.Context(), slog.LevelInfo) {
 				return
 			}
-			// A record without a caller's PC: the log has no source field,
-			// and finding the PC is a stack walk on every request.
-			rec := slog.NewRecord(start.Add(d), slog.LevelInfo, "request", 0)
-			rec.AddAttrs(
-				slog.String("req_id", e.id),
-				slog.String("method", r.Method),
-				slog.String("path", r.URL.Path),
-				slog.String("route", route),
-				slog.Int("status", sw.status),
-				slog.Float64("duration_ms", float64(d.Microseconds())/1000),
-				slog.Int("bytes", sw.bytes),
-				slog.String("remote_addr", remoteAddr(r)),
-			)
-			if ua := userAgent(r); ua != "" {
-				rec.AddAttrs(slog.String("user_agent", ua))
-			}
-			if e.clientID != "" {
-				rec.AddAttrs(slog.String("client_id", e.clientID))
-			}
-			if bid != "" {
-				rec.AddAttrs(slog.String("business_id", bid))
-			}
-			rec.AddAttrs(e.extra...)
-			_ = lh.Handle(r.Context(), rec)
+			var buf [16]slog.Attr // enough for the line's own and a handler's few
+			attrs := requestAttrs(buf[:0], r, e, route, sw, d, remoteAddr(r), bid)
+			logRecord(r.Context(), lh, start.Add(d), slog.LevelInfo, "request", attrs)
 		})
 	}
+}
+
+// requestAttrs appends the attributes of r's log line to attrs.
+func requestAttrs(attrs []slog.Attr, r *http.Request, e *entry, route string, sw *statusWriter, d time.Duration, remoteAddr string, bid []string) []slog.Attr {
+	attrs = append(attrs,
+		slog.String("req_id", e.id),
+		slog.String("method", r.Method),
+		slog.String("path", r.URL.Path),
+		slog.String("route", route),
+		slog.Int("status", sw.status),
+		slog.Float64("duration_ms", float64(d.Microseconds())/1000),
+		slog.Int("bytes", sw.bytes),
+		slog.String("remote_addr", remoteAddr),
+	)
+	if ua := userAgent(r); ua != "" {
+		attrs = append(attrs, slog.String("user_agent", ua))
+	}
+	if e.clientID != "" {
+		attrs = append(attrs, slog.String("client_id", e.clientID))
+	}
+	if bid != nil {
+		attrs = append(attrs, slog.String("business_id", bid[0]))
+	}
+	return append(attrs, e.extra...)
 }
 
 // recoverPanics turns a panic in a handler into a 500 with the result envelope

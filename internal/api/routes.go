@@ -7,12 +7,13 @@ import (
 )
 
 // addRoutes is the API surface: every endpoint and its authentication.
-func addRoutes(mux *http.ServeMux, o Options) {
-	handle := func(pattern string, h http.Handler) { mux.Handle(pattern, routed(h)) }
+func addRoutes(rt *router, o Options) {
+	handle := func(pattern string, h http.Handler) { rt.mux.Handle(pattern, routed(h)) }
 	// get serves h at path for GET and HEAD, and answers other methods 405
 	// in the result envelope (the mux alone would answer plain text).
 	get := func(path string, h http.Handler) {
 		handle("GET "+path, h)
+		rt.fixed[path] = fixedRoute{pattern: "GET " + path, h: routed(h)}
 		handle(path, methodNotAllowedAt(o, "GET, HEAD"))
 	}
 	token := *o.TokenEndpoint
@@ -62,6 +63,41 @@ func addRoutes(mux *http.ServeMux, o Options) {
 	handle("/", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, o.Log, energy.Errorf(energy.NotFound, "Not Found: no endpoint at %s", r.URL.Path))
 	}))
+}
+
+// router is the server's ServeMux, with the fixed paths that get serves
+// also in a map: a GET or HEAD for one of them, in the form the mux matches
+// as it comes, finds its handler in one lookup instead of the mux's walk
+// of its patterns (which took more time than the rest of routing a cached
+// answer). Everything else goes to the mux, which answers redirects, 405s
+// and 404s as always.
+type router struct {
+	mux   *http.ServeMux
+	fixed map[string]fixedRoute
+}
+
+// fixedRoute is a GET path's pattern, as the mux would report it, and
+// its handler.
+type fixedRoute struct {
+	pattern string
+	h       http.Handler
+}
+
+func newRouter() *router {
+	return &router{mux: http.NewServeMux(), fixed: map[string]fixedRoute{}}
+}
+
+func (rt *router) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	// A path with escapes of its own (RawPath) is matched by the mux,
+	// segment by segment, as it was sent.
+	if (r.Method == http.MethodGet || r.Method == http.MethodHead) && r.URL.RawPath == "" {
+		if fr, ok := rt.fixed[r.URL.Path]; ok {
+			r.Pattern = fr.pattern // as the mux sets it
+			fr.h.ServeHTTP(w, r)
+			return
+		}
+	}
+	rt.mux.ServeHTTP(w, r)
 }
 
 // methodNotAllowedAt answers 405 with an Allow header listing allow.

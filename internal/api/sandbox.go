@@ -290,9 +290,6 @@ type replayBody struct {
 	io.Closer
 }
 
-// dataClient names the client of a data request: the client of its token.
-func dataClient(r *http.Request) string { return auth.ClientID(r.Context()) }
-
 // maxRulesBody bounds a rules document posted to the admin endpoint.
 const maxRulesBody = 1 << 20
 

@@ -105,6 +105,20 @@ type Options struct {
 	admission *admission // tests set it to control the queue's clock and timers
 	// cacheControl is CacheControl as a header value, made once.
 	cacheControl []string
+	// clockIsNow is set when Clock is Now: a request's date is then the
+	// time it arrived (requestDate).
+	clockIsNow bool
+}
+
+// requestDate returns the server's current date for r: the time r
+// arrived, already read, when the server's clock is the request clock.
+func requestDate(o Options, r *http.Request) time.Time {
+	if o.clockIsNow {
+		if e := entryFrom(r.Context()); e != nil {
+			return e.start
+		}
+	}
+	return o.Clock()
 }
 
 // NewServer returns the HTTP handler for the public API.
@@ -113,7 +127,7 @@ func NewServer(o Options) http.Handler {
 		o.Now = time.Now
 	}
 	if o.Clock == nil {
-		o.Clock = o.Now
+		o.Clock, o.clockIsNow = o.Now, true
 	}
 	if o.CacheControl == "" {
 		o.CacheControl = "private, no-cache"
@@ -128,33 +142,39 @@ func NewServer(o Options) http.Handler {
 	if o.StreamWriteTimeout == 0 {
 		o.StreamWriteTimeout = DefaultStreamWriteTimeout
 	}
-	mux := http.NewServeMux()
-	addRoutes(mux, o)
-	var h http.Handler = guardRequests(o)(mux)
+	rt := newRouter()
+	addRoutes(rt, o)
+	var h http.Handler = guardRequests(o)(rt)
 	if o.Updates != nil {
-		// The stream stays open as long as its client: it must not hold a
-		// request slot or meet the request deadline.
-		outer := http.NewServeMux()
-		outer.Handle("GET /updates/stream", handleUpdatesStream(o))
-		outer.Handle("/", h)
-		mux.Handle("GET /updates/stream", http.NotFoundHandler()) // for routeOf; never reached
-		h = outer
+		h = streamApart(handleUpdatesStream(o), h)
+		rt.mux.Handle("GET /updates/stream", http.NotFoundHandler()) // for routeOf; never reached
 	}
 	h = recoverPanics(o.Log)(h)
-	routeOf := func(r *http.Request) string { _, pattern := mux.Handler(r); return pattern }
+	routeOf := func(r *http.Request) string { _, pattern := rt.mux.Handler(r); return pattern }
 	h = logRequests(o.Log, o.Now, newRequestIDs(), o.Metrics, routeOf, o.RemoteAddr)(h)
 	return h
 }
 
+// streamApart serves GET /updates/stream with stream, outside the request
+// limits: the stream stays open as long as its client, so it must not hold
+// a request slot or meet the request deadline. Every other request, and a
+// path the mux would clean or unescape first, goes to next.
+func streamApart(stream, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/updates/stream" && r.URL.RawPath == "" && (r.Method == http.MethodGet || r.Method == http.MethodHead) {
+			stream.ServeHTTP(w, r)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
 // dataEndpoint wraps a data handler in what every data endpoint shares:
 // content negotiation, bearer authentication, then the client's rate limit.
+// The authenticated client is kept in the request's entry (recordClient).
 func dataEndpoint(o Options, dataset string, h http.Handler) http.Handler {
 	fail := func(w http.ResponseWriter, r *http.Request, err error) { writeError(w, r, o.Log, err) }
-	limited := injectFaults(o, dataset, dataClient, limitClient(o, h))
-	withClient := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		setLogClient(r, auth.ClientID(r.Context()))
-		limited.ServeHTTP(w, r)
-	})
+	limited := injectFaults(o, dataset, clientOf, limitClient(o, h))
 	// An Accept header that admits no representation is refused before the
 	// token is checked, as a content-negotiation failure.
 	acceptable := func(next http.Handler) http.Handler {
@@ -166,5 +186,5 @@ func dataEndpoint(o Options, dataset string, h http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 		})
 	}
-	return journaled(o, dataset, acceptable(auth.RequireBearer(o.Tokens, fail)(withClient)))
+	return journaled(o, dataset, acceptable(auth.RequireBearerRecorded(o.Tokens, fail, recordClient)(limited)))
 }

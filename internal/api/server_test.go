@@ -101,3 +101,44 @@ func TestHealthReadyJWKS(t *testing.T) {
 		t.Errorf("jwks: got %v, want one Ed25519 key", jwks.Keys)
 	}
 }
+
+// TestRoutingAsTheMuxRoutes: requests for fixed GET paths, which the
+// server finds in a map before its mux, are answered and labelled (the
+// log line's route) as the mux answers and labels them, in every form the
+// mux treats apart: other methods, paths to clean, escapes of their own.
+func TestRoutingAsTheMuxRoutes(t *testing.T) {
+	h := newHarness(t, thermoData())
+	noRedirect := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	for _, tc := range []struct {
+		method, path string
+		status       int
+		route        string
+	}{
+		{http.MethodGet, "/healthz", http.StatusOK, "GET /healthz"},
+		{http.MethodHead, "/healthz", http.StatusOK, "GET /healthz"},
+		{http.MethodPost, "/healthz", http.StatusMethodNotAllowed, "/healthz"},
+		{http.MethodGet, "/healthz/", http.StatusNotFound, "/"},
+		{http.MethodGet, "/heal%74hz", http.StatusOK, "GET /healthz"},
+		{http.MethodGet, "/x/../healthz", http.StatusTemporaryRedirect, "GET /healthz"},
+		{http.MethodGet, thermoPath + "?year=2023", http.StatusOK, "GET " + thermoPath},
+		{http.MethodGet, "/generation%2Fv2.0/thermoelectric-production?year=2023", http.StatusNotFound, "/"},
+	} {
+		t.Run(tc.method+" "+tc.path, func(t *testing.T) {
+			req, err := http.NewRequest(tc.method, h.srv.URL+tc.path, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			req.URL.Opaque = "//" + req.URL.Host + strings.SplitN(tc.path, "?", 2)[0] // as written, uncleaned
+			req.Header.Set("Authorization", "Bearer "+h.token)
+			resp, err := noRedirect.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+			m := requestLine(t, h.logBuf.String(), resp.Header.Get("X-Request-Id"))
+			if resp.StatusCode != tc.status || m["route"] != tc.route {
+				t.Errorf("got %d, route %v; want %d, route %q", resp.StatusCode, m["route"], tc.status, tc.route)
+			}
+		})
+	}
+}

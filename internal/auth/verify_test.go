@@ -304,6 +304,49 @@ func TestRequireBearer(t *testing.T) {
 	}
 }
 
+// TestRequireBearerRecorded: a server that keeps per-request state of its
+// own gets the authenticated client through record, and the request goes
+// on with the context it came with; a record that keeps nothing leaves the
+// client in the context, as RequireBearer does; a refused request is not
+// recorded.
+func TestRequireBearerRecorded(t *testing.T) {
+	e := newEnv(t)
+	c, secret, _ := e.reg.Create(context.Background(), "c")
+	tok := tokenFor(t, e.server(t).URL, c.ID, secret)
+	fail := func(w http.ResponseWriter, r *http.Request, err error) { w.WriteHeader(http.StatusUnauthorized) }
+	for _, keeps := range []bool{true, false} {
+		var recorded []string
+		record := func(r *http.Request, id string) bool {
+			recorded = append(recorded, id)
+			return keeps
+		}
+		var outer, seen context.Context
+		h := auth.RequireBearerRecorded(e.tokens, fail, record)(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			seen = r.Context()
+		}))
+		serve := func(authz string) int {
+			req := httptest.NewRequest(http.MethodGet, "/protected", nil)
+			outer = req.Context()
+			req.Header.Set("Authorization", authz)
+			w := httptest.NewRecorder()
+			h.ServeHTTP(w, req)
+			return w.Code
+		}
+		if st := serve("Bearer " + tok); st != http.StatusOK || len(recorded) != 1 || recorded[0] != c.ID {
+			t.Fatalf("keeps=%v: got %d, recorded %q; want 200, %q recorded", keeps, st, recorded, c.ID)
+		}
+		if keeps && seen != outer {
+			t.Error("recorded: the handler got a context derived for the client, want the one the request came with")
+		}
+		if want := map[bool]string{true: "", false: c.ID}[keeps]; auth.ClientID(seen) != want {
+			t.Errorf("keeps=%v: ClientID in the context %q, want %q", keeps, auth.ClientID(seen), want)
+		}
+		if st := serve("Bearer " + tok[:len(tok)-2] + "xx"); st != http.StatusUnauthorized || len(recorded) != 1 {
+			t.Errorf("keeps=%v, tampered token: got %d and %d recorded, want 401 and none more", keeps, st, len(recorded)-1)
+		}
+	}
+}
+
 func BenchmarkTokenEndpoint(b *testing.B) {
 	e := newEnv(b)
 	c, secret, _ := e.reg.Create(context.Background(), "bench")

@@ -91,27 +91,47 @@ func (z *Compressor) Append(dst []byte, c Coding, body []byte) []byte {
 }
 
 // Forms is one body as it is and, each made the first time it is asked
-// for, in each compressed coding. It is safe for concurrent use.
+// for, in each compressed coding, each with its Content-Length header
+// value, made with it so that serving a form formats no number. It is
+// safe for concurrent use.
 type Forms struct {
-	identity []byte
-	coded    [Count]atomic.Pointer[[]byte]
+	forms [Count]atomic.Pointer[form] // identity's is set by NewForms
 }
 
+// form is a body in one coding and its Content-Length header value
+// (shared by every answer that sends it: net/http does not change it).
+type form struct {
+	body   []byte
+	length []string
+}
+
+func newForm(b []byte) *form { return &form{body: b, length: []string{strconv.Itoa(len(b))}} }
+
 // NewForms returns the forms of body, which must not change afterwards.
-func NewForms(body []byte) *Forms { return &Forms{identity: body} }
+func NewForms(body []byte) *Forms {
+	f := &Forms{}
+	f.forms[Identity].Store(newForm(body))
+	return f
+}
 
 // Identity returns the body as it is.
-func (f *Forms) Identity() []byte { return f.identity }
+func (f *Forms) Identity() []byte { return f.forms[Identity].Load().body }
 
 // Get returns the body in coding c; ok is false if that form is not made.
 func (f *Forms) Get(c Coding) (b []byte, ok bool) {
-	if c == Identity {
-		return f.identity, true
-	}
-	if p := f.coded[c].Load(); p != nil {
-		return *p, true
+	if p := f.forms[c].Load(); p != nil {
+		return p.body, true
 	}
 	return nil, false
+}
+
+// Length returns the Content-Length header value of the body in coding
+// c, nil if that form is not made.
+func (f *Forms) Length(c Coding) []string {
+	if p := f.forms[c].Load(); p != nil {
+		return p.length
+	}
+	return nil
 }
 
 // Make returns the body in coding c, compressing it with z the first time
@@ -121,19 +141,19 @@ func (f *Forms) Make(z *Compressor, c Coding) []byte {
 	if b, ok := f.Get(c); ok {
 		return b
 	}
-	b := z.Append(nil, c, f.identity)
-	if !f.coded[c].CompareAndSwap(nil, &b) {
-		return *f.coded[c].Load()
+	p := newForm(z.Append(nil, c, f.Identity()))
+	if !f.forms[c].CompareAndSwap(nil, p) {
+		return f.forms[c].Load().body
 	}
-	return b
+	return p.body
 }
 
 // Size returns the bytes f holds: its body and the forms made so far.
 func (f *Forms) Size() int {
-	n := len(f.identity)
-	for c := Identity + 1; c < Count; c++ {
-		if p := f.coded[c].Load(); p != nil {
-			n += len(*p)
+	n := 0
+	for c := range Count {
+		if p := f.forms[c].Load(); p != nil {
+			n += len(p.body)
 		}
 	}
 	return n
@@ -172,9 +192,10 @@ func (z *Compressor) SetVary(h http.Header) {
 // coding. A caller that accepts no coding gets identity: Pick serves public
 // documents, not worth a 406.
 func (z *Compressor) Pick(r *http.Request, f *Forms) ([]byte, Coding) {
-	c, ok := z.Accepted(r).Choose(len(f.identity))
+	identity := f.Identity()
+	c, ok := z.Accepted(r).Choose(len(identity))
 	if !ok || c == Identity {
-		return f.identity, Identity
+		return identity, Identity
 	}
 	return f.Make(z, c), c
 }
@@ -186,7 +207,7 @@ func (z *Compressor) ServeBody(w http.ResponseWriter, r *http.Request, status in
 	b, c := z.Pick(r, f)
 	h := w.Header()
 	z.SetHeaders(h, c)
-	h.Set("Content-Length", strconv.Itoa(len(b)))
+	h["Content-Length"] = f.Length(c)
 	w.WriteHeader(status)
 	_, _ = w.Write(b)
 }

@@ -5,6 +5,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -129,6 +130,9 @@ func TestServeBody(t *testing.T) {
 		}
 		if got := decode(t, tt.want, w.Body.Bytes()); !bytes.Equal(got, f.Identity()) {
 			t.Errorf("%q: body does not decode to the document", tt.accept)
+		}
+		if got, want := w.Header().Get("Content-Length"), strconv.Itoa(w.Body.Len()); got != want {
+			t.Errorf("%q: Content-Length %s, want %s", tt.accept, got, want)
 		}
 	}
 	// Compression off: no Vary, identity.

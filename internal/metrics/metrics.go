@@ -12,6 +12,7 @@ import (
 	"log/slog"
 	"net/http"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/energyapi/energyapi/internal/auth"
@@ -49,6 +50,22 @@ type Metrics struct {
 	rateLimited *prometheus.CounterVec
 	issued      prometheus.Counter
 	refused     *prometheus.CounterVec
+
+	// series keeps the request counter and latency observer of each route
+	// and status met: WithLabelValues hashes and validates its labels on
+	// every call, which cost more than the rest of recording a request.
+	seriesMu sync.RWMutex
+	series   map[requestKey]requestSeries
+}
+
+type requestKey struct {
+	route  string
+	status int
+}
+
+type requestSeries struct {
+	count    prometheus.Counter
+	duration prometheus.Observer
 }
 
 // New registers the server's collectors, and Go runtime and process
@@ -58,8 +75,9 @@ func New(reg *prometheus.Registry, o Options) (*Metrics, error) {
 		o.Now = time.Now
 	}
 	m := &Metrics{
-		reg: reg,
-		log: o.Log,
+		reg:    reg,
+		log:    o.Log,
+		series: map[requestKey]requestSeries{},
 		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Namespace: namespace, Subsystem: "http", Name: "requests_total",
 			Help: "HTTP requests answered, by route pattern and status code.",
@@ -140,8 +158,27 @@ func (m *Metrics) ObserveRequest(route string, status int, d time.Duration) {
 	if m == nil {
 		return
 	}
-	m.requests.WithLabelValues(route, strconv.Itoa(status)).Inc()
-	m.duration.WithLabelValues(route).Observe(d.Seconds())
+	s := m.requestSeries(route, status)
+	s.count.Inc()
+	s.duration.Observe(d.Seconds())
+}
+
+// requestSeries returns the series of route and status, made the first
+// time they are met. Routes are the server's patterns and statuses HTTP's,
+// so the series stay few.
+func (m *Metrics) requestSeries(route string, status int) requestSeries {
+	k := requestKey{route, status}
+	m.seriesMu.RLock()
+	s, ok := m.series[k]
+	m.seriesMu.RUnlock()
+	if ok {
+		return s
+	}
+	s = requestSeries{m.requests.WithLabelValues(route, strconv.Itoa(status)), m.duration.WithLabelValues(route)}
+	m.seriesMu.Lock()
+	defer m.seriesMu.Unlock()
+	m.series[k] = s
+	return s
 }
 
 // InFlight adds delta to the count of requests being served.

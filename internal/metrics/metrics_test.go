@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -161,4 +162,26 @@ func TestNilMetricsRecordNothing(t *testing.T) {
 	m.InFlight(1)
 	m.RateLimited("data")
 	m.ObserveToken(auth.Issued) // must not panic
+}
+
+// TestObserveRequestConcurrently: requests recorded at once, also the
+// first of their route and status, are all counted.
+func TestObserveRequestConcurrently(t *testing.T) {
+	m, err := metrics.New(prometheus.NewRegistry(), metrics.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Go(func() {
+			for i := range 100 {
+				m.ObserveRequest("GET /a", 200+i%2*204, time.Millisecond)
+			}
+		})
+	}
+	wg.Wait()
+	got := scrape(t, m.Handler())
+	wantSample(t, got, `energyapi_http_requests_total{route="GET /a",status="200"}`, 400)
+	wantSample(t, got, `energyapi_http_requests_total{route="GET /a",status="404"}`, 400)
+	wantSample(t, got, `energyapi_http_request_duration_seconds_count{route="GET /a"}`, 800)
 }

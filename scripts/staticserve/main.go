@@ -5,7 +5,11 @@
 // token path, so that cmd/loadtest drives it exactly as it drives energyapi.
 // A file's answer carries the ETag in the file of the same name with .etag
 // added, if there is one, and a request whose If-None-Match is that tag gets
-// 304 with no body: the yardstick of the revalidation path.
+// 304 with no body: the yardstick of the revalidation path. A file with .gz
+// added is the answer's gzip form: a request whose Accept-Encoding names
+// gzip gets it, with Content-Encoding, Vary and the ETag in its own .etag
+// file, as energyapi sends a compressed answer. The token it hands out is
+// -token's, so that the load generator sends both servers the same bytes.
 package main
 
 import (
@@ -31,37 +35,88 @@ func run(args []string) error {
 	fs := flag.NewFlagSet("staticserve", flag.ContinueOnError)
 	dir := fs.String("dir", "", "directory of answers: index.json maps \"path?query\" to a file name")
 	addr := fs.String("addr", "127.0.0.1:0", "listen address (loopback)")
+	token := fs.String("token", "static", "the access token handed out at the token path (energyapi's, for requests of the same size)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	index, err := os.ReadFile(filepath.Join(*dir, "index.json"))
+	answers, err := load(*dir)
 	if err != nil {
 		return err
 	}
-	var files map[string]string
-	if err := json.Unmarshal(index, &files); err != nil {
+	tokenBody, err := json.Marshal(map[string]any{"access_token": *token, "token_type": "bearer", "expires_in": 300})
+	if err != nil {
 		return err
 	}
-	answers, tags := map[string][]byte{}, map[string]string{}
-	for target, name := range files {
-		if answers[target], err = os.ReadFile(filepath.Join(*dir, name)); err != nil {
-			return err
-		}
-		if tag, err := os.ReadFile(filepath.Join(*dir, name+".etag")); err == nil {
-			tags[target] = strings.TrimSpace(string(tag))
-		}
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		return err
 	}
-	token := []byte(`{"access_token":"static","token_type":"bearer","expires_in":300}`)
-	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		body, ok := answers[r.URL.RequestURI()]
-		if r.URL.Path == "/public-api/access-token" {
-			body, ok = token, true
+	fmt.Printf("listening on http://%s\n", ln.Addr())
+	return http.Serve(ln, handler(answers, tokenBody))
+}
+
+// answer is one target's body and ETag, as it is and in gzip if stored.
+type answer struct {
+	body, gzip []byte
+	tag, gzTag string
+}
+
+// load reads the answers that dir's index.json names.
+func load(dir string) (map[string]answer, error) {
+	index, err := os.ReadFile(filepath.Join(dir, "index.json"))
+	if err != nil {
+		return nil, err
+	}
+	var files map[string]string
+	if err := json.Unmarshal(index, &files); err != nil {
+		return nil, err
+	}
+	answers := map[string]answer{}
+	for target, name := range files {
+		var a answer
+		if a.body, err = os.ReadFile(filepath.Join(dir, name)); err != nil {
+			return nil, err
 		}
+		a.tag = readTag(filepath.Join(dir, name))
+		if gz, err := os.ReadFile(filepath.Join(dir, name+".gz")); err == nil {
+			a.gzip, a.gzTag = gz, readTag(filepath.Join(dir, name+".gz"))
+		}
+		answers[target] = a
+	}
+	return answers, nil
+}
+
+// readTag returns the ETag stored beside file, "" if none is.
+func readTag(file string) string {
+	tag, err := os.ReadFile(file + ".etag")
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(tag))
+}
+
+// handler answers each target with its stored answer, and the token path
+// with tokenBody.
+func handler(answers map[string]answer, tokenBody []byte) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/public-api/access-token" {
+			w.Header().Set("Content-Type", "application/json")
+			w.Header().Set("Content-Length", strconv.Itoa(len(tokenBody)))
+			_, _ = w.Write(tokenBody)
+			return
+		}
+		a, ok := answers[r.URL.RequestURI()]
 		if !ok {
 			http.NotFound(w, r)
 			return
 		}
-		if tag := tags[r.URL.RequestURI()]; tag != "" {
+		body, tag := a.body, a.tag
+		if a.gzip != nil && strings.Contains(r.Header.Get("Accept-Encoding"), "gzip") {
+			body, tag = a.gzip, a.gzTag
+			w.Header().Set("Content-Encoding", "gzip")
+			w.Header().Set("Vary", "Accept-Encoding")
+		}
+		if tag != "" {
 			w.Header().Set("ETag", tag)
 			if r.Header.Get("If-None-Match") == tag {
 				w.WriteHeader(http.StatusNotModified)
@@ -72,10 +127,4 @@ func run(args []string) error {
 		w.Header().Set("Content-Length", strconv.Itoa(len(body)))
 		_, _ = w.Write(body)
 	})
-	ln, err := net.Listen("tcp", *addr)
-	if err != nil {
-		return err
-	}
-	fmt.Printf("listening on http://%s\n", ln.Addr())
-	return http.Serve(ln, h)
 }

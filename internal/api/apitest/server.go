@@ -137,7 +137,8 @@ func Start(o Options) (*Server, error) {
 		return nil, err
 	}
 	tokens := auth.NewTokens(keys, reg, o.TokenTTL, o.Now, rand.Reader)
-	log := slog.New(slog.NewJSONHandler(o.Log, &slog.HandlerOptions{Level: o.LogLevel}))
+	// The JSON log serve writes, request lines encoded by the API itself.
+	log := slog.New(api.NewJSONLog(o.Log, &slog.HandlerOptions{Level: o.LogLevel}))
 	var cat *dataset.Catalog
 	var snap *dataset.Snapshot
 	var live *dataset.Live

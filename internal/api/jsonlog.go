@@ -1,0 +1,247 @@
+package api
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"math"
+	"strconv"
+	"sync"
+	"time"
+	"unicode/utf8"
+)
+
+// NewJSONLog returns a log handler that writes JSON lines to w as
+// slog.NewJSONHandler(w, opts) does, and through which the server writes
+// its request lines itself: encoded straight into a pooled buffer from the
+// line's attributes, with no slog.Record and no reflection, in the bytes
+// the JSON handler would write for them (logging a cached answer through
+// slog took a third of the handler's time). A line it cannot write so (a
+// source location asked for, an attribute of a kind it does not encode)
+// goes through slog. Writes to w are serialised, one line per Write.
+func NewJSONLog(w io.Writer, opts *slog.HandlerOptions) slog.Handler {
+	if opts == nil {
+		opts = &slog.HandlerOptions{}
+	}
+	lw := &lockedWriter{w: w}
+	return &jsonLog{Handler: slog.NewJSONHandler(lw, opts), w: lw, opts: *opts}
+}
+
+// jsonLog is NewJSONLog's handler. Handlers derived from it (WithAttrs,
+// WithGroup) are plain JSON handlers: their lines carry more than their
+// attributes.
+type jsonLog struct {
+	slog.Handler
+	w    *lockedWriter
+	opts slog.HandlerOptions
+}
+
+// lockedWriter serialises the writes of the JSON handler and of jsonLog's
+// own lines, so that lines never interleave.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
+}
+
+// lineBuffers holds the buffers lines are encoded in.
+var lineBuffers = sync.Pool{New: func() any { b := make([]byte, 0, 1024); return &b }}
+
+// writeLine writes the line of a record of level and msg at t with attrs,
+// and reports whether it did; if not, the caller logs the record through
+// slog. The caller has checked that the level is enabled.
+func (h *jsonLog) writeLine(t time.Time, level slog.Level, msg string, attrs []slog.Attr) bool {
+	if h.opts.AddSource {
+		return false
+	}
+	p := lineBuffers.Get().(*[]byte)
+	defer func() {
+		if cap(*p) <= 64<<10 { // a rare long line is not kept
+			lineBuffers.Put(p)
+		}
+	}()
+	b, ok := h.appendLine((*p)[:0], t, level, msg, attrs)
+	*p = b
+	if ok {
+		_, _ = h.w.Write(b) // as slog's handlers, the log's own errors go nowhere
+	}
+	return ok
+}
+
+// appendLine appends the line to b as the JSON handler writes it: the
+// built-in time, level and message, then attrs, each through ReplaceAttr
+// when there is one.
+func (h *jsonLog) appendLine(b []byte, t time.Time, level slog.Level, msg string, attrs []slog.Attr) ([]byte, bool) {
+	e := lineEncoder{b: append(b, '{'), rep: h.opts.ReplaceAttr}
+	ok := e.builtIn(slog.Time(slog.TimeKey, t.Round(0))) &&
+		e.builtIn(slog.Any(slog.LevelKey, level)) &&
+		e.builtIn(slog.String(slog.MessageKey, msg))
+	for _, a := range attrs {
+		ok = ok && e.attr(a, noGroups)
+	}
+	return append(e.b, '}', '\n'), ok
+}
+
+// noGroups is what ReplaceAttr is told of the groups of an attribute of
+// the root handler: none, as a list.
+var noGroups = []string{}
+
+// lineEncoder appends one JSON line's attributes as slog's JSON handler
+// does; each method reports false for what it does not encode the same
+// way.
+type lineEncoder struct {
+	b   []byte
+	sep bool // an attribute was written: the next needs a comma
+	rep func([]string, slog.Attr) slog.Attr
+}
+
+// builtIn appends one of the built-in attributes, which ReplaceAttr sees
+// without groups, and which slog writes by its own rules when there is no
+// ReplaceAttr: the level as its name.
+func (e *lineEncoder) builtIn(a slog.Attr) bool {
+	if e.rep == nil && a.Key == slog.LevelKey {
+		e.key(a.Key)
+		e.b = appendJSONString(e.b, a.Value.Any().(slog.Level).String())
+		return true
+	}
+	return e.attr(a, nil)
+}
+
+// attr appends a, replaced as ReplaceAttr says; an attribute replaced by
+// the empty one is left out.
+func (e *lineEncoder) attr(a slog.Attr, groups []string) bool {
+	a.Value = a.Value.Resolve()
+	if e.rep != nil && a.Value.Kind() != slog.KindGroup {
+		a = e.rep(groups, a)
+		a.Value = a.Value.Resolve()
+	}
+	if a.Equal(slog.Attr{}) {
+		return true
+	}
+	e.key(a.Key)
+	return e.value(a.Value)
+}
+
+func (e *lineEncoder) key(k string) {
+	if e.sep {
+		e.b = append(e.b, ',')
+	}
+	e.sep = true
+	e.b = append(appendJSONString(e.b, k), ':')
+}
+
+// value appends v as the JSON handler does, for the kinds of values that
+// need no reflection: not groups, nor any value of KindAny but a level.
+func (e *lineEncoder) value(v slog.Value) bool {
+	switch v.Kind() {
+	case slog.KindString:
+		e.b = appendJSONString(e.b, v.String())
+	case slog.KindInt64:
+		e.b = strconv.AppendInt(e.b, v.Int64(), 10)
+	case slog.KindUint64:
+		e.b = strconv.AppendUint(e.b, v.Uint64(), 10)
+	case slog.KindFloat64:
+		return e.float(v.Float64())
+	case slog.KindBool:
+		e.b = strconv.AppendBool(e.b, v.Bool())
+	case slog.KindDuration:
+		e.b = strconv.AppendInt(e.b, int64(v.Duration()), 10)
+	case slog.KindTime:
+		t := v.Time()
+		if y := t.Year(); y < 0 || y >= 10000 {
+			return false // slog writes an error in its place
+		}
+		e.b = append(t.AppendFormat(append(e.b, '"'), time.RFC3339Nano), '"')
+	case slog.KindAny:
+		l, ok := v.Any().(slog.Level) // its MarshalJSON quotes its name
+		if !ok {
+			return false
+		}
+		e.b = appendJSONString(e.b, l.String())
+	default:
+		return false
+	}
+	return true
+}
+
+// float appends f as encoding/json does, which the JSON handler calls for
+// floats: 'f' format but for very small and very large magnitudes, and a
+// two-digit exponent cut to one where it can be.
+func (e *lineEncoder) float(f float64) bool {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return false // slog writes an error in its place
+	}
+	format := byte('f')
+	if abs := math.Abs(f); abs != 0 && (abs < 1e-6 || abs >= 1e21) {
+		format = 'e'
+	}
+	e.b = strconv.AppendFloat(e.b, f, format, -1, 64)
+	if n := len(e.b); format == 'e' && n >= 4 && e.b[n-4] == 'e' && e.b[n-3] == '-' && e.b[n-2] == '0' {
+		e.b[n-2] = e.b[n-1]
+		e.b = e.b[:n-1]
+	}
+	return true
+}
+
+// appendJSONString appends s quoted as the JSON handler quotes strings:
+// control characters, quotes and backslashes escaped, invalid UTF-8 as
+// U+FFFD, and U+2028 and U+2029 escaped.
+func appendJSONString(b []byte, s string) []byte {
+	const hex = "0123456789abcdef"
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c >= 0x20 && c != '"' && c != '\\' && c < utf8.RuneSelf {
+			i++
+			continue
+		}
+		if c < utf8.RuneSelf {
+			b = append(b, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				b = append(b, '\\', c)
+			case '\n':
+				b = append(b, '\\', 'n')
+			case '\r':
+				b = append(b, '\\', 'r')
+			case '\t':
+				b = append(b, '\\', 't')
+			default:
+				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xF])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			b = append(append(b, s[start:i]...), `\ufffd`...)
+		case r == '\u2028' || r == '\u2029':
+			b = append(append(b, s[start:i]...), '\\', 'u', '2', '0', '2', hex[r&0xF])
+		default:
+			i += size
+			continue
+		}
+		i += size
+		start = i
+	}
+	return append(append(b, s[start:]...), '"')
+}
+
+// logRecord writes a record of level and msg at t with attrs to h: itself
+// when h is NewJSONLog's, else through slog.
+func logRecord(ctx context.Context, h slog.Handler, t time.Time, level slog.Level, msg string, attrs []slog.Attr) {
+	if j, ok := h.(*jsonLog); ok && j.writeLine(t, level, msg, attrs) {
+		return
+	}
+	rec := slog.NewRecord(t, level, msg, 0)
+	rec.AddAttrs(attrs...)
+	_ = h.Handle(ctx, rec)
+}

@@ -1,0 +1,102 @@
+package api
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"log/slog"
+	"math"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestJSONLogWritesWhatSlogWrites: the lines NewJSONLog encodes itself are
+// byte for byte those of slog's JSON handler with the same options, for
+// every kind of value it encodes and strings that need escaping, with and
+// without a ReplaceAttr.
+func TestJSONLogWritesWhatSlogWrites(t *testing.T) {
+	rome, err := time.LoadLocation("Europe/Rome")
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := time.Date(2024, 10, 27, 2, 30, 15, 123456789, rome)
+	attrs := []slog.Attr{
+		slog.String("plain", "GET"),
+		slog.String("escapes", "a\"b\\c\nd\re\tf\x00\x1f\x7f <&> é \u2028\u2029 \xff\xfe end"),
+		slog.String("", "empty key"),
+		slog.Int("int", -42), slog.Uint64("uint", math.MaxUint64), slog.Bool("bool", true),
+		slog.Float64("zero", 0), slog.Float64("ms", 0.123), slog.Float64("big", 1234.5),
+		slog.Float64("tiny", 1e-7), slog.Float64("huge", 1e21), slog.Float64("neg", -2.5e-9),
+		slog.Duration("wait", 1500*time.Microsecond), slog.Time("when", at.In(time.UTC)),
+		slog.Any("lvl", slog.LevelWarn),
+	}
+	reps := map[string]func([]string, slog.Attr) slog.Attr{
+		"none": nil,
+		// As serve's: durations become float milliseconds.
+		"durations in ms": func(_ []string, a slog.Attr) slog.Attr {
+			if a.Value.Kind() == slog.KindDuration {
+				return slog.Float64(a.Key+"_ms", float64(a.Value.Duration().Microseconds())/1000)
+			}
+			return a
+		},
+		"renames and drops": func(g []string, a slog.Attr) slog.Attr {
+			switch a.Key {
+			case "int":
+				return slog.Attr{}
+			case slog.MessageKey:
+				return slog.String("message", a.Value.String())
+			case slog.LevelKey:
+				return slog.String("severity", strings.ToLower(a.Value.String()))
+			}
+			return a
+		},
+	}
+	for name, rep := range reps {
+		t.Run(name, func(t *testing.T) {
+			opts := &slog.HandlerOptions{ReplaceAttr: rep}
+			var want, got bytes.Buffer
+			rec := slog.NewRecord(at, slog.LevelInfo, "request \"quoted\"", 0)
+			rec.AddAttrs(attrs...)
+			if err := slog.NewJSONHandler(&want, opts).Handle(context.Background(), rec); err != nil {
+				t.Fatal(err)
+			}
+			j := NewJSONLog(&got, opts).(*jsonLog)
+			if !j.writeLine(at, slog.LevelInfo, "request \"quoted\"", attrs) {
+				t.Fatal("writeLine: not written")
+			}
+			if got.String() != want.String() {
+				t.Errorf("got  %s\nwant %s", got.String(), want.String())
+			}
+		})
+	}
+}
+
+// TestJSONLogLeavesTheRestToSlog: what the encoder does not write as slog
+// would is left to slog, which the line then goes through.
+func TestJSONLogLeavesTheRestToSlog(t *testing.T) {
+	at := time.Date(2024, 1, 2, 3, 4, 5, 0, time.UTC)
+	for _, tc := range []struct {
+		name  string
+		opts  *slog.HandlerOptions
+		attrs []slog.Attr
+	}{
+		{"source", &slog.HandlerOptions{AddSource: true}, nil},
+		{"error value", nil, []slog.Attr{slog.Any("err", errors.New("boom"))}},
+		{"group", nil, []slog.Attr{slog.Group("g", slog.Int("a", 1))}},
+		{"NaN", nil, []slog.Attr{slog.Float64("x", math.NaN())}},
+		{"year 10000", nil, []slog.Attr{slog.Time("t", time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC))}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var out bytes.Buffer
+			h := NewJSONLog(&out, tc.opts)
+			if h.(*jsonLog).writeLine(at, slog.LevelInfo, "m", tc.attrs) || out.Len() != 0 {
+				t.Fatalf("written by the encoder: %q", out.String())
+			}
+			logRecord(context.Background(), h, at, slog.LevelInfo, "m", tc.attrs)
+			if !strings.HasPrefix(out.String(), `{"time":"2024-01-02T03:04:05Z"`) || strings.Count(out.String(), "\n") != 1 {
+				t.Errorf("through slog: got %q, want one line", out.String())
+			}
+		})
+	}
+}
