@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -122,12 +123,42 @@ func compressionHarness(tb testing.TB, o apitest.Options, adjust func(*api.Optio
 }
 
 // demoDays returns the catalogue with every dataset's demo data of the
-// days first to last, generated as serve --demo generates them.
+// days first to last, generated as serve --demo generates them. Each range
+// is generated once per test binary: several tests read the same days, and
+// none writes (a PartSource is read-only).
 func demoDays(tb testing.TB, first, last energy.Date) (*dataset.Catalog, dataset.PartSource) {
 	tb.Helper()
+	demoRanges.mu.Lock()
+	e := demoRanges.byRange[[2]energy.Date{first, last}]
+	if e == nil {
+		e = &demoRange{}
+		demoRanges.byRange[[2]energy.Date{first, last}] = e
+	}
+	demoRanges.mu.Unlock()
+	e.once.Do(func() { e.cat, e.src, e.err = generateDemoDays(first, last) })
+	if e.err != nil {
+		tb.Fatal(e.err)
+	}
+	return e.cat, e.src
+}
+
+// demoRanges holds demoDays' data by range once generated.
+var demoRanges = struct {
+	mu      sync.Mutex
+	byRange map[[2]energy.Date]*demoRange
+}{byRange: map[[2]energy.Date]*demoRange{}}
+
+type demoRange struct {
+	once sync.Once
+	cat  *dataset.Catalog
+	src  dataset.PartSource
+	err  error
+}
+
+func generateDemoDays(first, last energy.Date) (*dataset.Catalog, dataset.PartSource, error) {
 	cat, err := catalog.New()
 	if err != nil {
-		tb.Fatal(err)
+		return nil, nil, err
 	}
 	m := dataset.NewMemory()
 	in := dataset.DemoInput{First: first, Last: last, Seed: demo.DefaultSeed}
@@ -135,10 +166,7 @@ func demoDays(tb testing.TB, first, last energy.Date) (*dataset.Catalog, dataset
 		_, err := dataset.Import(context.Background(), m, cat, d, generate(), time.Unix(0, 0))
 		return err
 	})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return cat, m
+	return cat, m, err
 }
 
 // catalogueQueries returns, for every dataset of the catalogue that holds

@@ -2,13 +2,11 @@ package api_test
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"net/http"
 	"regexp"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -16,7 +14,6 @@ import (
 	"github.com/energyapi/energyapi/internal/api/apitest"
 	"github.com/energyapi/energyapi/internal/catalog"
 	"github.com/energyapi/energyapi/internal/dataset"
-	"github.com/energyapi/energyapi/internal/demo"
 	"github.com/energyapi/energyapi/internal/energy"
 )
 
@@ -86,34 +83,10 @@ func TestCatalogNamesEverySource(t *testing.T) {
 
 // familyDemo returns the demo data of a system that ends on 31 December
 // 2025, as serve --demo's does: the v1.0 datasets' last 14 days, the
-// yearly statistics and the FCR auctions of June 2026. Generated once per
-// test binary; no test writes to it.
+// yearly statistics and the FCR auctions of June 2026.
 func familyDemo(tb testing.TB) (*dataset.Catalog, dataset.PartSource) {
 	tb.Helper()
-	familyOnce.Do(func() {
-		familyOnce.cat, familyOnce.err = catalog.New()
-		if familyOnce.err != nil {
-			return
-		}
-		m := dataset.NewMemory()
-		in := dataset.DemoInput{First: energy.Date{Year: 2025, Month: time.December, Day: 1}, Last: energy.Date{Year: 2025, Month: time.December, Day: 31}, Seed: demo.DefaultSeed}
-		familyOnce.err = familyOnce.cat.EachDemo(in, func(_, _ int, d *dataset.Dataset, generate func() []dataset.Row) error {
-			_, err := dataset.Import(context.Background(), m, familyOnce.cat, d, generate(), time.Unix(0, 0))
-			return err
-		})
-		familyOnce.src = m
-	})
-	if familyOnce.err != nil {
-		tb.Fatal(familyOnce.err)
-	}
-	return familyOnce.cat, familyOnce.src
-}
-
-var familyOnce struct {
-	sync.Once
-	cat *dataset.Catalog
-	src dataset.PartSource
-	err error
+	return demoDays(tb, energy.Date{Year: 2025, Month: time.December, Day: 1}, energy.Date{Year: 2025, Month: time.December, Day: 31})
 }
 
 // Formats of the values the pages' examples show.
