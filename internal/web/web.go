@@ -141,14 +141,24 @@ func assetForms(sub fs.FS) map[string]asset {
 
 // assetFS is the embedded tree as the file server sees it: a name fs.FS
 // refuses (one that is not UTF-8, such as /assets/%ff) names no asset, so
-// it is 404 rather than the 500 the file server answers fs.ErrInvalid with.
+// it is 404 rather than the 500 the file server answers fs.ErrInvalid with;
+// and a directory names no asset either, so that the file server lists none.
 type assetFS struct{ fs.FS }
 
 func (a assetFS) Open(name string) (fs.File, error) {
+	notExist := &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
 	if !fs.ValidPath(name) {
-		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
+		return nil, notExist
 	}
-	return a.FS.Open(name)
+	f, err := a.FS.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	if st, err := f.Stat(); err != nil || st.IsDir() {
+		f.Close()
+		return nil, notExist
+	}
+	return f, nil
 }
 
 func secure(h http.Header, csp string) {

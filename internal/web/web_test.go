@@ -107,8 +107,10 @@ func TestConfig(t *testing.T) {
 // spelled, with 404 rather than the file server's 500 for a name fs.FS
 // refuses (one that is not UTF-8).
 func TestOddAssetPaths(t *testing.T) {
+	// Undecodable names, missing files and directories are all 404: no 500,
+	// and no directory listing.
 	h := web.New(web.Options{})
-	for _, path := range []string{"/assets/%ff", "/assets/%c0%af", "/assets/vendor/%fe%ff.js", "/assets/a%00b", "/assets/missing.js", "/assets/..%2f..%2fetc%2fpasswd"} {
+	for _, path := range []string{"/assets/%ff", "/assets/%c0%af", "/assets/vendor/%fe%ff.js", "/assets/a%00b", "/assets/missing.js", "/assets/..%2f..%2fetc%2fpasswd", "/assets/", "/assets/vendor/", "/assets/vendor", "/assets/vendor/uplot/"} {
 		w := httptest.NewRecorder()
 		h.ServeHTTP(w, httptest.NewRequest(http.MethodGet, path, nil))
 		if w.Code != http.StatusNotFound {
