@@ -1,11 +1,9 @@
 package api
 
 import (
-	"container/list"
 	"context"
 	"net/http"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/energyapi/energyapi/internal/coding"
@@ -77,21 +75,21 @@ func handleDataset(o Options, c *dataset.Catalog, d *dataset.Dataset, cache *ans
 			return
 		}
 		key := formatNames[f] + "|" + q.Key()
-		ans, ok := cache.get(key, a.tag)
-		if !ok {
+		ans, err := cache.answer(r.Context(), key, a.tag, perRecordKey{d, f}, snap.Records(q), func() ([]byte, error) {
 			view, err := asOf(r.Context(), o, snap, q)
 			if err != nil {
-				writeError(w, r, o.Log, err)
-				return
+				return nil, err
 			}
-			var body []byte
 			if f == formatCSV {
-				body = view.AppendCSV(nil, q)
-			} else {
-				body = view.AppendJSON(nil, q)
+				return view.AppendCSV(nil, q), nil
 			}
-			ans = cache.put(key, a.tag, body)
+			return view.AppendJSON(nil, q), nil
+		})
+		if err != nil {
+			writeError(w, r, o.Log, err)
+			return
 		}
+		defer cache.done(ans)
 		a.answer = ans
 		cache.remember(raw, snap, a)
 		writeTagged(w, r, o, f, a, accepted, cache)
@@ -231,182 +229,4 @@ func etagMatches(header, tag string) bool {
 		}
 	}
 	return false
-}
-
-// answerCache keeps encoded answers, least recently used first out, within
-// a byte budget that counts each answer's compressed forms too. An entry is
-// valid only for the data version it was encoded from; answers encoded
-// from changed parts replace it.
-type answerCache struct {
-	mu     sync.Mutex
-	budget int
-	size   int
-	lru    *list.List // of *cachedAnswer, most recent at the front
-	byKey  map[string]*list.Element
-
-	// byQuery maps raw query strings to their answer on one snapshot; it
-	// is emptied when the snapshot changes or it grows large.
-	snap    *dataset.Snapshot
-	byQuery map[queryKey]recentAnswer
-}
-
-// queryKey names a request as it came, before parsing: its dataset, the
-// representation asked for, the year it was asked in (year windows move
-// with it) and its raw query string. A struct, not a string built from
-// them, so that looking one up allocates nothing.
-type queryKey struct {
-	d    *dataset.Dataset
-	f    format
-	year int
-	raw  string
-}
-
-// cachedAnswer is one encoded answer: its identity bytes and the
-// compressed forms made so far.
-type cachedAnswer struct {
-	key   string
-	tag   string // the entity tag of the data the body was encoded from
-	forms *coding.Forms
-	// kept is false for an answer too large for the cache: it is compressed
-	// as it is written rather than kept.
-	kept bool
-	// counted is the bytes of forms the cache's size counts, under its lock.
-	counted int
-}
-
-type recentAnswer struct {
-	tag      string
-	modified time.Time // zero when the answer covers no part
-	answer   *cachedAnswer
-	// tags are the entity tags of the answer's forms, by coding.
-	tags [coding.Count]string
-	// The header values, shared by every answer that sends them (net/http
-	// does not change them).
-	etagHeaders    [coding.Count][]string
-	modifiedHeader []string
-}
-
-// newRecentAnswer returns the validators of the answer to q in format f,
-// without its body.
-func newRecentAnswer(snap *dataset.Snapshot, q *dataset.Query, f format) recentAnswer {
-	a := recentAnswer{tag: snap.Tag(q, formatNames[f])}
-	for c := range coding.Count {
-		a.tags[c] = c.Tag(a.tag)
-		a.etagHeaders[c] = []string{a.tags[c]}
-	}
-	if t, ok := snap.LastModified(q); ok {
-		a.modified, a.modifiedHeader = t, []string{t.Format(http.TimeFormat)}
-	}
-	return a
-}
-
-// maxRecentQueries bounds the raw query strings remembered; callers choose
-// them, so they are not trusted to be few.
-const maxRecentQueries = 4096
-
-func (c *answerCache) recent(k queryKey, snap *dataset.Snapshot) (a recentAnswer, ok bool) {
-	if c.budget == 0 {
-		return a, false
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.snap != snap {
-		return a, false
-	}
-	a, ok = c.byQuery[k]
-	return a, ok
-}
-
-func (c *answerCache) remember(k queryKey, snap *dataset.Snapshot, a recentAnswer) {
-	if !a.answer.kept {
-		return
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.snap != snap || len(c.byQuery) >= maxRecentQueries {
-		c.snap, c.byQuery = snap, map[queryKey]recentAnswer{}
-	}
-	c.byQuery[k] = a
-}
-
-// newAnswerCache returns a cache of at most budget bytes of answers; a
-// budget of 0 caches nothing.
-func newAnswerCache(budget int) *answerCache {
-	return &answerCache{budget: budget, lru: list.New(), byKey: map[string]*list.Element{}}
-}
-
-func (c *answerCache) get(key, tag string) (*cachedAnswer, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	e, ok := c.byKey[key]
-	if !ok || e.Value.(*cachedAnswer).tag != tag {
-		return nil, false
-	}
-	c.lru.MoveToFront(e)
-	return e.Value.(*cachedAnswer), true
-}
-
-// put keeps body as the answer under key, for the data of tag, and returns
-// it. An answer larger than an eighth of the budget would evict too much:
-// it is returned but not kept.
-func (c *answerCache) put(key, tag string, body []byte) *cachedAnswer {
-	a := &cachedAnswer{key: key, tag: tag, forms: coding.NewForms(body), kept: c.budget > 0 && len(body) <= c.budget/8}
-	if !a.kept {
-		return a
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if e, ok := c.byKey[key]; ok {
-		old := e.Value.(*cachedAnswer)
-		c.size -= old.counted
-		old.counted = 0
-		e.Value = a
-		c.lru.MoveToFront(e)
-	} else {
-		c.byKey[key] = c.lru.PushFront(a)
-	}
-	c.count(a)
-	return a
-}
-
-// form makes a's form in coding k, compressing it the first time; it
-// reports false for an answer too large to keep, which the caller
-// compresses as it writes.
-func (c *answerCache) form(a *cachedAnswer, k coding.Coding, z *coding.Compressor) bool {
-	if _, ok := a.forms.Get(k); ok {
-		return true
-	}
-	if !a.kept {
-		return false
-	}
-	a.forms.Make(z, k)
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	switch e, ok := c.byKey[a.key]; {
-	case !ok:
-		// Evicted while a remembered query still serves it: it is in use, so
-		// it comes back, counted with its new form.
-		c.byKey[a.key] = c.lru.PushFront(a)
-	case e.Value != a:
-		return true // replaced by a newer answer; a is on its way out
-	}
-	c.count(a)
-	return true
-}
-
-// count brings the size the cache counts for a, which it holds, up to
-// date, and evicts the least recently used answers beyond the budget.
-// The caller holds c.mu.
-func (c *answerCache) count(a *cachedAnswer) {
-	n := a.forms.Size()
-	c.size += n - a.counted
-	a.counted = n
-	for c.size > c.budget {
-		e := c.lru.Back()
-		old := e.Value.(*cachedAnswer)
-		c.lru.Remove(e)
-		delete(c.byKey, old.key)
-		c.size -= old.counted
-		old.counted = 0
-	}
 }

@@ -3,6 +3,8 @@ package api
 import (
 	"net/http"
 
+	"github.com/energyapi/energyapi/internal/budget"
+
 	"github.com/energyapi/energyapi/internal/energy"
 )
 
@@ -25,7 +27,11 @@ func addRoutes(rt *router, o Options) {
 	handle("/public-api/access-token", tokenH)
 	handle("/transparency/oauth/accessToken", tokenH) // legacy path, same handler
 	// Every dataset of the catalogue, at its path and its aliases.
-	cache := newAnswerCache(o.AnswerCacheBytes)
+	mem := o.Memory
+	if mem == nil && o.AnswerCacheBytes > 0 {
+		mem = budget.New(int64(o.AnswerCacheBytes))
+	}
+	cache := newAnswerCache(mem)
 	for _, d := range o.Catalog.All() {
 		h := dataEndpoint(o, d.Name, handleDataset(o, o.Catalog, d, cache))
 		get(d.Path(), h)

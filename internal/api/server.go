@@ -9,6 +9,8 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/energyapi/energyapi/internal/budget"
+
 	"github.com/energyapi/energyapi/internal/auth"
 	"github.com/energyapi/energyapi/internal/coding"
 	"github.com/energyapi/energyapi/internal/dataset"
@@ -47,6 +49,10 @@ type Options struct {
 	// AnswerCacheBytes bounds the encoded answers kept for reuse, and their
 	// compressed forms; 0 keeps none.
 	AnswerCacheBytes int
+	// Memory, when set, is the memory budget the answers share with the
+	// decoded parts (and AnswerCacheBytes is not used): answers kept, and
+	// those being written, count in it.
+	Memory *budget.Budget
 	// Compression, when set, compresses data answers, /catalog and the
 	// OpenAPI document in the coding a caller's Accept-Encoding asks for
 	// (gzip or zstd); nil sends them as they are.

@@ -100,36 +100,32 @@ func (b *Budget) trimLocked(target int64) bool {
 
 // Hold reserves n bytes for an answer being written, dropping cached
 // entries to make room. When the budget cannot make room, Hold waits for
-// writers to release theirs until ctx ends, then returns ErrFull. A
-// request larger than the whole limit is admitted alone: when nothing else
-// is held. The caller must call release exactly once.
-func (b *Budget) Hold(ctx context.Context, n int64) (release func(), err error) {
+// holders to release theirs until ctx ends, then returns ErrFull. A hold
+// larger than the whole limit is admitted alone: when nothing else is
+// counted. Every successful Hold is matched by a Release of the bytes.
+func (b *Budget) Hold(ctx context.Context, n int64) error {
 	for {
 		b.mu.Lock()
 		if b.trimLocked(b.limit-n) || b.used.Load() <= 0 {
 			b.used.Add(n)
 			b.mu.Unlock()
-			return b.releaser(n), nil
+			return nil
 		}
 		room := b.room
 		b.mu.Unlock()
 		select {
 		case <-room:
 		case <-ctx.Done():
-			return nil, ErrFull
+			return ErrFull
 		}
 	}
 }
 
-func (b *Budget) releaser(n int64) func() {
-	var once sync.Once
-	return func() {
-		once.Do(func() {
-			b.used.Add(-n)
-			b.mu.Lock()
-			close(b.room)
-			b.room = make(chan struct{})
-			b.mu.Unlock()
-		})
-	}
+// Release gives back n held bytes and wakes the holds waiting for room.
+func (b *Budget) Release(n int64) {
+	b.used.Add(-n)
+	b.mu.Lock()
+	close(b.room)
+	b.room = make(chan struct{})
+	b.mu.Unlock()
 }

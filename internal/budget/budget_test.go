@@ -126,8 +126,7 @@ func TestHoldDropsCachedEntriesThenWaits(t *testing.T) {
 	c := NewCache[string, int](b)
 	c.Put("a", 1, 25)
 	c.Put("b", 1, 25)
-	release, err := b.Hold(context.Background(), 80)
-	if err != nil {
+	if err := b.Hold(context.Background(), 80); err != nil {
 		t.Fatal(err)
 	}
 	if b.Used() > 100 || c.Len() > 0 {
@@ -135,19 +134,18 @@ func TestHoldDropsCachedEntriesThenWaits(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Millisecond)
 	defer cancel()
-	if _, err := b.Hold(ctx, 40); !errors.Is(err, ErrFull) {
+	if err := b.Hold(ctx, 40); !errors.Is(err, ErrFull) {
 		t.Fatalf("a second hold past the limit = %v; want ErrFull", err)
 	}
 	got := make(chan error)
 	go func() {
-		r, err := b.Hold(context.Background(), 40)
+		err := b.Hold(context.Background(), 40)
 		if err == nil {
-			r()
+			b.Release(40)
 		}
 		got <- err
 	}()
-	release()
-	release() // a second call is harmless
+	b.Release(80)
 	if err := <-got; err != nil {
 		t.Fatalf("a hold waiting for room got %v after the first was released", err)
 	}
@@ -158,14 +156,13 @@ func TestHoldDropsCachedEntriesThenWaits(t *testing.T) {
 
 func TestAHoldLargerThanTheLimitIsAdmittedAlone(t *testing.T) {
 	b := New(100)
-	release, err := b.Hold(context.Background(), 500)
-	if err != nil {
+	if err := b.Hold(context.Background(), 500); err != nil {
 		t.Fatalf("a lone 500-byte hold on a 100-byte budget: %v", err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
 	defer cancel()
-	if _, err := b.Hold(ctx, 1); !errors.Is(err, ErrFull) {
+	if err := b.Hold(ctx, 1); !errors.Is(err, ErrFull) {
 		t.Fatalf("a hold beside it = %v; want ErrFull", err)
 	}
-	release()
+	b.Release(500)
 }

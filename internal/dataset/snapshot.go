@@ -388,3 +388,11 @@ func (s *Snapshot) covered(q *Query, fn func(p *Part)) {
 		fn(p)
 	}
 }
+
+// Records returns how many records the parts that q's period covers hold:
+// an upper bound of the records q selects, known without reading them.
+func (s *Snapshot) Records(q *Query) int {
+	n := 0
+	s.covered(q, func(p *Part) { n += p.Len() })
+	return n
+}
