@@ -92,16 +92,7 @@ func TestPythonClientReadsEveryTimeSeries(t *testing.T) {
 	if testing.Short() {
 		t.Skip("generates the demo data")
 	}
-	python, err := exec.LookPath("python3")
-	if err == nil {
-		err = exec.Command(python, "-c", "import requests, zoneinfo").Run()
-	}
-	if err != nil {
-		if os.Getenv("ENERGYAPI_REQUIRE_PYTHON") != "" {
-			t.Fatalf("python3 with requests is required (ENERGYAPI_REQUIRE_PYTHON is set): %v", err)
-		}
-		t.Skipf("SKIP: no python3 with requests and zoneinfo (%v); CI sets ENERGYAPI_REQUIRE_PYTHON=1 and installs python3-requests", err)
-	}
+	python := requirePython(t)
 	cat, src := demoSource(t)
 	srv := apitest.NewServer(t, apitest.Options{Catalog: cat, Source: src})
 
@@ -146,4 +137,22 @@ func TestPythonClientReadsEveryTimeSeries(t *testing.T) {
 		t.Errorf("got %d time series in /catalog, want at least total-load, peak-valley, market-load, peak-valley-details and the four transmission datasets", n)
 	}
 	t.Logf("check.py:\n%s", out)
+}
+
+// requirePython returns the path of python3 if it can import requests and
+// zoneinfo; otherwise it skips, unless ENERGYAPI_REQUIRE_PYTHON is set (as
+// in CI).
+func requirePython(t *testing.T) string {
+	t.Helper()
+	python, err := exec.LookPath("python3")
+	if err == nil {
+		err = exec.Command(python, "-c", "import requests, zoneinfo").Run()
+	}
+	if err != nil {
+		if os.Getenv("ENERGYAPI_REQUIRE_PYTHON") != "" {
+			t.Fatalf("python3 with requests is required (ENERGYAPI_REQUIRE_PYTHON is set): %v", err)
+		}
+		t.Skipf("SKIP: no python3 with requests and zoneinfo (%v); CI sets ENERGYAPI_REQUIRE_PYTHON=1 and installs python3-requests", err)
+	}
+	return python
 }
