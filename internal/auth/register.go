@@ -80,12 +80,15 @@ const (
 )
 
 // CheckRegistration returns an error with code Invalid, whose message can
-// be shown, unless name is a short line of text and contact one email address.
+// be shown, unless name is a short line of text and contact, if not empty,
+// one email address.
 func CheckRegistration(name, contact string) error {
 	name = strings.TrimSpace(name)
 	switch {
 	case name == "" || !utf8.ValidString(name) || utf8.RuneCountInString(name) > maxNameLen || strings.ContainsAny(name, "\x00\r\n"):
 		return energy.Errorf(energy.Invalid, "The application name must be 1 to %d characters on one line", maxNameLen)
+	case contact == "":
+		return nil
 	case len(contact) > maxContactLen:
 		return energy.Errorf(energy.Invalid, "The contact address is too long")
 	}
