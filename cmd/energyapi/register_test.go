@@ -64,7 +64,7 @@ func TestRegistrationOffByDefault(t *testing.T) {
 	s := startServe(t, sqliteEnv(t), operatorFlags(t, "off")[2:]...) // an operator token, but no --registration
 	for _, c := range []struct{ method, path string }{
 		{"GET", "/developers"}, {"POST", "/developers/register"}, {"GET", "/developers/app"},
-		{"POST", "/developers/app/rotate-secret"}, {"DELETE", "/developers/app"},
+		{"POST", "/developers/app/rotate-secret"}, {"POST", "/developers/app/delete"},
 		{"POST", "/register"}, {"GET", "/operator"}, {"GET", "/operator/clients"}, {"POST", "/operator/clients/x/approve"},
 	} {
 		st, _, body := exchange(t, c.method, s.base+c.path, map[string]string{"Content-Type": "application/json"}, `{}`)

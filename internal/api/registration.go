@@ -30,7 +30,7 @@ func addSelfServiceRoutes(handle func(string, http.Handler), o Options) {
 	handle("POST /developers/register", s.HandleRegister())
 	handle("GET /developers/app", s.HandleApp())                   // a bearer token
 	handle("POST /developers/app/rotate-secret", s.HandleRotate()) // the client's credentials
-	handle("DELETE /developers/app", s.HandleDelete())             // the client's credentials
+	handle("POST /developers/app/delete", s.HandleDelete())        // the client's credentials
 	if o.Web != nil {
 		handle("GET /developers", o.Web)
 	}

@@ -16,9 +16,11 @@ async function errorOf(r) {
   } catch { return r.status + " " + r.statusText; }
 }
 
-function basic(c) {
-  const enc = (s) => encodeURIComponent(s).replace(/%20/g, "+"); // RFC 6749 section 2.3.1
-  return "Basic " + btoa(enc(c.client_id) + ":" + enc(c.client_secret));
+// credentialsForm is the client's credentials as a form body
+// (client_secret_post): with HTTP Basic, a refusal's Basic challenge would
+// make the browser prompt for a password.
+function credentialsForm(c, extra) {
+  return new URLSearchParams({ ...extra, client_id: c.client_id, client_secret: c.client_secret });
 }
 
 async function register(ev) {
@@ -41,8 +43,8 @@ async function register(ev) {
 }
 
 async function fetchToken(c) {
-  const body = new URLSearchParams({ grant_type: "client_credentials" });
-  const r = await fetch("/public-api/access-token", { method: "POST", body, headers: { Authorization: basic(c) } });
+  const body = credentialsForm(c, { grant_type: "client_credentials" });
+  const r = await fetch("/public-api/access-token", { method: "POST", body });
   if (!r.ok) throw new Error(await errorOf(r));
   return (await r.json()).access_token;
 }
@@ -110,7 +112,7 @@ async function showUsage() {
 }
 
 async function rotate() {
-  const r = await fetch("/developers/app/rotate-secret", { method: "POST", headers: { Authorization: basic(state.creds) } });
+  const r = await fetch("/developers/app/rotate-secret", { method: "POST", body: credentialsForm(state.creds) });
   if (!r.ok) { $("app-status").textContent = await errorOf(r); return; }
   const a = await r.json();
   state.creds = { client_id: a.client_id, client_secret: a.client_secret };
@@ -124,7 +126,7 @@ let deleteArmed = false;
 
 async function del() {
   if (!deleteArmed) { deleteArmed = true; $("delete-confirm").hidden = false; return; }
-  const r = await fetch("/developers/app", { method: "DELETE", headers: { Authorization: basic(state.creds) } });
+  const r = await fetch("/developers/app/delete", { method: "POST", body: credentialsForm(state.creds) });
   if (!r.ok) { $("app-status").textContent = await errorOf(r); return; }
   signOut();
   $("signin-status").textContent = "The application is deleted.";
