@@ -62,16 +62,7 @@ func TestRegistrationInBrowser(t *testing.T) {
 	b := startServe(t, env, "--registration", "open", "--poll-interval", "5s")
 	replicas := map[string]*server{"A": a, "B": b}
 	ctx := newBrowser(t)
-	var id, secret string
-	runBrowser(t, ctx, "register",
-		chromedp.Navigate(a.base+"/developers"),
-		chromedp.SendKeys("#app-name", "Grid Watch", chromedp.ByQuery),
-		chromedp.SendKeys("#app-contact", "dev@example.com", chromedp.ByQuery),
-		chromedp.Click(`#register button`, chromedp.ByQuery),
-		until(`!document.getElementById("credentials").hidden`),
-		chromedp.Text("#new-client-id", &id, chromedp.ByQuery),
-		chromedp.Text("#new-client-secret", &secret, chromedp.ByQuery),
-	)
+	id, secret, _ := registerOnPage(t, ctx, a, "Grid Watch", "dev@example.com")
 	if id == "" || len(secret) < 40 {
 		t.Fatalf("credentials shown: id %q, secret %q", id, secret)
 	}
@@ -127,6 +118,23 @@ func TestRegistrationInBrowser(t *testing.T) {
 	refusedEverywhere(t, replicas, "the deletion on the page", id, rotated, nil)
 }
 
+// registerOnPage registers an application on s's developer page and
+// returns the credentials and the status the page shows.
+func registerOnPage(t *testing.T, ctx context.Context, s *server, name, contact string) (id, secret, status string) {
+	t.Helper()
+	runBrowser(t, ctx, "register",
+		chromedp.Navigate(s.base+"/developers"),
+		chromedp.SendKeys("#app-name", name, chromedp.ByQuery),
+		chromedp.SendKeys("#app-contact", contact, chromedp.ByQuery),
+		chromedp.Click(`#register button`, chromedp.ByQuery),
+		until(`!document.getElementById("credentials").hidden`),
+		chromedp.Text("#new-client-id", &id, chromedp.ByQuery),
+		chromedp.Text("#new-client-secret", &secret, chromedp.ByQuery),
+		chromedp.Text("#new-status", &status, chromedp.ByQuery),
+	)
+	return id, secret, status
+}
+
 // refusedEverywhere checks that every replica refuses the secret and the
 // tokens within credentialsEndWithin.
 func refusedEverywhere(t *testing.T, replicas map[string]*server, what, id, secret string, toks map[string]string) {
@@ -156,17 +164,8 @@ func refusedEverywhere(t *testing.T, replicas map[string]*server, what, id, secr
 func TestRegistrationApprovalInBrowser(t *testing.T) {
 	s := startServe(t, sqliteEnv(t), operatorFlags(t, "approval")...)
 	ctx := newBrowser(t)
-	var id, secret, refused, status string
-	runBrowser(t, ctx, "register",
-		chromedp.Navigate(s.base+"/developers"),
-		chromedp.SendKeys("#app-name", "Pending App", chromedp.ByQuery),
-		chromedp.SendKeys("#app-contact", "ops@example.com", chromedp.ByQuery),
-		chromedp.Click(`#register button`, chromedp.ByQuery),
-		until(`!document.getElementById("credentials").hidden`),
-		chromedp.Text("#new-client-id", &id, chromedp.ByQuery),
-		chromedp.Text("#new-client-secret", &secret, chromedp.ByQuery),
-		chromedp.Text("#new-status", &status, chromedp.ByQuery),
-	)
+	id, secret, status := registerOnPage(t, ctx, s, "Pending App", "ops@example.com")
+	var refused string
 	if !strings.Contains(status, "must approve") {
 		t.Errorf("status after registering: got %q, want it to say the operator must approve", status)
 	}
