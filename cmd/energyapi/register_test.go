@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/energyapi/energyapi/internal/auth"
+	"github.com/energyapi/energyapi/internal/testwait"
 )
 
 // rfcOperatorToken is the bearer token of RFC 7662 section 2.1's example
@@ -190,5 +191,36 @@ func ensureClient(tb testing.TB, env map[string]string, id, secret string) {
 	}
 	if err := reg.Ensure(ctx, id, "rfc example", secret); err != nil {
 		tb.Fatal(err)
+	}
+}
+
+// TestRotatingAPendingClientKeepsItPending: a rotation must not approve.
+func TestRotatingAPendingClientKeepsItPending(t *testing.T) {
+	env := sqliteEnv(t)
+	s := startServe(t, env, operatorFlags(t, "approval")...)
+	_, c, body := register(t, s, "app", "dev@example.com")
+	if c.ClientID == "" {
+		t.Fatalf("register: %s", body)
+	}
+	out, err := runCmd(t, env, "clients", "rotate-secret", c.ClientID)
+	var rotated createdClient
+	if err != nil || json.Unmarshal([]byte(out), &rotated) != nil || rotated.ClientSecret == "" {
+		t.Fatalf("clients rotate-secret: %q (%v)", out, err)
+	}
+	if _, st := s.token(t, c.ClientID, rotated.ClientSecret); st != http.StatusUnauthorized {
+		t.Errorf("the rotated secret before approval: got %d, want 401", st)
+	}
+	if _, err := runCmd(t, env, "clients", "approve", c.ClientID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := runCmd(t, env, "clients", "approve", c.ClientID); err == nil {
+		t.Errorf("approving twice: got no error, want one (not pending)")
+	}
+	testwait.For(t, 5*time.Second, "the rotated secret working after approval", func() bool {
+		_, st := s.token(t, c.ClientID, rotated.ClientSecret)
+		return st == http.StatusOK
+	})
+	if _, st := s.token(t, c.ClientID, c.ClientSecret); st != http.StatusUnauthorized {
+		t.Errorf("the first secret after rotation and approval: got %d, want 401", st)
 	}
 }
