@@ -17,16 +17,21 @@ type clientJSON struct {
 	Name         string `json:"name"`
 	Created      string `json:"created,omitempty"`
 	Revoked      string `json:"revoked,omitempty"`
+	// Pending: registered, awaiting approval (clients approve).
+	Pending bool   `json:"pending,omitempty"`
+	Contact string `json:"contact,omitempty"` // of a registered client
 }
 
 // clientsSubcommands are what "clients" does.
-func clientsSubcommands() []string { return []string{"create", "list", "revoke", "rotate-secret"} }
+func clientsSubcommands() []string {
+	return []string{"create", "list", "revoke", "rotate-secret", "approve"}
+}
 
 func runClients(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	// The subcommand and flags are checked before the store is opened, so
 	// that a typo or -h never touches (let alone creates) a store.
 	if len(args) == 0 {
-		return usagef("clients needs a subcommand: create, list, revoke or rotate-secret")
+		return usagef("clients needs a subcommand: create, list, revoke, rotate-secret or approve")
 	}
 	sub, args := args[0], args[1:]
 	if isHelpArg(sub) {
@@ -46,7 +51,7 @@ func runClients(ctx context.Context, args []string, getenv func(string) string, 
 	if err := parseFlags(flags, args, getenv); err != nil {
 		return err
 	}
-	needID := sub == "revoke" || sub == "rotate-secret"
+	needID := sub == "revoke" || sub == "rotate-secret" || sub == "approve"
 	switch {
 	case sub == "create" && name == "":
 		return usagef("clients create needs --name")
@@ -73,20 +78,9 @@ func runClients(ctx context.Context, args []string, getenv func(string) string, 
 		}
 		return enc.Encode(clientJSON{ClientID: c.ID, ClientSecret: secret, Name: c.Name})
 	case "list":
-		cs, err := reg.List(ctx)
-		if err != nil {
-			return err
-		}
-		for _, c := range cs {
-			out := clientJSON{ClientID: c.ID, Name: c.Name, Created: c.Created.UTC().Format(time.RFC3339)}
-			if !c.Active() {
-				out.Revoked = c.Revoked.UTC().Format(time.RFC3339)
-			}
-			if err := enc.Encode(out); err != nil {
-				return err
-			}
-		}
-		return nil
+		return listClients(ctx, reg, enc)
+	case "approve":
+		return reg.Approve(ctx, flags.Arg(0))
 	case "revoke":
 		return reg.Revoke(ctx, flags.Arg(0))
 	case "rotate-secret":
@@ -97,4 +91,31 @@ func runClients(ctx context.Context, args []string, getenv func(string) string, 
 		return enc.Encode(clientJSON{ClientID: c.ID, ClientSecret: secret, Name: c.Name})
 	}
 	return unknownWord("clients subcommand", sub, "energyapi clients -h", clientsSubcommands())
+}
+
+// listClients writes every client, one JSON object a line, with the contact
+// of those registered and whether they await approval.
+func listClients(ctx context.Context, reg *auth.Registry, enc *json.Encoder) error {
+	cs, err := reg.List(ctx)
+	if err != nil {
+		return err
+	}
+	regs, err := reg.Registrations(ctx)
+	if err != nil {
+		return err
+	}
+	contacts := make(map[string]string, len(regs))
+	for _, r := range regs {
+		contacts[r.ClientID] = r.Contact
+	}
+	for _, c := range cs {
+		out := clientJSON{ClientID: c.ID, Name: c.Name, Created: c.Created.UTC().Format(time.RFC3339), Pending: c.Pending() && c.Active(), Contact: contacts[c.ID]}
+		if !c.Active() {
+			out.Revoked = c.Revoked.UTC().Format(time.RFC3339)
+		}
+		if err := enc.Encode(out); err != nil {
+			return err
+		}
+	}
+	return nil
 }

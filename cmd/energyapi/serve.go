@@ -46,6 +46,7 @@ type serveConfig struct {
 	unmatchedFilter api.UnmatchedFilter
 	hard            hardenConfig
 	sandbox         sandboxConfig
+	selfService     registerConfig
 }
 
 func parseServeFlags(args []string, getenv func(string) string, stderr io.Writer) (serveConfig, error) {
@@ -74,6 +75,7 @@ func parseServeFlags(args []string, getenv func(string) string, stderr io.Writer
 	unmatched := fs.String("unmatched-filter", string(api.EmptyBody), "answer to a filter value outside its list: empty-body (the specification's 200 with no body) or empty-array (the envelope with an empty array, for clients that cannot parse an empty body)")
 	c.hard.register(fs)
 	c.sandbox.register(fs)
+	c.selfService.register(fs)
 	if err := parseFlags(fs, args, getenv); err != nil {
 		return c, err
 	}
@@ -90,6 +92,9 @@ func parseServeFlags(args []string, getenv func(string) string, stderr io.Writer
 	}
 	c.hard.applyDeprecated(fs)
 	if err := c.hard.check(c.write); err != nil {
+		return c, err
+	}
+	if err := c.selfService.check(); err != nil {
 		return c, err
 	}
 	switch {
@@ -223,6 +228,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		StoreClass:       class,
 		MaxRangeDays:     cfg.maxRangeDays,
 		Web:              web.New(web.Options{Demo: demoCredentials(cfg.demo), Compression: z}),
+		SelfService:      cfg.selfService.selfService(log, reg, tokens),
 	}), cfg.sandbox.rateStyle))
 	srv := hard.server(&http.Server{
 		Handler:           handler,

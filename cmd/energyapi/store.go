@@ -23,6 +23,7 @@ type store interface {
 	// wrapper of the store (servingStore) must keep telling them.
 	auth.ClientWatcher
 	auth.KeyStore
+	auth.RegistrationStore
 	dataset.PartWriter
 	dataset.PartSource
 	dataset.PartHistory

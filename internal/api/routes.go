@@ -59,6 +59,9 @@ func addRoutes(rt *router, o Options) {
 	if o.Sandbox != nil {
 		addSandboxRoutes(handle, o)
 	}
+	if o.SelfService != nil { // RFC 7591, 7009, 7662 and 8414; registration pages
+		addSelfServiceRoutes(handle, o)
+	}
 	if o.Web != nil { // the public site: pages and assets; its data still need a token
 		handle("GET /{$}", o.Web)
 		handle("GET /docs", o.Web)

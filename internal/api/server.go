@@ -107,6 +107,10 @@ type Options struct {
 	StreamWriteTimeout time.Duration
 	// Web, when set, serves the browser site at GET /, /docs, /assets/ and /web/config.json.
 	Web http.Handler
+	// SelfService, when set, serves the standard OAuth endpoints for
+	// machines and, as its mode says, self-service registration
+	// (addSelfServiceRoutes).
+	SelfService *auth.SelfService
 
 	admission *admission // tests set it to control the queue's clock and timers
 	// cacheControl is CacheControl as a header value, made once.

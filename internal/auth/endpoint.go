@@ -166,8 +166,12 @@ func (e *TokenEndpoint) serve(w http.ResponseWriter, r *http.Request) refusal {
 		if basic {
 			w.Header().Set("WWW-Authenticate", `Basic realm="`+Realm+`"`)
 		}
-		e.fail(w, http.StatusUnauthorized, InvalidClient, "invalid_client", "Client authentication failed")
 		why := FailureReason(err)
+		desc := "Client authentication failed"
+		if why == ReasonPendingClient { // said only to whoever knows the secret
+			desc = "The client awaits approval by the operator"
+		}
+		e.fail(w, http.StatusUnauthorized, InvalidClient, "invalid_client", desc)
 		return refusal{clientID: id, reason: string(InvalidClient) + ": " + why, registered: why != ReasonUnknownClient}
 	}
 	if e.SetLogID != nil {

@@ -14,6 +14,7 @@ import (
 type clientTable struct {
 	version int64
 	byID    map[string]tableClient
+	revoked map[string]time.Time // revoked tokens by jti, with their expiry
 }
 
 // tableClient is a client as the table holds it, with its secret generation
@@ -40,11 +41,15 @@ func (g *Registry) Load(ctx context.Context) (changed bool, err error) {
 	if err != nil {
 		return false, err
 	}
+	revoked, err := g.loadRevoked(ctx)
+	if err != nil {
+		return false, err
+	}
 	byID := make(map[string]tableClient, len(cs))
 	for _, c := range cs {
 		byID[c.ID] = tableClient{Client: c, gen: c.Generation()}
 	}
-	g.table.Store(&clientTable{version: v, byID: byID})
+	g.table.Store(&clientTable{version: v, byID: byID, revoked: revoked})
 	return true, nil
 }
 
@@ -62,7 +67,7 @@ func (g *Registry) forget(id string) {
 	}
 	byID := maps.Clone(t.byID)
 	delete(byID, id)
-	g.table.Store(&clientTable{version: t.version, byID: byID})
+	g.table.Store(&clientTable{version: t.version, byID: byID, revoked: t.revoked})
 }
 
 // Registered reports whether the in-memory table holds a client with this

@@ -95,6 +95,19 @@ func (g *Registry) newSecret() (string, error) {
 // Create registers a new client with a generated ID and secret. The secret is
 // returned once and stored only as a hash.
 func (g *Registry) Create(ctx context.Context, name string) (Client, string, error) {
+	c, secret, err := g.newClient(name)
+	if err != nil {
+		return Client{}, "", err
+	}
+	if err := g.store.CreateClient(ctx, c); err != nil {
+		return Client{}, "", err
+	}
+	return c, secret, nil
+}
+
+// newClient returns a client not yet stored, with a generated ID and
+// secret, and the secret.
+func (g *Registry) newClient(name string) (Client, string, error) {
 	id, err := g.randomString(16, hex.EncodeToString)
 	if err != nil {
 		return Client{}, "", err
@@ -103,11 +116,7 @@ func (g *Registry) Create(ctx context.Context, name string) (Client, string, err
 	if err != nil {
 		return Client{}, "", err
 	}
-	c := Client{ID: id, Name: name, SecretHash: g.hash(secret), Created: g.now().UTC()}
-	if err := g.store.CreateClient(ctx, c); err != nil {
-		return Client{}, "", err
-	}
-	return c, secret, nil
+	return Client{ID: id, Name: name, SecretHash: g.hash(secret), Created: g.now().UTC()}, secret, nil
 }
 
 // Ensure makes sure a client with this ID exists, is active and accepts this
@@ -142,7 +151,8 @@ func (g *Registry) Ensure(ctx context.Context, id, name, secret string) error {
 
 // Rotate gives the client a new generated secret. The old one, and the tokens
 // issued with it, stop working at once in this process and, in the others,
-// as soon as their Sync hears of the change (see Sync).
+// as soon as their Sync hears of the change (see Sync). A client awaiting
+// approval keeps waiting with its new secret.
 func (g *Registry) Rotate(ctx context.Context, id string) (Client, string, error) {
 	c, err := g.store.Client(ctx, id)
 	if err != nil {
@@ -152,7 +162,11 @@ func (g *Registry) Rotate(ctx context.Context, id string) (Client, string, error
 	if err != nil {
 		return Client{}, "", err
 	}
-	if err := g.store.SetClientSecret(ctx, id, g.hash(secret)); err != nil {
+	h := g.hash(secret)
+	if c.Pending() {
+		h = seal(h)
+	}
+	if err := g.store.SetClientSecret(ctx, id, h); err != nil {
 		return Client{}, "", err
 	}
 	g.forget(id)
@@ -193,7 +207,8 @@ func (e *authError) Error() string { return "client authentication failed: " + e
 func (e *authError) Unwrap() error { return errBadClient }
 
 // FailureReason returns why Authenticate refused a client (ReasonUnknownClient,
-// ReasonWrongSecret or ReasonRevokedClient), or "" if err is not such a refusal.
+// ReasonWrongSecret, ReasonRevokedClient or ReasonPendingClient), or "" if
+// err is not such a refusal.
 func FailureReason(err error) string {
 	var ae *authError
 	if errors.As(err, &ae) {
@@ -231,6 +246,8 @@ func (g *Registry) Authenticate(ctx context.Context, id, secret string) (Client,
 	switch {
 	case !c.Active():
 		return Client{}, &authError{ReasonRevokedClient}
+	case !ok && g.pendingMatch(secret, c.SecretHash):
+		return Client{}, &authError{ReasonPendingClient}
 	case !ok:
 		return Client{}, &authError{ReasonWrongSecret}
 	}

@@ -114,7 +114,11 @@ func (t *Tokens) Verify(ctx context.Context, token string) (string, error) {
 		return "", errInvalidToken
 	}
 	if t.clients != nil {
-		if ok, final := t.clients.tokenValid(ctx, v.clientID, v.gen); !ok {
+		ok, final := t.clients.tokenValid(ctx, v.clientID, v.gen)
+		if ok && t.clients.tokenRevoked(v.jti) {
+			ok, final = false, true
+		}
+		if !ok {
 			if final { // no store lookup for this token again
 				v.refused = true
 				t.cache.put(token, v, now)
@@ -151,7 +155,7 @@ func (t *Tokens) verify(ctx context.Context, token string, now time.Time) (verif
 	if err != nil || !tok.Valid || !t.claimsValid(&c, now) {
 		return verified{}, false
 	}
-	return verified{clientID: c.ClientID, gen: c.Generation, exp: c.ExpiresAt.Time, iat: c.IssuedAt.Time}, true
+	return verified{clientID: c.ClientID, gen: c.Generation, jti: c.ID, exp: c.ExpiresAt.Time, iat: c.IssuedAt.Time}, true
 }
 
 // claimsValid checks expiry exactly (no leeway: a token is dead at exp) and
@@ -181,6 +185,7 @@ func (t *Tokens) claimsValid(c *tokenClaims, now time.Time) bool {
 type verified struct {
 	clientID string
 	gen      string // the client's secret generation when it was issued
+	jti      string // the token's ID, which a revocation names
 	exp, iat time.Time
 	refused  bool // its client was revoked or changed its secret since
 }

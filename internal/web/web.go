@@ -73,6 +73,7 @@ func New(o Options) http.Handler {
 	}
 	mux.Handle("GET /{$}", page("index.html", pageCSP))
 	mux.Handle("GET /docs", page("docs.html", docsCSP))
+	addRegistrationPages(mux, page)
 	files := http.StripPrefix("/assets/", http.FileServerFS(assetFS{sub}))
 	compressible := assetForms(sub)
 	mux.Handle("GET /assets/", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -24,6 +24,10 @@ func TestPages(t *testing.T) {
 		{"/assets/rome.js", "text/javascript; charset=utf-8", "Europe/Rome"},
 		{"/assets/charts.js", "text/javascript; charset=utf-8", "uPlot"},
 		{"/assets/catalog.js", "text/javascript; charset=utf-8", "drawCatalog"},
+		{"/developers", "text/html; charset=utf-8", `<script src="/assets/developers.js"`},
+		{"/operator", "text/html; charset=utf-8", `<script src="/assets/operator.js"`},
+		{"/assets/developers.js", "text/javascript; charset=utf-8", "usage not available"},
+		{"/assets/operator.js", "text/javascript; charset=utf-8", "/operator/clients"},
 		{"/assets/vendor/uplot/uPlot.iife.min.js", "text/javascript; charset=utf-8", "uPlot"},
 		{"/assets/vendor/swagger-ui/swagger-ui-bundle.js", "text/javascript; charset=utf-8", "SwaggerUIBundle"},
 	}
@@ -53,7 +57,7 @@ func TestPages(t *testing.T) {
 // which the CSP (script-src 'self') requires.
 func TestNoInlineScript(t *testing.T) {
 	h := web.New(web.Options{})
-	for _, path := range []string{"/", "/docs"} {
+	for _, path := range []string{"/", "/docs", "/developers", "/operator"} {
 		w := httptest.NewRecorder()
 		h.ServeHTTP(w, httptest.NewRequest(http.MethodGet, path, nil))
 		body := w.Body.String()

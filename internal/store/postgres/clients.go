@@ -19,22 +19,25 @@ func (s *Store) CreateClient(ctx context.Context, c auth.Client) error {
 	if err := store.CheckClient(c); err != nil {
 		return fmt.Errorf("postgres: create client: %w", err)
 	}
-	err := s.update(ctx, func(tx pgx.Tx) error {
-		_, err := tx.Exec(ctx,
-			`INSERT INTO clients (id, name, secret_hash, created, revoked) VALUES ($1, $2, $3, $4, $5)`,
-			c.ID, c.Name, store.StoredHash(c.SecretHash), c.Created, orNull(c.Revoked))
-		if isUniqueViolation(err) {
-			return energy.Errorf(energy.Conflict, "client %q already exists", c.ID)
-		}
-		if err != nil {
-			return err
-		}
-		return clientsChanged(ctx, tx, s.now())
-	})
+	err := s.update(ctx, func(tx pgx.Tx) error { return s.insertClient(ctx, tx, c) })
 	if err != nil {
 		return fmt.Errorf("postgres: create client: %w", err)
 	}
 	return nil
+}
+
+// insertClient inserts c and records the change to the clients.
+func (s *Store) insertClient(ctx context.Context, tx pgx.Tx, c auth.Client) error {
+	_, err := tx.Exec(ctx,
+		`INSERT INTO clients (id, name, secret_hash, created, revoked) VALUES ($1, $2, $3, $4, $5)`,
+		c.ID, c.Name, store.StoredHash(c.SecretHash), c.Created, orNull(c.Revoked))
+	if isUniqueViolation(err) {
+		return energy.Errorf(energy.Conflict, "client %q already exists", c.ID)
+	}
+	if err != nil {
+		return err
+	}
+	return clientsChanged(ctx, tx, s.now())
 }
 
 // Client returns the client with the given ID, or an error with code NotFound.

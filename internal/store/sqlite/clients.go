@@ -19,22 +19,25 @@ func (s *Store) CreateClient(ctx context.Context, c auth.Client) error {
 	if err := store.CheckClient(c); err != nil {
 		return fmt.Errorf("sqlite: create client: %w", err)
 	}
-	err := s.update(ctx, func(tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx,
-			`INSERT INTO clients (id, name, secret_hash, created, revoked) VALUES (?, ?, ?, ?, ?)`,
-			c.ID, c.Name, store.StoredHash(c.SecretHash), c.Created.UnixMicro(), micro(c.Revoked))
-		if isUniqueViolation(err) {
-			return energy.Errorf(energy.Conflict, "client %q already exists", c.ID)
-		}
-		if err != nil {
-			return err
-		}
-		return bumpVersion(ctx, tx, "clients", s.now())
-	})
+	err := s.update(ctx, func(tx *sql.Tx) error { return s.insertClient(ctx, tx, c) })
 	if err != nil {
 		return fmt.Errorf("sqlite: create client: %w", err)
 	}
 	return nil
+}
+
+// insertClient inserts c and advances the clients version.
+func (s *Store) insertClient(ctx context.Context, tx *sql.Tx, c auth.Client) error {
+	_, err := tx.ExecContext(ctx,
+		`INSERT INTO clients (id, name, secret_hash, created, revoked) VALUES (?, ?, ?, ?, ?)`,
+		c.ID, c.Name, store.StoredHash(c.SecretHash), c.Created.UnixMicro(), micro(c.Revoked))
+	if isUniqueViolation(err) {
+		return energy.Errorf(energy.Conflict, "client %q already exists", c.ID)
+	}
+	if err != nil {
+		return err
+	}
+	return bumpVersion(ctx, tx, "clients", s.now())
 }
 
 // Client returns the client with the given ID, or an error with code NotFound.

@@ -16,6 +16,7 @@ func RunShared(t *testing.T, open func(t *testing.T) (Store, Store)) {
 	t.Run("ServerSecretAgrees", func(t *testing.T) { testServerSecretAgrees(t, open) })
 	t.Run("VersionsSeenAcrossProcesses", func(t *testing.T) { testVersionsSeen(t, open) })
 	t.Run("ClientChangesToldAcrossProcesses", func(t *testing.T) { testClientChangesTold(t, open) })
+	t.Run("Registrations", func(t *testing.T) { testRegistrations(t, open) })
 	t.Run("PartImportsTakeTurns", func(t *testing.T) {
 		a, b := open(t)
 		partImportsTakeTurns(t, []Store{a, b, a, b})

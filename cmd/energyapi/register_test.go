@@ -1,0 +1,226 @@
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/json"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/energyapi/energyapi/internal/auth"
+	"github.com/energyapi/energyapi/internal/testwait"
+)
+
+// rfcOperatorToken is the bearer token of RFC 7662 section 2.1's example
+// request, used here as the operator token so that the example is sent as
+// printed.
+const rfcOperatorToken = "23410913-abewfq.123483"
+
+// exchange sends one request and returns the status, headers and body.
+func exchange(tb testing.TB, method, url string, header map[string]string, body string) (int, http.Header, string) {
+	tb.Helper()
+	req, err := http.NewRequest(method, url, strings.NewReader(body))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	for k, v := range header {
+		req.Header.Set(k, v)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, resp.Header, string(b)
+}
+
+// operatorFiles writes the operator token file and returns serve's flags
+// for it, with registration in mode.
+func operatorFlags(tb testing.TB, mode string) []string {
+	tb.Helper()
+	file := filepath.Join(tb.TempDir(), "operator-token")
+	if err := os.WriteFile(file, []byte(rfcOperatorToken+"\n"), 0o600); err != nil {
+		tb.Fatal(err)
+	}
+	return []string{"--registration", mode, "--operator-token-file", file}
+}
+
+// sqliteEnv returns the environment of a fresh SQLite store.
+func sqliteEnv(tb testing.TB) map[string]string {
+	tb.Helper()
+	env := map[string]string{"ENERGYAPI_DB": filepath.Join(tb.TempDir(), "e.db")}
+	if _, err := runCmd(tb, env, "init"); err != nil {
+		tb.Fatal(err)
+	}
+	return env
+}
+
+func TestRegistrationOffByDefault(t *testing.T) {
+	s := startServe(t, sqliteEnv(t), operatorFlags(t, "off")[2:]...) // an operator token, but no --registration
+	for _, c := range []struct{ method, path string }{
+		{"GET", "/developers"}, {"POST", "/developers/register"}, {"GET", "/developers/app"},
+		{"POST", "/developers/app/rotate-secret"}, {"POST", "/developers/app/delete"},
+		{"POST", "/register"}, {"GET", "/operator"}, {"GET", "/operator/clients"}, {"POST", "/operator/clients/x/approve"},
+	} {
+		st, _, body := exchange(t, c.method, s.base+c.path, map[string]string{"Content-Type": "application/json"}, `{}`)
+		if st != http.StatusNotFound {
+			t.Errorf("%s %s with registration off: got %d (%s), want 404", c.method, c.path, st, body)
+		}
+	}
+	st, _, body := exchange(t, "GET", s.base+auth.MetadataPath, nil, "")
+	if st != http.StatusOK || strings.Contains(body, "registration_endpoint") {
+		t.Errorf("metadata with registration off: got %d %s, want 200 without registration_endpoint", st, body)
+	}
+}
+
+// register registers an application through the developer endpoint.
+func register(tb testing.TB, s *server, name, contact string) (int, createdClient, string) {
+	tb.Helper()
+	st, _, body := exchange(tb, "POST", s.base+"/developers/register", map[string]string{"Content-Type": "application/json"},
+		`{"name":`+quoteJSON(name)+`,"contact":`+quoteJSON(contact)+`}`)
+	var c createdClient
+	_ = json.Unmarshal([]byte(body), &c)
+	return st, c, body
+}
+
+func quoteJSON(s string) string { b, _ := json.Marshal(s); return string(b) }
+
+func TestRegistrationApprovalSQLite(t *testing.T) {
+	env := sqliteEnv(t)
+	checkApproval(t, env, startServe(t, env, operatorFlags(t, "approval")...), startServe(t, env, operatorFlags(t, "approval")...))
+}
+
+func TestRegistrationApprovalPostgreSQL(t *testing.T) {
+	env := map[string]string{"ENERGYAPI_DB": cluster.Database(t)}
+	checkApproval(t, env, startServe(t, env, operatorFlags(t, "approval")...), startServe(t, env, operatorFlags(t, "approval")...))
+}
+
+// checkApproval registers two clients on replica a, checks that both are
+// refused until approved (one through the CLI, one through the operator
+// API), and that then each obtains tokens on both replicas at once.
+func checkApproval(t *testing.T, env map[string]string, a, b *server) {
+	st, first, body := register(t, a, "Grid Watch", "dev@example.com")
+	if st != http.StatusCreated || first.ClientSecret == "" || !strings.Contains(body, `"status":"pending"`) {
+		t.Fatalf("register: got %d %s, want 201 with credentials and status pending", st, body)
+	}
+	_, second, _ := register(t, a, "Second", "two@example.com")
+	for name, s := range map[string]*server{"A": a, "B": b} {
+		st, _, body := exchange(t, "POST", s.base+"/public-api/access-token", map[string]string{"Content-Type": "application/x-www-form-urlencoded"},
+			"grant_type=client_credentials&client_id="+first.ClientID+"&client_secret="+first.ClientSecret)
+		if st != http.StatusUnauthorized || !strings.Contains(body, `"error":"invalid_client"`) || !strings.Contains(body, "awaits approval") {
+			t.Errorf("token on %s before approval: got %d %s, want 401 invalid_client saying it awaits approval", name, st, body)
+		}
+		if _, st := s.token(t, first.ClientID, "wrong"); st != http.StatusUnauthorized {
+			t.Errorf("wrong secret on %s: got %d, want 401", name, st)
+		}
+	}
+	out, err := runCmd(t, env, "clients", "list")
+	if err != nil || !strings.Contains(out, `"client_id":"`+first.ClientID+`","name":"Grid Watch","created"`) || !strings.Contains(out, `"pending":true,"contact":"dev@example.com"`) {
+		t.Fatalf("clients list: got %q (%v), want the client pending with its contact", out, err)
+	}
+	if _, err := runCmd(t, env, "clients", "approve", first.ClientID); err != nil {
+		t.Fatal(err)
+	}
+	st, _, body = exchange(t, "POST", b.base+"/operator/clients/"+second.ClientID+"/approve", map[string]string{"Authorization": "Bearer not-the-operator-token"}, "")
+	if st != http.StatusUnauthorized {
+		t.Errorf("approve with a wrong operator token: got %d %s, want 401", st, body)
+	}
+	st, _, body = exchange(t, "POST", b.base+"/operator/clients/"+second.ClientID+"/approve", map[string]string{"Authorization": "Bearer " + rfcOperatorToken}, "")
+	if st != http.StatusOK || !strings.Contains(body, `"status":"active"`) {
+		t.Fatalf("approve through the operator API: got %d %s, want 200 active", st, body)
+	}
+	deadline := time.Now().Add(credentialsEndWithin(t))
+	var checks []refusal
+	for name, s := range map[string]*server{"A": a, "B": b} {
+		for _, c := range []createdClient{first, second} {
+			checks = append(checks, refusal{name + " issuing a token to approved " + c.ClientID, func() bool {
+				_, st := s.token(t, c.ClientID, c.ClientSecret)
+				return st == http.StatusOK
+			}})
+		}
+	}
+	if _, late := awaitAll(deadline, checks); len(late) > 0 {
+		t.Errorf("not within %s of the approval: %v", credentialsEndWithin(t), late)
+	}
+	st, _, body = exchange(t, "GET", a.base+"/operator/clients", map[string]string{"Authorization": "Bearer " + rfcOperatorToken}, "")
+	if st != http.StatusOK || strings.Contains(body, `"pending"`) {
+		t.Errorf("operator list after approvals: got %d %s, want 200 with no client pending", st, body)
+	}
+}
+
+func TestRegistrationsPerAddressPerHour(t *testing.T) {
+	env := sqliteEnv(t)
+	a := startServe(t, env, "--registration", "open", "--registrations-per-hour", "2")
+	b := startServe(t, env, "--registration", "open", "--registrations-per-hour", "2")
+	for i, s := range []*server{a, b} { // the limit counts across replicas
+		if st, _, body := register(t, s, "app", "dev@example.com"); st != http.StatusCreated {
+			t.Fatalf("registration %d: got %d %s, want 201", i+1, st, body)
+		}
+	}
+	for name, s := range map[string]*server{"A": a, "B": b} {
+		st, _, body := register(t, s, "app", "dev@example.com")
+		if st != http.StatusTooManyRequests || !strings.Contains(body, "At most 2 registrations an hour") {
+			t.Errorf("third registration on %s: got %d %s, want 429", name, st, body)
+		}
+	}
+	st, _, body := register(t, a, "", "not an address")
+	if st != http.StatusBadRequest {
+		t.Errorf("registration without a name: got %d %s, want 400", st, body)
+	}
+}
+
+// ensureClient creates (or resets) a client with a chosen ID and secret,
+// as RFC examples name them.
+func ensureClient(tb testing.TB, env map[string]string, id, secret string) {
+	tb.Helper()
+	ctx := context.Background()
+	st, err := openStore(ctx, env["ENERGYAPI_DB"], false)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer st.Close()
+	reg, err := auth.NewRegistry(ctx, st, st, time.Now, rand.Reader)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if err := reg.Ensure(ctx, id, "rfc example", secret); err != nil {
+		tb.Fatal(err)
+	}
+}
+
+// TestRotatingAPendingClientKeepsItPending: a rotation must not approve.
+func TestRotatingAPendingClientKeepsItPending(t *testing.T) {
+	env := sqliteEnv(t)
+	s := startServe(t, env, operatorFlags(t, "approval")...)
+	_, c, body := register(t, s, "app", "dev@example.com")
+	if c.ClientID == "" {
+		t.Fatalf("register: %s", body)
+	}
+	out, err := runCmd(t, env, "clients", "rotate-secret", c.ClientID)
+	var rotated createdClient
+	if err != nil || json.Unmarshal([]byte(out), &rotated) != nil || rotated.ClientSecret == "" {
+		t.Fatalf("clients rotate-secret: %q (%v)", out, err)
+	}
+	if _, st := s.token(t, c.ClientID, rotated.ClientSecret); st != http.StatusUnauthorized {
+		t.Errorf("the rotated secret before approval: got %d, want 401", st)
+	}
+	if _, err := runCmd(t, env, "clients", "approve", c.ClientID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := runCmd(t, env, "clients", "approve", c.ClientID); err == nil {
+		t.Errorf("approving twice: got no error, want one (not pending)")
+	}
+	testwait.For(t, 5*time.Second, "the rotated secret working after approval", func() bool {
+		_, st := s.token(t, c.ClientID, rotated.ClientSecret)
+		return st == http.StatusOK
+	})
+	if _, st := s.token(t, c.ClientID, c.ClientSecret); st != http.StatusUnauthorized {
+		t.Errorf("the first secret after rotation and approval: got %d, want 401", st)
+	}
+}

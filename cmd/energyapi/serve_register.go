@@ -1,0 +1,85 @@
+package main
+
+import (
+	"flag"
+	"log/slog"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/energyapi/energyapi/internal/auth"
+)
+
+// registerConfig is what serve reads of self-service registration and the
+// operator's credentials.
+type registerConfig struct {
+	mode          string
+	operatorFile  string
+	initialFile   string
+	perHour       int
+	operatorToken string   // read from operatorFile by check
+	initialTokens []string // read from initialFile by check
+}
+
+// minOperatorToken is the shortest operator or initial access token
+// accepted: it guards client approval and introspection.
+const minOperatorToken = 16
+
+func (c *registerConfig) register(fs *flag.FlagSet) {
+	fs.StringVar(&c.mode, "registration", string(auth.RegistrationOff), "self-service registration on the site and POST /register: off (every registration path answers 404), approval (a registered client obtains tokens once an operator approves it) or open")
+	fs.StringVar(&c.operatorFile, "operator-token-file", "", "a file holding the operator token, which signs in to the operator page (/operator: approving clients) and authenticates the operator's gateway at /introspect (RFC 7662); none: neither exists")
+	fs.StringVar(&c.initialFile, "initial-access-token-file", "", "a file of initial access tokens for dynamic registration (RFC 7591, POST /register), one a line; the operator token is one too")
+	fs.IntVar(&c.perHour, "registrations-per-hour", auth.DefaultRegistrationsPerHour, "registrations on the site allowed per remote address in an hour, across replicas; more are answered 429 (0: no limit)")
+}
+
+// check validates the settings and reads the token files.
+func (c *registerConfig) check() error {
+	if _, ok := auth.ParseRegistrationMode(c.mode); !ok {
+		return invalidValue("--registration", c.mode, "want off, approval or open")
+	}
+	if c.perHour < 0 {
+		return invalidValue("--registrations-per-hour", strconv.Itoa(c.perHour), "want 0 or more")
+	}
+	var err error
+	if c.operatorFile != "" {
+		var ts []string
+		if ts, err = readTokens("--operator-token-file", c.operatorFile); err == nil && len(ts) != 1 {
+			return invalidValue("--operator-token-file", c.operatorFile, "want exactly one token")
+		}
+		if err == nil {
+			c.operatorToken = ts[0]
+		}
+	}
+	if err == nil && c.initialFile != "" {
+		c.initialTokens, err = readTokens("--initial-access-token-file", c.initialFile)
+	}
+	return err
+}
+
+// readTokens reads a file of tokens, one a line; blank lines and lines
+// starting with # are skipped.
+func readTokens(flagName, path string) ([]string, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, invalidValue(flagName, path, err.Error())
+	}
+	var ts []string
+	for _, l := range strings.Split(string(b), "\n") {
+		l = strings.TrimSpace(l)
+		switch {
+		case l == "" || strings.HasPrefix(l, "#"):
+		case len(l) < minOperatorToken || strings.ContainsAny(l, " \t,"):
+			return nil, invalidValue(flagName, path, "every token must be at least "+strconv.Itoa(minOperatorToken)+" characters without spaces or commas")
+		default:
+			ts = append(ts, l)
+		}
+	}
+	return ts, nil
+}
+
+// selfService returns the self-service endpoints as configured.
+func (c *registerConfig) selfService(log *slog.Logger, reg *auth.Registry, tokens *auth.Tokens) *auth.SelfService {
+	mode, _ := auth.ParseRegistrationMode(c.mode)
+	return &auth.SelfService{Mode: mode, Registry: reg, Tokens: tokens, Log: log,
+		OperatorToken: c.operatorToken, InitialTokens: c.initialTokens, PerHour: c.perHour}
+}

@@ -1,0 +1,367 @@
+package auth
+
+import (
+	"context"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/energyapi/energyapi/internal/energy"
+)
+
+// RegistrationMode says who may register a client through the site and
+// POST /register.
+type RegistrationMode string
+
+// Registration modes.
+const (
+	// RegistrationOff: no registration path exists (404).
+	RegistrationOff RegistrationMode = "off"
+	// RegistrationApproval: a registered client obtains no token until an
+	// operator approves it.
+	RegistrationApproval RegistrationMode = "approval"
+	// RegistrationOpen: a registered client works at once.
+	RegistrationOpen RegistrationMode = "open"
+)
+
+// ParseRegistrationMode returns the mode s names, or false.
+func ParseRegistrationMode(s string) (RegistrationMode, bool) {
+	switch m := RegistrationMode(s); m {
+	case RegistrationOff, RegistrationApproval, RegistrationOpen:
+		return m, true
+	}
+	return "", false
+}
+
+// DefaultRegistrationsPerHour is how many clients one address may register
+// in an hour unless configured otherwise.
+const DefaultRegistrationsPerHour = 5
+
+// maxRegistrationRequest bounds the JSON bodies of the registration
+// endpoints: a few names and addresses.
+const maxRegistrationRequest = 16 << 10
+
+// SelfService serves self-service registration, its operator side, and the
+// standard endpoints for machines (RFC 7591, 7009, 7662, 8414).
+type SelfService struct {
+	Mode     RegistrationMode
+	Registry *Registry
+	Tokens   *Tokens
+	Log      *slog.Logger
+	// OperatorToken authenticates the operator's page and API and the
+	// operator's gateway at the introspection endpoint; "" disables them.
+	OperatorToken string
+	// InitialTokens are the initial access tokens (RFC 7591 section 3)
+	// that POST /register accepts besides OperatorToken.
+	InitialTokens []string
+	// PerHour bounds the registrations from one address in an hour; 0 for no bound.
+	PerHour int
+	// Remote returns the caller's address; it defaults to the connection's peer.
+	Remote func(*http.Request) string
+}
+
+// Registering reports whether registration paths exist.
+func (s *SelfService) Registering() bool {
+	return s.Mode == RegistrationApproval || s.Mode == RegistrationOpen
+}
+
+// Operated reports whether the operator endpoints exist.
+func (s *SelfService) Operated() bool { return s.OperatorToken != "" }
+
+// sameSecret compares two secrets in constant time, whatever their lengths.
+func sameSecret(a, b string) bool {
+	ha, hb := sha256.Sum256([]byte(a)), sha256.Sum256([]byte(b))
+	return subtle.ConstantTimeCompare(ha[:], hb[:]) == 1
+}
+
+// bearerIs reports whether r carries one of tokens as its bearer token,
+// and otherwise answers 401 with the RFC 6750 challenge.
+func bearerIs(w http.ResponseWriter, r *http.Request, tokens ...string) bool {
+	tok, ok := BearerToken(r.Header.Get("Authorization"))
+	for _, t := range tokens {
+		if ok && t != "" && sameSecret(tok, t) {
+			return true
+		}
+	}
+	w.Header().Set("WWW-Authenticate", `Bearer realm="`+Realm+`", error="invalid_token"`)
+	writeJSON(w, http.StatusUnauthorized, oauthError{Error: "invalid_token", Description: "A valid operator-issued token is required"})
+	return false
+}
+
+// noStore marks an answer that carries or speaks of credentials.
+func noStore(w http.ResponseWriter) {
+	w.Header().Set("Cache-Control", "no-store")
+	w.Header().Set("Pragma", "no-cache")
+}
+
+// fail answers with an OAuth-shaped error.
+func (s *SelfService) fail(w http.ResponseWriter, r *http.Request, err error) {
+	status, code := http.StatusInternalServerError, "server_error"
+	msg := "The server could not process the request"
+	var e *energy.Error
+	if errors.As(err, &e) {
+		switch e.Code {
+		case energy.Invalid:
+			status, code, msg = http.StatusBadRequest, "invalid_request", e.Message
+		case energy.NotFound:
+			status, code, msg = http.StatusNotFound, "not_found", e.Message
+		case energy.Conflict:
+			status, code, msg = http.StatusConflict, "conflict", e.Message
+		case energy.Unavailable:
+			status, code, msg = http.StatusServiceUnavailable, "temporarily_unavailable", "The store does not answer; retry later"
+			w.Header().Set("Retry-After", "1")
+		}
+	}
+	if status == http.StatusInternalServerError {
+		s.Log.ErrorContext(r.Context(), "registration", "err", err)
+	}
+	writeJSON(w, status, oauthError{Error: code, Description: msg})
+}
+
+// decodeJSON reads r's body, at most maxRegistrationRequest bytes of JSON, into v.
+func decodeJSON(w http.ResponseWriter, r *http.Request, v any) error {
+	if mt, _, _ := strings.Cut(r.Header.Get("Content-Type"), ";"); strings.TrimSpace(strings.ToLower(mt)) != "application/json" {
+		return energy.Errorf(energy.Invalid, "Content-Type must be application/json")
+	}
+	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, maxRegistrationRequest))
+	if err := dec.Decode(v); err != nil {
+		return energy.Errorf(energy.Invalid, "The body is not the JSON object expected (or exceeds %d bytes)", maxRegistrationRequest)
+	}
+	return nil
+}
+
+// remote returns the fingerprint of r's address: the per-address limit
+// counts fingerprints, and no address is stored.
+func (s *SelfService) remote(r *http.Request) string {
+	addr := r.RemoteAddr
+	if s.Remote != nil {
+		addr = s.Remote(r)
+	}
+	return Fingerprint(addr)
+}
+
+// clientStatus names a client's state for the pages.
+func clientStatus(c Client) string {
+	switch {
+	case !c.Active():
+		return "revoked"
+	case c.Pending():
+		return "pending"
+	}
+	return "active"
+}
+
+type registrationRequest struct {
+	Name    string `json:"name"`
+	Contact string `json:"contact"`
+}
+
+type appJSON struct {
+	ClientID     string `json:"client_id"`
+	ClientSecret string `json:"client_secret,omitempty"`
+	Name         string `json:"name"`
+	Contact      string `json:"contact,omitempty"`
+	Created      string `json:"created,omitempty"`
+	Status       string `json:"status"`
+	Origin       string `json:"origin,omitempty"`
+}
+
+func newAppJSON(c Client, reg Registration, secret string) appJSON {
+	return appJSON{ClientID: c.ID, ClientSecret: secret, Name: c.Name, Contact: reg.Contact,
+		Created: c.Created.UTC().Format(time.RFC3339), Status: clientStatus(c), Origin: reg.Origin}
+}
+
+// HandleRegister serves the developer page's registration: a name and a
+// contact address in, a client ID and a secret, shown once, out.
+func (s *SelfService) HandleRegister() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		noStore(w)
+		var req registrationRequest
+		if err := decodeJSON(w, r, &req); err != nil {
+			s.fail(w, r, err)
+			return
+		}
+		if req.Contact == "" {
+			s.fail(w, r, energy.Errorf(energy.Invalid, "A contact address is required"))
+			return
+		}
+		reg := Registration{Contact: req.Contact, Origin: OriginWeb, Addr: s.remote(r)}
+		c, secret, ok, err := s.Registry.Register(r.Context(), req.Name, reg, s.Mode == RegistrationApproval, s.PerHour)
+		if err != nil {
+			s.fail(w, r, err)
+			return
+		}
+		if !ok {
+			s.tooMany(w)
+			return
+		}
+		s.Log.InfoContext(r.Context(), "client registered", "client_id", c.ID, "status", clientStatus(c))
+		writeJSON(w, http.StatusCreated, newAppJSON(c, reg, secret))
+	})
+}
+
+// tooMany answers a registration over the per-address limit: 429, to be
+// retried within the hour.
+func (s *SelfService) tooMany(w http.ResponseWriter) {
+	w.Header().Set("Retry-After", strconv.Itoa(int(time.Hour/time.Second)))
+	writeJSON(w, http.StatusTooManyRequests, oauthError{Error: "too_many_requests",
+		Description: fmt.Sprintf("At most %d registrations an hour from one address; retry later", s.PerHour)})
+}
+
+// HandleApp answers a signed-in developer (a bearer token) with their application.
+func (s *SelfService) HandleApp() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		noStore(w)
+		id, ok := bearerClient(w, r, s.Tokens, func(w http.ResponseWriter, r *http.Request, err error) {
+			writeJSON(w, http.StatusUnauthorized, oauthError{Error: "invalid_token", Description: "Sign in again: the access token is missing, expired or revoked"})
+		})
+		if !ok {
+			return
+		}
+		s.writeApp(w, r, id, "")
+	})
+}
+
+func (s *SelfService) writeApp(w http.ResponseWriter, r *http.Request, id, secret string) {
+	c, err := s.Registry.store.Client(r.Context(), id)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	reg, err := s.Registry.RegistrationOf(r.Context(), id)
+	if err != nil && energy.ErrorCode(err) != energy.NotFound {
+		s.fail(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, newAppJSON(c, reg, secret))
+}
+
+// clientAuth authenticates the client of r by its credentials, as the token
+// endpoint does (HTTP Basic or the form), or answers 401 invalid_client.
+func (s *SelfService) clientAuth(w http.ResponseWriter, r *http.Request) (Client, bool) {
+	r.Body = http.MaxBytesReader(w, r.Body, MaxTokenRequest)
+	if err := r.ParseForm(); err != nil {
+		writeJSON(w, http.StatusBadRequest, oauthError{Error: "invalid_request", Description: "The request body is not a valid form"})
+		return Client{}, false
+	}
+	id, secret, basic, msg := clientCredentials(r, r.PostForm)
+	if msg != "" {
+		writeJSON(w, http.StatusBadRequest, oauthError{Error: "invalid_request", Description: msg})
+		return Client{}, false
+	}
+	c, err := s.Registry.Authenticate(r.Context(), id, secret)
+	if energy.ErrorCode(err) == energy.Unauthorized {
+		if basic {
+			w.Header().Set("WWW-Authenticate", `Basic realm="`+Realm+`"`)
+		}
+		writeJSON(w, http.StatusUnauthorized, oauthError{Error: "invalid_client", Description: "Client authentication failed"})
+		return Client{}, false
+	}
+	if err != nil {
+		s.fail(w, r, err)
+		return Client{}, false
+	}
+	return c, true
+}
+
+// HandleRotate gives the client that authenticates with its credentials a
+// new secret, shown once; the old one and every token issued with it stop
+// working at once, on every replica.
+func (s *SelfService) HandleRotate() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		noStore(w)
+		c, ok := s.clientAuth(w, r)
+		if !ok {
+			return
+		}
+		_, secret, err := s.Registry.Rotate(r.Context(), c.ID)
+		if err != nil {
+			s.fail(w, r, err)
+			return
+		}
+		s.Log.InfoContext(r.Context(), "client secret rotated", "client_id", c.ID)
+		s.writeApp(w, r, c.ID, secret)
+	})
+}
+
+// HandleDelete deletes the application of the client that authenticates
+// with its credentials: the client is revoked, at once on every replica,
+// and its record kept for the operator.
+func (s *SelfService) HandleDelete() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		noStore(w)
+		c, ok := s.clientAuth(w, r)
+		if !ok {
+			return
+		}
+		if err := s.Registry.Revoke(r.Context(), c.ID); err != nil {
+			s.fail(w, r, err)
+			return
+		}
+		s.Log.InfoContext(r.Context(), "client deleted by its developer", "client_id", c.ID)
+		w.WriteHeader(http.StatusNoContent)
+	})
+}
+
+// HandleOperatorClients lists every client, with its registration, for the
+// operator.
+func (s *SelfService) HandleOperatorClients() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		noStore(w)
+		if !bearerIs(w, r, s.OperatorToken) {
+			return
+		}
+		list, err := s.listApps(r.Context())
+		if err != nil {
+			s.fail(w, r, err)
+			return
+		}
+		writeJSON(w, http.StatusOK, struct {
+			Clients []appJSON `json:"clients"`
+		}{list})
+	})
+}
+
+func (s *SelfService) listApps(ctx context.Context) ([]appJSON, error) {
+	cs, err := s.Registry.List(ctx)
+	if err != nil {
+		return nil, err
+	}
+	regs, err := s.Registry.Registrations(ctx)
+	if err != nil {
+		return nil, err
+	}
+	byID := make(map[string]Registration, len(regs))
+	for _, reg := range regs {
+		byID[reg.ClientID] = reg
+	}
+	out := make([]appJSON, 0, len(cs))
+	for _, c := range cs {
+		out = append(out, newAppJSON(c, byID[c.ID], ""))
+	}
+	return out, nil
+}
+
+// HandleApprove approves a pending client for the operator.
+func (s *SelfService) HandleApprove() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		noStore(w)
+		if !bearerIs(w, r, s.OperatorToken) {
+			return
+		}
+		id := r.PathValue("id")
+		if err := s.Registry.Approve(r.Context(), id); err != nil {
+			s.fail(w, r, err)
+			return
+		}
+		s.Log.InfoContext(r.Context(), "client approved", "client_id", id)
+		s.writeApp(w, r, id, "")
+	})
+}
