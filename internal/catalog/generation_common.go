@@ -69,32 +69,3 @@ func provinceRows(stats []demo.ProvinceStat, noType bool) []dataset.Row {
 	}
 	return rows
 }
-
-// hourlyGeneration returns the demo's hourly generation, computed from
-// Italy's demo total load (demo.Generation).
-func hourlyGeneration(in dataset.DemoInput) []demo.GenHour {
-	var hours []demo.HourLoad
-	var sum float64
-	var n int
-	flush := func() {
-		if n > 0 {
-			hours[len(hours)-1].GW = sum / float64(n) / 1000
-		}
-		sum, n = 0, 0
-	}
-	italy := string(energy.Italy)
-	for _, r := range in.From["total-load"] {
-		if r.Text[0] != italy {
-			continue
-		}
-		h := r.Time - r.Time%3600 // Europe/Rome offsets are whole hours
-		if len(hours) == 0 || hours[len(hours)-1].At != h {
-			flush()
-			hours = append(hours, demo.HourLoad{At: h})
-		}
-		sum += r.Num[0]
-		n++
-	}
-	flush()
-	return demo.Generation(hours, in.Seed)
-}
