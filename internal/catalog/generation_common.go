@@ -1,10 +1,7 @@
 package catalog
 
 import (
-	"time"
-
 	"github.com/energyapi/energyapi/internal/dataset"
-	"github.com/energyapi/energyapi/internal/demo"
 	"github.com/energyapi/energyapi/internal/energy"
 )
 
@@ -48,24 +45,4 @@ func grossNetField(name, what string) dataset.Field {
 // italian is a yearly statistic's number: "27.389,400".
 func italian(name, doc string) dataset.Field {
 	return dataset.Field{Name: name, Kind: dataset.Number, Format: dataset.Italian3, Doc: doc + ", Italian number format (decimal comma, thousands points, three decimals)."}
-}
-
-// yearRow returns a yearly record as a row.
-func yearRow(year int, num float64, text ...string) dataset.Row {
-	return dataset.Row{Time: time.Date(year, time.January, 1, 0, 0, 0, 0, energy.Rome()).Unix(), Text: text, Num: []float64{num}}
-}
-
-// provinceRows returns the rows of province statistics whose text fields
-// are Type, Region, Province and Kind in that order, or, with noType,
-// Region, Province and Kind.
-func provinceRows(stats []demo.ProvinceStat, noType bool) []dataset.Row {
-	rows := make([]dataset.Row, 0, len(stats))
-	for _, s := range stats {
-		if noType {
-			rows = append(rows, yearRow(s.Year, s.Value, s.Region, s.Province, s.Kind))
-			continue
-		}
-		rows = append(rows, yearRow(s.Year, s.Value, s.Type, s.Region, s.Province, s.Kind))
-	}
-	return rows
 }
