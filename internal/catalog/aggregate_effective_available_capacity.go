@@ -28,7 +28,7 @@ func adequacy(resource, title, array, doc, by string) *dataset.Dataset {
 	fields := []dataset.Field{
 		referenceDate("market_date", false),
 		zoneField(),
-		text("macroarea", macroareas, "Macroarea: NORD, CENTRO_NORD, CENTRO_SUD or SUD_ISOLE."),
+		text("macroarea", macroareas, "Macroarea: "+joinNames(energy.Macroareas())+"."),
 	}
 	if by != "" {
 		fields = append(fields, text(by, macrousers, "Market participant (macro user) owning the units."))

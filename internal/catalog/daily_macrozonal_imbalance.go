@@ -32,7 +32,7 @@ func feesImbalance(name, title, array, doc string) *dataset.Dataset {
 			referenceDate("reference_date", false),
 			text("data_type", dataTypes, "Orario or Quarto Orario."),
 			zoneField(),
-			text("macrozone", macrozones, "Macrozone: NORD or SUD."),
+			text("macrozone", macrozones, "Macrozone: "+joinNames(energy.Macrozones())+"."),
 			text("zonal_aggregate_sign", signs, "+ when the macrozone was short (it drew more than scheduled), - when long."),
 			number("zonal_aggregate_unbalance_MWh", "Size of the aggregate imbalance over the period, MWh, never negative", 0, 100000),
 		})

@@ -3,6 +3,7 @@ package catalog
 import (
 	"github.com/energyapi/energyapi/internal/dataset"
 	"github.com/energyapi/energyapi/internal/demo"
+	"github.com/energyapi/energyapi/internal/energy"
 )
 
 // DailyPrices are the imbalance prices of each macrozone, hourly and
@@ -27,7 +28,7 @@ func feesPrices(name, title, array, doc string) *dataset.Dataset {
 			referenceDate("reference_date", false),
 			text("data_type", dataTypes, "Orario or Quarto Orario: the period reference_date starts."),
 			zoneField(),
-			text("macrozone", macrozones, "Macrozone: NORD or SUD."),
+			text("macrozone", macrozones, "Macrozone: "+joinNames(energy.Macrozones())+"."),
 			number("base_price_EURxMWh", "Base price, EUR/MWh", -1000, 5000),
 			number("incentive_component_EURxMWh", "Incentive component, EUR/MWh", -1000, 5000),
 			number("unbalance_price_EURxMWh", "Imbalance price, EUR/MWh", -1000, 5000),

@@ -3,6 +3,7 @@ package catalog
 import (
 	"github.com/energyapi/energyapi/internal/dataset"
 	"github.com/energyapi/energyapi/internal/demo"
+	"github.com/energyapi/energyapi/internal/energy"
 )
 
 // MacrozonalNoArbitragePrices are the hourly no-arbitrage prices of each
@@ -14,7 +15,7 @@ func MacrozonalNoArbitragePrices() *dataset.Dataset {
 		[]dataset.Param{v1Dates(0)},
 		[]dataset.Field{
 			storedDate("publication_date", "2006-01-02 15:04:05", "When the month's prices were published, yyyy-mm-dd hh:mm:ss."),
-			text("macrozone", macrozones, "Macrozone: NORD or SUD."),
+			text("macrozone", macrozones, "Macrozone: "+joinNames(energy.Macrozones())+"."),
 			text("zone", zoneCodes, "Bidding zone code within the macrozone."),
 			referenceDate("date", true),
 			number("no_arbitrage_price_EURxMWh", "No-arbitrage price, EUR/MWh", -1000, 5000),

@@ -3,6 +3,7 @@ package catalog
 import (
 	"github.com/energyapi/energyapi/internal/dataset"
 	"github.com/energyapi/energyapi/internal/demo"
+	"github.com/energyapi/energyapi/internal/energy"
 )
 
 // MonthlySummary is the Fees area's monthly summary: per period and
@@ -22,7 +23,7 @@ func MonthlySummary() *dataset.Dataset {
 			{Name: "reference_date", Kind: dataset.Instant, Doc: "Start of the period, Europe/Rome wall time yyyy-mm-dd hh:mm:ss; no offset, as the page's field list has none."},
 			text("data_type", dataTypes, "Orario or Quarto Orario: the period reference_date starts."),
 			zoneField(),
-			text("macrozone", macrozones, "Macrozone: NORD or SUD."),
+			text("macrozone", macrozones, "Macrozone: "+joinNames(energy.Macrozones())+"."),
 			number("zonal_aggregate_unbalance_MWh", "Size of the aggregate imbalance over the period, MWh, never negative", 0, 100000),
 			text("zonal_aggregate_sign", signs, "+ when the macrozone was short, - when long."),
 			number("exchanges_MWh", "Net scheduled exchange with the other macrozone over the period, MWh, positive into the macrozone", -1e6, 1e6),

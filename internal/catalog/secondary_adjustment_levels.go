@@ -1,6 +1,8 @@
 package catalog
 
 import (
+	"strings"
+
 	"github.com/energyapi/energyapi/internal/dataset"
 	"github.com/energyapi/energyapi/internal/demo"
 	"github.com/energyapi/energyapi/internal/energy"
@@ -17,7 +19,7 @@ func SecondaryAdjustmentLevels() *dataset.Dataset {
 		[]dataset.Param{dates, enumParam("area", "area", false, false, "Area to extract (a bidding zone as the Market pages name it, e.g. Sicilia).")},
 		[]dataset.Field{
 			referenceDate("reference_date", true),
-			text("area", zoneRef(energy.ZoneItalian), "Area: a bidding zone ("+joinNames(energy.ZoneItalian.Names())+")."),
+			text("area", zoneRef(energy.ZoneItalian), "Area: a bidding zone ("+strings.Join(energy.ZoneItalian.Names(), ", ")+")."),
 			number("secondary_adjustment_level_MW", "Mean regulation level over the quarter hour, MW; negative downward", -5000, 5000),
 		})
 	d.DemoFrom = []string{"total-load"}

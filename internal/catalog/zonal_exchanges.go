@@ -3,6 +3,7 @@ package catalog
 import (
 	"github.com/energyapi/energyapi/internal/dataset"
 	"github.com/energyapi/energyapi/internal/demo"
+	"github.com/energyapi/energyapi/internal/energy"
 )
 
 // ZonalExchanges are each bidding zone's monthly exchanges with the other
@@ -16,7 +17,7 @@ func ZonalExchanges() *dataset.Dataset {
 			storedDate("publication_date", "2006-01-02 15:04:05", "When the month's values were published, yyyy-mm-dd hh:mm:ss."),
 			zoneField(),
 			{Name: "reference_date", Kind: dataset.Instant, Doc: "The month's first day, yyyy-mm-dd 00:00:00 (Europe/Rome)."},
-			text("zone_code", zoneCodes, "Bidding zone code: NORD, CNOR, CSUD, SUD, CALA, SICI or SARD."),
+			text("zone_code", zoneCodes, "Bidding zone code: "+joinNames(energy.ZoneCode.Names())+"."),
 			number("exchanges_MWh", "Net scheduled exchange with the other zones over the month, MWh", -1e8, 1e8),
 			number("foreign_MWh", "Net scheduled exchange across the borders over the month, MWh", -1e8, 1e8),
 		})
