@@ -1,8 +1,6 @@
 package catalog
 
 import (
-	"time"
-
 	"github.com/energyapi/energyapi/internal/dataset"
 	"github.com/energyapi/energyapi/internal/demo"
 	"github.com/energyapi/energyapi/internal/energy"
@@ -33,7 +31,7 @@ func AsteFCR() *dataset.Dataset {
 		})
 	d.Key = []string{"zone", "direction"}
 	d.Message = dataset.MessageMarketDate
-	d.Demo = demoFCR
+	d.Demo = demo.FCR
 	d.Source = dataset.Source{Ref: liveClient + "a grid dashboard that calls aste-fcr every day with marketDate and reads date, zone, direction, price, quantity and requirement", Confidence: "H",
 		Guess: "The page was not seen; session and the message come from a generated OpenAPI set (M). One record per area, direction and day (the live client averages a day's rows). The field order."}
 	return d
@@ -41,28 +39,3 @@ func AsteFCR() *dataset.Dataset {
 
 // fcrSessions is the auctions' session value.
 var fcrSessions = energy.Plain("FCR")
-
-// demoFCR writes the days of the v1.0 window (zeros before the auctions
-// start) and at least a month of auctions from their first day, beyond
-// the other datasets' end if need be.
-func demoFCR(in dataset.DemoInput) []dataset.Row {
-	lo, _ := v1Window(in)
-	last := in.Last
-	if end := demo.FCRStart.AddDays(30); last.Compare(end) < 0 {
-		last = end
-	}
-	var rows []dataset.Row
-	for d := energy.DateOf(time.Unix(lo, 0)); d.Compare(last) <= 0; d = d.AddDays(1) {
-		if d.Compare(in.Last) > 0 && d.Compare(demo.FCRStart) < 0 {
-			d = demo.FCRStart // nothing to write between the window and the auctions
-		}
-		for a, area := range demo.FCRAreas {
-			for _, dir := range directions.Values() {
-				r := demo.FCRAuction(in.Seed, d, a, dir == "UP")
-				known := demo.FCRKnownAt(d).UnixMicro()
-				rows = append(rows, dataset.Row{Time: d.Start().Unix(), Text: []string{"FCR", area, dir}, Num: []float64{r.PriceEURMW, r.QuantityMW, r.RequiredMW}, Pub: known, Rev: known})
-			}
-		}
-	}
-	return rows
-}

@@ -1,6 +1,12 @@
 // Package catalog declares the datasets of the API family, one file per
-// endpoint: what makes each of them itself, and nothing the machinery in
-// internal/dataset does for all of them.
+// endpoint: its path, parameters, fields and their reference lists, import
+// format and source, what makes each of them itself and nothing the
+// machinery in internal/dataset does for all of them. It only declares:
+// each descriptor's demo generator is a one-line call into internal/demo,
+// which holds every model and formula of the demo data, and the bidding
+// zones' names come from internal/energy's one table (BiddingZones), each
+// endpoint picking the vocabulary its page shows. TestCatalogOnlyDeclares
+// keeps simulation out.
 package catalog
 
 import "github.com/energyapi/energyapi/internal/dataset"

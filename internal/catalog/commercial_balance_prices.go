@@ -2,25 +2,17 @@ package catalog
 
 import (
 	"github.com/energyapi/energyapi/internal/dataset"
+	"github.com/energyapi/energyapi/internal/demo"
 	"github.com/energyapi/energyapi/internal/energy"
 )
-
-// balanceZones are the zones of the commercial balance prices, each in its
-// macrozone: Italy's bidding zones and the virtual zones of the borders
-// (the page's example: macrozone NORD, zone AUST).
-var balanceZones = []struct{ macro, zone string }{
-	{"NORD", "AUST"}, {"NORD", "FRAN"}, {"NORD", "NORD"}, {"NORD", "SLOV"}, {"NORD", "SVIZ"},
-	{"SUD", "CALA"}, {"SUD", "CNOR"}, {"SUD", "CSUD"}, {"SUD", "GREC"}, {"SUD", "MALT"},
-	{"SUD", "MONT"}, {"SUD", "SARD"}, {"SUD", "SICI"}, {"SUD", "SUD"},
-}
 
 // CommercialBalancePrices are the hourly prices at which commercial
 // imbalances are settled in each zone, at the path the page's example
 // calls (ifees); the Fees paths stay as aliases.
 func CommercialBalancePrices() *dataset.Dataset {
 	var zones []string
-	for _, z := range balanceZones {
-		zones = append(zones, z.zone)
+	for _, z := range energy.BalanceZones() {
+		zones = append(zones, z.Code)
 	}
 	d := v1("fees", "commercial-balance-prices", "commercial-balance-prices", "Commercial balance prices",
 		"Hourly prices of each zone at which a balance responsible party's commercial imbalance is settled, in EUR/MWh: "+
@@ -30,7 +22,7 @@ func CommercialBalancePrices() *dataset.Dataset {
 		[]dataset.Field{
 			storedDate("publication_date", "2006-01-02 15:04:05", "When the prices were published, yyyy-mm-dd hh:mm:ss."),
 			{Name: "date_time", Kind: dataset.Instant, TZ: "date_tz", Doc: "The hour's start, Europe/Rome wall time yyyy-mm-dd hh:mm:ss, followed by the zone name; no offset, as the page shows none."},
-			text("macrozone", macrozones, "Macrozone: NORD or SUD."),
+			text("macrozone", macrozones, "Macrozone: "+joinNames(energy.Macrozones())+"."),
 			text("zone", namesRef(zones), "Zone: a bidding zone code or a border's virtual zone (AUST, FRAN, GREC, MALT, MONT, SLOV, SVIZ)."),
 			number("sell_price_EURxMWh", "Price of energy sold from a long position, EUR/MWh", -1000, 5000),
 			number("buy_price_EURxMWh", "Price of energy bought to close a short position, EUR/MWh", -1000, 5000),
@@ -39,20 +31,7 @@ func CommercialBalancePrices() *dataset.Dataset {
 	d.Aliases = []string{"/fees/v1.0/commercial-balance-prices", "/market-and-fees/v1.0/commercial-balance-prices"}
 	d.Key = []string{"macrozone", "zone"}
 	d.DemoFrom = []string{"total-load", "actual-generation"}
-	d.Demo = func(in dataset.DemoInput) []dataset.Row {
-		hours := v1Hours(in)
-		var rows []dataset.Row
-		for i := range hours {
-			h := &hours[i]
-			for k, z := range balanceZones {
-				// Around the macrozone's base price, a zone's own spread,
-				// and 4% either way for the two positions.
-				p := basePrice(h, z.macro) + 2*dataNoise(h.at, 900+k)
-				rows = append(rows, dataset.Row{Time: h.at, Text: []string{publishedAt(h.at), z.macro, z.zone}, Num: []float64{energy.Round(p*0.96, 3), energy.Round(p*1.04, 3)}})
-			}
-		}
-		return rows
-	}
+	d.Demo = demo.CommercialBalancePrices
 	d.Source = dataset.Source{Ref: portal("fees", "Commercial_Balance_Prices"), Confidence: "H",
 		Guess: "The zone list beyond the example's AUST, and which price is which position's."}
 	return d

@@ -1,9 +1,8 @@
 package catalog
 
 import (
-	"math"
-
 	"github.com/energyapi/energyapi/internal/dataset"
+	"github.com/energyapi/energyapi/internal/demo"
 	"github.com/energyapi/energyapi/internal/energy"
 )
 
@@ -12,7 +11,7 @@ import (
 func DailyPrices() *dataset.Dataset {
 	d := feesPrices("daily-prices", "Daily prices", "daily_prices",
 		"Imbalance settlement prices per macrozone for each hour (Orario) and quarter hour (Quarto Orario), in EUR/MWh, published the day after.")
-	d.Demo = func(in dataset.DemoInput) []dataset.Row { return demoFeesPrices(in, 0) }
+	d.Demo = demo.DailyPrices
 	d.Source = dataset.Source{Ref: portal("fees", "Daily_Prices"), Confidence: "M", Guess: "The fields after publication_date come from client L's schema; offset is added so that the repeated autumn hour is told apart."}
 	return d
 }
@@ -29,7 +28,7 @@ func feesPrices(name, title, array, doc string) *dataset.Dataset {
 			referenceDate("reference_date", false),
 			text("data_type", dataTypes, "Orario or Quarto Orario: the period reference_date starts."),
 			zoneField(),
-			text("macrozone", macrozones, "Macrozone: NORD or SUD."),
+			text("macrozone", macrozones, "Macrozone: "+joinNames(energy.Macrozones())+"."),
 			number("base_price_EURxMWh", "Base price, EUR/MWh", -1000, 5000),
 			number("incentive_component_EURxMWh", "Incentive component, EUR/MWh", -1000, 5000),
 			number("unbalance_price_EURxMWh", "Imbalance price, EUR/MWh", -1000, 5000),
@@ -37,38 +36,4 @@ func feesPrices(name, title, array, doc string) *dataset.Dataset {
 	d.Key = []string{"data_type", "macrozone"}
 	d.DemoFrom = []string{"total-load", "actual-generation"}
 	return d
-}
-
-// demoFeesPrices writes the prices of every hour and quarter hour of the
-// v1.0 demo window: the base price follows the residual load (basePrice);
-// the imbalance price moves with the macrozone's forecast error, up when
-// the load exceeds its forecast; the incentive component grows with the
-// error's size. revision > 0 gives preliminary values that differ from the
-// final ones by that many EUR/MWh at most.
-func demoFeesPrices(in dataset.DemoInput, revision float64) []dataset.Row {
-	hours := v1Hours(in)
-	byHour := map[int64]*v1Hour{}
-	for i := range hours {
-		byHour[hours[i].at] = &hours[i]
-	}
-	var rows []dataset.Row
-	quarters := v1Quarters(in)
-	for i := range quarters {
-		q := &quarters[i]
-		h := byHour[q.at-q.at%3600]
-		pub := publishedAt(q.at)
-		for _, dt := range []string{"Orario", "Quarto Orario"} {
-			if dt == "Orario" && q.at%3600 != 0 {
-				continue
-			}
-			for k, macro := range macrozones.Values() {
-				imb := macroImbalance(q, macro)
-				base := basePrice(h, macro)
-				inc := energy.Round(math.Abs(imb)*0.004, 2)
-				unb := energy.Round(base+0.03*imb+revision*dataNoise(q.at, k), 2)
-				rows = append(rows, dataset.Row{Time: q.at, Text: []string{pub, dt, macro}, Num: []float64{base, inc, unb}})
-			}
-		}
-	}
-	return rows
 }

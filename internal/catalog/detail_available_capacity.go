@@ -1,12 +1,8 @@
 package catalog
 
 import (
-	"math"
-	"time"
-
 	"github.com/energyapi/energyapi/internal/dataset"
 	"github.com/energyapi/energyapi/internal/demo"
-	"github.com/energyapi/energyapi/internal/energy"
 )
 
 // DetailAvailableCapacity is the capacity each production unit had
@@ -22,22 +18,7 @@ func DetailAvailableCapacity() *dataset.Dataset {
 			number("available_capacity_MW", "Available capacity, MW", 0, 5000),
 		})
 	d.DemoFrom = []string{"installed-capacity", "generation-unit-unavailability"}
-	d.Demo = func(in dataset.DemoInput) []dataset.Row {
-		lo, hi := v1Window(in)
-		units := genUnits(in)
-		outages := outagesOf(in)
-		var rows []dataset.Row
-		for u := lo; u < hi; u += 3600 {
-			// First published the next day, final seven days after the
-			// day: the records carry both times (their final values).
-			first, final := demo.CapacityAt(energy.DateOf(time.Unix(u, 0)))
-			for _, unit := range units {
-				mw := math.Round(unit.capacityMW - unitOut(outages, unit.name, u))
-				rows = append(rows, dataset.Row{Time: u, Text: []string{unit.name}, Num: []float64{mw}, Pub: first.UnixMicro(), Rev: final.UnixMicro()})
-			}
-		}
-		return rows
-	}
+	d.Demo = demo.UnitAvailableCapacity
 	d.Source = dataset.Source{Ref: liveClient + "an outage check that reads market_date (hour beginning, local time), offset, unit_code and available_capacity_MW, final values 7 days after the day", Confidence: "H",
 		Guess: "No page was seen: the array's name (the live client takes the first list) and that no other field is sent."}
 	return d

@@ -15,8 +15,6 @@ func ElectricalEnergyBySector() *dataset.Dataset {
 		[]dataset.Field{regionField(), provinceField(), statText("sector", demo.LoadStatsSectors(), "Sector"), consumptionField()})
 	d.Source = dataset.Source{Ref: portal("load", "Electrical_Energy_By_Sector"), Confidence: "M",
 		Guess: "The page was not read: parameters, array and fields are client L2's reader's (H for those); the sectors' spelling follows catalogue.md 4.1."}
-	d.Demo = loadStatsDemo(func(st demo.LoadStats) []dataset.Row {
-		return sumConsumption(st, func(c demo.Consumption) []string { return []string{c.Region, c.Province, c.Sector} })
-	})
+	d.Demo = demo.EnergyBySector
 	return d
 }

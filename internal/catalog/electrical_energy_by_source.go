@@ -27,13 +27,7 @@ func ElectricalEnergyBySource() *dataset.Dataset {
 				Doc: "Source, as generation-plants lists them; Termoelettrico excludes bioenergies, which are shown apart."},
 			italian("production_GWh", "Net production, GWh"),
 		},
-		Demo: func(dataset.DemoInput) []dataset.Row {
-			var rows []dataset.Row
-			for _, s := range demo.GenerationStats().EnergyBySource {
-				rows = append(rows, yearRow(s.Year, s.Value, s.Region, s.Source))
-			}
-			return rows
-		},
+		Demo:   demo.EnergyBySource,
 		Import: &dataset.ImportSpec{Formats: "CSV or XLSX with the columns year, region, source, production_GWh"},
 	}
 }

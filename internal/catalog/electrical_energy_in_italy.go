@@ -1,11 +1,8 @@
 package catalog
 
 import (
-	"time"
-
 	"github.com/energyapi/energyapi/internal/dataset"
 	"github.com/energyapi/energyapi/internal/demo"
-	"github.com/energyapi/energyapi/internal/energy"
 )
 
 // ElectricalEnergyInItaly is Italy's electricity demand month by month.
@@ -22,15 +19,6 @@ func ElectricalEnergyInItaly() *dataset.Dataset {
 	d.Grain = dataset.Month
 	d.Source = dataset.Source{Ref: portal("load", "Electrical_energy_in_italy"), Confidence: "H",
 		Guess: "The page was not read here: the fields and the Italian month names follow catalogue.md 4.1 and client L2's reader, which agree."}
-	d.Demo = loadStatsDemo(func(st demo.LoadStats) []dataset.Row {
-		var rows []dataset.Row
-		for y := demo.ThermoFirstYear; y <= demo.ThermoLastYear; y++ {
-			for m, gwh := range st.Monthly[y] {
-				at := time.Date(y, time.Month(m+1), 1, 0, 0, 0, 0, energy.Rome()).Unix()
-				rows = append(rows, dataset.Row{Time: at, Num: []float64{energy.Round(gwh, 3)}})
-			}
-		}
-		return rows
-	})
+	d.Demo = demo.EnergyInItaly
 	return d
 }

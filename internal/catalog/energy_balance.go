@@ -28,27 +28,8 @@ func EnergyBalance() *dataset.Dataset {
 			{Name: "type", Kind: dataset.Text, Ref: energy.BalanceTypeNames(),
 				Doc: "Type: the six generation types, Pumping-consumption or Net Foreign Exchange. The field's name is this server's choice, after the filter's."},
 		},
-		Demo:     energyBalanceDemo,
+		Demo:     demo.EnergyBalance,
 		DemoFrom: []string{"total-load"},
 		Import:   &dataset.ImportSpec{Formats: "CSV or XLSX with the columns date (the day, yyyy-mm-dd 00:00:00 or dd/mm/yyyy 00:00:00, Europe/Rome), energy_balance_GWh, type"},
 	}
-}
-
-// energyBalanceDemo sums the demo's hourly generation into days.
-func energyBalanceDemo(in dataset.DemoInput) []dataset.Row {
-	days := demo.Daily(hourlyGeneration(in))
-	var rows []dataset.Row
-	for _, d := range days {
-		for _, v := range []struct {
-			typ string
-			gwh float64
-		}{
-			{"Geothermal", d.Geothermal}, {"Hydro", d.Hydro}, {"Net Foreign Exchange", d.NetImport},
-			{"Photovoltaic", d.Photovoltaic}, {"Pumping-consumption", -d.Pumping}, {"Self-consumption", d.Self},
-			{"Thermal", d.Thermal}, {"Wind", d.Wind},
-		} {
-			rows = append(rows, dataset.Row{Time: d.At, Text: []string{v.typ}, Num: []float64{v.gwh}})
-		}
-	}
-	return rows
 }

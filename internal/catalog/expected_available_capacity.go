@@ -2,21 +2,19 @@ package catalog
 
 import (
 	"github.com/energyapi/energyapi/internal/dataset"
+	"github.com/energyapi/energyapi/internal/demo"
 	"github.com/energyapi/energyapi/internal/energy"
 )
 
 // macrousers are the demo's market participants owning production units.
-var macrousers = energy.Plain("A2A", "EDISON", "ENEL", "ENI", "ALTRI")
+var macrousers = energy.Plain(demo.MacroUsers()...)
 
 // ExpectedAvailableCapacity is the capacity expected to be available, per
 // macroarea, market participant and plant type.
 func ExpectedAvailableCapacity() *dataset.Dataset {
 	d := adequacy("expected-available-capacity", "Expected available capacity", "expected_available_capacity",
 		"Capacity of the production units of 100 MW or more expected to be available in each hour, per macroarea, market participant (macro user), plant type and prevailing fuel, in MW.", "macrouser_name")
-	d.Demo = func(in dataset.DemoInput) []dataset.Row {
-		// Each participant's share of every macroarea's capacity.
-		return demoAvailable(in, map[string]float64{"A2A": 0.12, "EDISON": 0.13, "ENEL": 0.35, "ENI": 0.15, "ALTRI": 0.25})
-	}
+	d.Demo = demo.ExpectedAvailableCapacity
 	d.Source = dataset.Source{Ref: portal("adequacy", "Expected_Available_Capacity"), Confidence: "H"}
 	return d
 }

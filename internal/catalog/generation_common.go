@@ -1,10 +1,7 @@
 package catalog
 
 import (
-	"time"
-
 	"github.com/energyapi/energyapi/internal/dataset"
-	"github.com/energyapi/energyapi/internal/demo"
 	"github.com/energyapi/energyapi/internal/energy"
 )
 
@@ -48,53 +45,4 @@ func grossNetField(name, what string) dataset.Field {
 // italian is a yearly statistic's number: "27.389,400".
 func italian(name, doc string) dataset.Field {
 	return dataset.Field{Name: name, Kind: dataset.Number, Format: dataset.Italian3, Doc: doc + ", Italian number format (decimal comma, thousands points, three decimals)."}
-}
-
-// yearRow returns a yearly record as a row.
-func yearRow(year int, num float64, text ...string) dataset.Row {
-	return dataset.Row{Time: time.Date(year, time.January, 1, 0, 0, 0, 0, energy.Rome()).Unix(), Text: text, Num: []float64{num}}
-}
-
-// provinceRows returns the rows of province statistics whose text fields
-// are Type, Region, Province and Kind in that order, or, with noType,
-// Region, Province and Kind.
-func provinceRows(stats []demo.ProvinceStat, noType bool) []dataset.Row {
-	rows := make([]dataset.Row, 0, len(stats))
-	for _, s := range stats {
-		if noType {
-			rows = append(rows, yearRow(s.Year, s.Value, s.Region, s.Province, s.Kind))
-			continue
-		}
-		rows = append(rows, yearRow(s.Year, s.Value, s.Type, s.Region, s.Province, s.Kind))
-	}
-	return rows
-}
-
-// hourlyGeneration returns the demo's hourly generation, computed from
-// Italy's demo total load (demo.Generation).
-func hourlyGeneration(in dataset.DemoInput) []demo.GenHour {
-	var hours []demo.HourLoad
-	var sum float64
-	var n int
-	flush := func() {
-		if n > 0 {
-			hours[len(hours)-1].GW = sum / float64(n) / 1000
-		}
-		sum, n = 0, 0
-	}
-	italy := string(energy.Italy)
-	for _, r := range in.From["total-load"] {
-		if r.Text[0] != italy {
-			continue
-		}
-		h := r.Time - r.Time%3600 // Europe/Rome offsets are whole hours
-		if len(hours) == 0 || hours[len(hours)-1].At != h {
-			flush()
-			hours = append(hours, demo.HourLoad{At: h})
-		}
-		sum += r.Num[0]
-		n++
-	}
-	flush()
-	return demo.Generation(hours, in.Seed)
 }

@@ -26,10 +26,8 @@ func GenerationPlants() *dataset.Dataset {
 				Doc: "Source: the filter's list plus Bioenergie, which the published example shows; Termoelettrico excludes the bioenergy plants."},
 			italian("efficient_power_MW", "Efficient power, MW"),
 		},
-		Order: []string{"region", "province", "source", "capacity_type"},
-		Demo: func(dataset.DemoInput) []dataset.Row {
-			return provinceRows(demo.GenerationStats().GenerationPlants, false)
-		},
+		Order:  []string{"region", "province", "source", "capacity_type"},
+		Demo:   demo.GenerationPlants,
 		Import: &dataset.ImportSpec{Formats: "CSV or XLSX with the columns year, capacity_type, region, province, source, efficient_power_MW"},
 	}
 }

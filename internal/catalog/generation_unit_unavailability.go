@@ -1,11 +1,8 @@
 package catalog
 
 import (
-	"fmt"
-	"math"
-	"time"
-
 	"github.com/energyapi/energyapi/internal/dataset"
+	"github.com/energyapi/energyapi/internal/demo"
 	"github.com/energyapi/energyapi/internal/energy"
 )
 
@@ -45,83 +42,8 @@ func GenerationUnitUnavailability() *dataset.Dataset {
 		})
 	d.Key = []string{"unit_name"}
 	d.DemoFrom = []string{"installed-capacity"}
-	d.Demo = demoOutages
+	d.Demo = demo.Outages
 	d.Source = dataset.Source{Ref: portal("outages", "Unavailability_Productive_Units"), Confidence: "H",
 		Guess: "The live probe code (which wins) reads the array unavailability_productive_units and parses start_date and stop_date as yyyy-mm-dd hh:mm; the other fields are the page's, publication_date still yyyy-mm-dd. Outages start and stop at midnight in the demo."}
 	return d
-}
-
-// genUnit is a demo production unit.
-type genUnit struct {
-	name, plant, plantType, fuel string
-	zone                         int // index in v1Zones
-	capacityMW                   float64
-}
-
-// genUnits returns the demo's production units: two thermal units in every
-// zone and a hydro unit in the zones with the most hydro, each a fortieth
-// (thermal) or twentieth (hydro) of the zone's share of Italy's installed
-// capacity of that type (latestInstalled).
-func genUnits(in dataset.DemoInput) []genUnit {
-	installed := latestInstalled(in)
-	var units []genUnit
-	for z, vz := range v1Zones {
-		for n := 1; n <= 2; n++ {
-			units = append(units, genUnit{fmt.Sprintf("UP_%s_TERM_%d", vz.code, n), "Centrale termoelettrica " + vz.name, "TERMOELETTRICO", "GAS NATURALE", z,
-				math.Round(installed["Thermal"] * vz.capacityShare / 40)})
-		}
-		if vz.zone == energy.North || vz.zone == energy.CentreSouth || vz.zone == energy.Calabria {
-			units = append(units, genUnit{"UP_" + vz.code + "_IDRO_1", "Centrale idroelettrica " + vz.name, "IDROELETTRICO", "ACQUA", z,
-				math.Round(installed["Hydro"] * vz.capacityShare / 20)})
-		}
-	}
-	return units
-}
-
-// demoOutages gives each demo unit one outage in the v1.0 window, of three
-// to seven days, starting on a seeded day, taking out 30 to 100% of its
-// capacity; one in five is unplanned, one in four has its end moved.
-func demoOutages(in dataset.DemoInput) []dataset.Row {
-	lo, _ := v1Window(in)
-	first := energy.DateOf(time.Unix(lo, 0))
-	var rows []dataset.Row
-	for k, u := range genUnits(in) {
-		start := first.AddDays(int(6 + 6*dataNoise(lo, 400+k)))
-		stop := start.AddDays(int(4 + 2*dataNoise(lo, 500+k)))
-		typ, update := "Planned", ""
-		if dataNoise(lo, 600+k) > 0.6 {
-			typ = "Unplanned"
-		}
-		if dataNoise(lo, 700+k) > 0.5 {
-			update = stop.AddDays(2).Start().Format(outageLayout)
-		}
-		pub := start.AddDays(-7)
-		if typ == "Unplanned" {
-			pub = start
-		}
-		off := math.Round(u.capacityMW * (0.65 + 0.35*dataNoise(lo, 800+k)))
-		rows = append(rows, dataset.Row{Time: start.Start().Unix(),
-			Text: []string{pub.String(), u.name, u.plant, u.plantType, v1Zones[u.zone].code, typ, stop.Start().Format(outageLayout), update, "Active"},
-			Num:  []float64{u.capacityMW, off}})
-	}
-	return rows
-}
-
-// latestInstalled returns the demo installed capacity by type, in MW, of
-// the latest year installed-capacity holds up to the v1.0 window's.
-func latestInstalled(in dataset.DemoInput) map[string]float64 {
-	_, hi := v1Window(in)
-	var latest int64
-	for _, r := range in.From["installed-capacity"] {
-		if r.Time < hi && r.Time > latest {
-			latest = r.Time
-		}
-	}
-	out := map[string]float64{}
-	for _, r := range in.From["installed-capacity"] {
-		if r.Time == latest {
-			out[r.Text[0]] = r.Num[0] * 1000
-		}
-	}
-	return out
 }

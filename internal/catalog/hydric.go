@@ -32,10 +32,8 @@ func Hydric() *dataset.Dataset {
 					"and the hydricPlant filter, and import files may name the column either way."},
 			italian("production_GWh", "Production, GWh"),
 		},
-		Order: []string{"region", "province", "hydric_plant", "production_type"},
-		Demo: func(dataset.DemoInput) []dataset.Row {
-			return provinceRows(demo.GenerationStats().Hydric, false)
-		},
+		Order:  []string{"region", "province", "hydric_plant", "production_type"},
+		Demo:   demo.Hydric,
 		Import: &dataset.ImportSpec{Parse: importHydric, Formats: "CSV or XLSX with the columns year, production_type, region, province, hydric_plant (or hydric_system), production_GWh"},
 	}
 }

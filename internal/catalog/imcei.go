@@ -1,8 +1,6 @@
 package catalog
 
 import (
-	"time"
-
 	"github.com/energyapi/energyapi/internal/dataset"
 	"github.com/energyapi/energyapi/internal/demo"
 	"github.com/energyapi/energyapi/internal/energy"
@@ -34,48 +32,9 @@ func MonthlyIndexIndustrialConsumption() *dataset.Dataset {
 			{Name: "consumption_Gwh", Kind: dataset.Number, Format: dataset.PointFull, Doc: "The month's consumption, GWh, decimal point (the lowercase \"wh\" is the family's spelling).", Min: 0, Max: 100000},
 		},
 		Order:    []string{"region", "sector", "tension_type"},
-		Demo:     demoIMCEI,
+		Demo:     demo.IMCEI,
 		DemoFrom: []string{"total-load"},
 		Import: &dataset.ImportSpec{
 			Formats: "CSV or XLSX with the columns date (the month's first day, yyyy-mm-dd hh:mm:ss or dd/mm/yyyy hh:mm:ss), region, sector, tension_type, monthly_imcei, consumption_Gwh"},
 	}
-}
-
-// demoIMCEI follows Italy's monthly demo demand (demo.IMCEISeries),
-// month by month as the demo total load gives it.
-func demoIMCEI(in dataset.DemoInput) []dataset.Row {
-	type month struct{ y, m int }
-	energyMWh := map[month]float64{}
-	var months []month
-	rome := energy.Rome()
-	for _, r := range in.From["total-load"] {
-		if r.Text[0] != string(energy.Italy) {
-			continue
-		}
-		t := time.Unix(r.Time, 0).In(rome)
-		k := month{t.Year(), int(t.Month())}
-		if _, ok := energyMWh[k]; !ok {
-			months = append(months, k)
-		}
-		energyMWh[k] += r.Num[0] / 4
-	}
-	// The index base is the model's 2019, whatever range is generated: a
-	// range without 2019 must not divide by nothing.
-	base2019 := demo.YearlyDemandTWh(2019) * 1e6 / 12
-	sectors := energy.IMCEISectorNames().Values()
-	shares := demo.RegionDemandShares()
-	var out []dataset.Row
-	for _, k := range months {
-		at := time.Date(k.y, time.Month(k.m), 1, 0, 0, 0, 0, rome).Unix()
-		level := energyMWh[k] / base2019
-		for ri, region := range energy.RegionNames().Values() {
-			for si, sector := range sectors {
-				for ti, tension := range []string{"AT", "MT"} {
-					gwh, idx := demo.IMCEISeries(at, k.y, level, shares[region], ri, si, ti)
-					out = append(out, dataset.Row{Time: at, Text: []string{region, sector, tension}, Num: []float64{idx, gwh}})
-				}
-			}
-		}
-	}
-	return out
 }

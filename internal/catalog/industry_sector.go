@@ -16,14 +16,7 @@ func IndustrySector() *dataset.Dataset {
 			statText("activity", demo.IndustryActivities(), "Activity"), statText("class", demo.IndustryClasses(), "Class"), consumptionField()})
 	d.Source = dataset.Source{Ref: portal("load", "Industry_Sector"), Confidence: "M",
 		Guess: "The page was not read: parameters, array and fields are client L2's reader's; the activities and classes are this server's, after the yearly statistics' merchandise categories."}
-	d.Demo = loadStatsDemo(func(st demo.LoadStats) []dataset.Row {
-		return sumConsumption(st, func(c demo.Consumption) []string {
-			if c.Sector != "Industria" {
-				return nil
-			}
-			return []string{c.Region, c.Province, c.Activity, c.Class}
-		})
-	})
+	d.Demo = demo.IndustrySector
 	return d
 }
 

@@ -3,7 +3,6 @@ package catalog
 import (
 	"github.com/energyapi/energyapi/internal/dataset"
 	"github.com/energyapi/energyapi/internal/demo"
-	"github.com/energyapi/energyapi/internal/energy"
 )
 
 // LoadMarket is the yearly consumption per province and supply market.
@@ -16,12 +15,6 @@ func LoadMarket() *dataset.Dataset {
 	d.Name = "load-market" // "market" alone would read as the Market area
 	d.Source = dataset.Source{Ref: portal("load", "Market"), Confidence: "M",
 		Guess: "The page was not read: client L2's reader sends Market with a capital M, reads the array market and declares the fields."}
-	d.Demo = loadStatsDemo(func(st demo.LoadStats) []dataset.Row {
-		rows := make([]dataset.Row, 0, len(st.Markets))
-		for _, m := range st.Markets {
-			rows = append(rows, yearRow(m.Year, energy.Round(m.GWh, 3), m.Region, m.Province, m.Market))
-		}
-		return rows
-	})
+	d.Demo = demo.LoadMarket
 	return d
 }

@@ -27,7 +27,7 @@ func demoLoadInput(first, last energy.Date) dataset.DemoInput {
 
 func TestDemoMarketLoadFollowsTotalLoad(t *testing.T) {
 	src := someDemoLoad()
-	rows := demoMarketLoad(src)
+	rows := MarketLoad().Demo(src)
 	if len(rows) != len(src.From["total-load"]) {
 		t.Fatalf("got %d rows, want one per total-load row (%d)", len(rows), len(src.From["total-load"]))
 	}
@@ -55,7 +55,7 @@ func TestDemoMarketLoadFollowsTotalLoad(t *testing.T) {
 }
 
 func TestDemoPeakValleyDetailsAddUp(t *testing.T) {
-	rows := demoPeakValleyDetails(someDemoLoad())
+	rows := PeakValleyLoadDetails().Demo(someDemoLoad())
 	// Seven days, a peak and a valley each, eight sources each.
 	if len(rows) != 7*2*8 {
 		t.Fatalf("got %d rows, want %d", len(rows), 7*2*8)

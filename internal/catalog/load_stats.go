@@ -4,7 +4,6 @@ import (
 	"strings"
 
 	"github.com/energyapi/energyapi/internal/dataset"
-	"github.com/energyapi/energyapi/internal/demo"
 	"github.com/energyapi/energyapi/internal/energy"
 )
 
@@ -41,37 +40,3 @@ func statText(name string, values []string, doc string) dataset.Field {
 
 // consumptionField is the statistics' consumption_GWh.
 func consumptionField() dataset.Field { return italian("consumption_GWh", "Consumption, GWh") }
-
-// loadStatsDemo returns the demo generator of a load statistic: rows
-// made from the system's statistics, as seeded by the demo's seed.
-func loadStatsDemo(rows func(st demo.LoadStats) []dataset.Row) func(dataset.DemoInput) []dataset.Row {
-	return func(in dataset.DemoInput) []dataset.Row { return rows(demo.System{Seed: in.Seed}.LoadStats()) }
-}
-
-// sumConsumption sums the statistics' consumption by the texts key makes
-// of each figure, skipping those key gives none for; each sum becomes a
-// yearly row, rounded to the MWh, texts as key made them.
-func sumConsumption(st demo.LoadStats, key func(c demo.Consumption) []string) []dataset.Row {
-	type k struct {
-		year int
-		text string
-	}
-	sums := map[k]float64{}
-	var order []k
-	for _, c := range st.Consumption {
-		t := key(c)
-		if t == nil {
-			continue
-		}
-		kk := k{c.Year, strings.Join(t, "\x00")}
-		if _, ok := sums[kk]; !ok {
-			order = append(order, kk)
-		}
-		sums[kk] += c.GWh
-	}
-	rows := make([]dataset.Row, 0, len(order))
-	for _, kk := range order {
-		rows = append(rows, yearRow(kk.year, energy.Round(sums[kk], 3), strings.Split(kk.text, "\x00")...))
-	}
-	return rows
-}

@@ -22,10 +22,6 @@ func LoadTotal() *dataset.Dataset {
 			statText("activity", activities, "Activity"), statText("class", classes, "Class"), consumptionField()})
 	d.Source = dataset.Source{Ref: portal("load", "Total"), Confidence: "M",
 		Guess: "The page was not read: client L2's reader reads the array total and declares the fields; agriculture's and households' activity and class are this server's."}
-	d.Demo = loadStatsDemo(func(st demo.LoadStats) []dataset.Row {
-		return sumConsumption(st, func(c demo.Consumption) []string {
-			return []string{c.Region, c.Province, c.Sector, c.Activity, c.Class}
-		})
-	})
+	d.Demo = demo.LoadTotal
 	return d
 }

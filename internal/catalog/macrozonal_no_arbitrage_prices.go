@@ -1,9 +1,8 @@
 package catalog
 
 import (
-	"time"
-
 	"github.com/energyapi/energyapi/internal/dataset"
+	"github.com/energyapi/energyapi/internal/demo"
 	"github.com/energyapi/energyapi/internal/energy"
 )
 
@@ -16,28 +15,14 @@ func MacrozonalNoArbitragePrices() *dataset.Dataset {
 		[]dataset.Param{v1Dates(0)},
 		[]dataset.Field{
 			storedDate("publication_date", "2006-01-02 15:04:05", "When the month's prices were published, yyyy-mm-dd hh:mm:ss."),
-			text("macrozone", macrozones, "Macrozone: NORD or SUD."),
+			text("macrozone", macrozones, "Macrozone: "+joinNames(energy.Macrozones())+"."),
 			text("zone", zoneCodes, "Bidding zone code within the macrozone."),
 			referenceDate("date", true),
 			number("no_arbitrage_price_EURxMWh", "No-arbitrage price, EUR/MWh", -1000, 5000),
 		})
 	d.Key = []string{"macrozone", "zone"}
 	d.DemoFrom = []string{"total-load", "actual-generation"}
-	d.Demo = func(in dataset.DemoInput) []dataset.Row {
-		hours := v1Hours(in)
-		var rows []dataset.Row
-		for i := range hours {
-			h := &hours[i]
-			t := time.Unix(h.at, 0).In(energy.Rome())
-			pub := time.Date(t.Year(), t.Month()+1, 5, 12, 0, 0, 0, energy.Rome()).Format("2006-01-02 15:04:05")
-			for k, z := range v1Zones {
-				// Each zone's price lies within 2 EUR/MWh of its macrozone's base price.
-				p := energy.Round(basePrice(h, z.macro)+2*dataNoise(h.at, 10+k), 2)
-				rows = append(rows, dataset.Row{Time: h.at, Text: []string{pub, z.macro, z.code}, Num: []float64{p}})
-			}
-		}
-		return rows
-	}
+	d.Demo = demo.NoArbitragePrices
 	d.Source = dataset.Source{Ref: portal("fees", "Macrozonal_No_Arbitrage_Prices"), Confidence: "M", Guess: "The value field's name and the fields after date."}
 	return d
 }

@@ -3,11 +3,12 @@ package catalog
 import (
 	"github.com/energyapi/energyapi/internal/dataset"
 	"github.com/energyapi/energyapi/internal/demo"
+	"github.com/energyapi/energyapi/internal/energy"
 )
 
 // acceptedShape is the accepted offers page's: its example's Center-South,
 // sessionType 1..1, the type ACCEPTED before the direction.
-var acceptedShape = marketShape{zones: centerZones, sessionRequired: true, types: []string{"ACCEPTED"}, dirs: true}
+var acceptedShape = marketShape{demo.MarketShape{Zones: energy.ZoneCenter, Types: []string{"ACCEPTED"}, Dirs: true}, true}
 
 // MarketAcceptedOffers count the offers the markets accepted.
 func MarketAcceptedOffers() *dataset.Dataset {
@@ -16,9 +17,7 @@ func MarketAcceptedOffers() *dataset.Dataset {
 		"accepted_offers", acceptedShape, nil,
 		number("offer", "Number of offers accepted", 0, 100000))
 	d.Demo = func(in dataset.DemoInput) []dataset.Row {
-		return marketRows(in, acceptedShape, func(h *v1Hour, z, s, dir int, _ string) []float64 {
-			return []float64{demo.AcceptedOffers(balancingMWh(h, z, s, dir), h.at, int64(100*z+10*s+dir))}
-		})
+		return demo.MarketAcceptedOffers(in, acceptedShape.MarketShape)
 	}
 	d.Source = dataset.Source{Ref: portal("market", "Accepted_Offers"), Confidence: "H",
 		Guess: "The hourly grain (the example's reference_date is a day)."}

@@ -1,15 +1,15 @@
 package catalog
 
 import (
-	"math"
-
 	"github.com/energyapi/energyapi/internal/dataset"
+	"github.com/energyapi/energyapi/internal/demo"
+	"github.com/energyapi/energyapi/internal/energy"
 )
 
 // costsShape is the costs page's: sessionType 1..1 and a direction; its
 // example's zone, Calabria, is spelled alike in every vocabulary, so the
 // Market pages' Italian names are kept.
-var costsShape = marketShape{zones: italianZones, sessionRequired: true, dirs: true}
+var costsShape = marketShape{demo.MarketShape{Zones: energy.ZoneItalian, Dirs: true}, true}
 
 // MarketCosts are what the energy the markets moved cost.
 func MarketCosts() *dataset.Dataset {
@@ -17,15 +17,7 @@ func MarketCosts() *dataset.Dataset {
 		"UP (sell) and DOWN (buy) cost of the offers accepted per bidding zone and session, every hour, in EUR: the quantities accepted at their offered prices; DOWN costs are what sellers paid back, so negative.",
 		"costs", costsShape, nil,
 		number("cost_euro", "Cost of the hour's accepted energy, EUR", -1e9, 1e9))
-	d.Demo = func(in dataset.DemoInput) []dataset.Row {
-		return marketRows(in, costsShape, func(h *v1Hour, z, s, dir int, _ string) []float64 {
-			c := balancingMWh(h, z, s, dir) * balancingPrice(h, z, s, dir, false)
-			if dir == 1 {
-				c = -c
-			}
-			return []float64{math.Round(c*100) / 100}
-		})
-	}
+	d.Demo = func(in dataset.DemoInput) []dataset.Row { return demo.MarketCosts(in, costsShape.MarketShape) }
 	d.Source = dataset.Source{Ref: portal("market", "Costs"), Confidence: "H",
 		Guess: "The zone vocabulary (the example's Calabria is the same in all) and the hourly grain (the example's reference_date is a day)."}
 	return d

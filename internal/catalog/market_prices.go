@@ -1,10 +1,14 @@
 package catalog
 
-import "github.com/energyapi/energyapi/internal/dataset"
+import (
+	"github.com/energyapi/energyapi/internal/dataset"
+	"github.com/energyapi/energyapi/internal/demo"
+	"github.com/energyapi/energyapi/internal/energy"
+)
 
 // pricesShape is the prices page's: the SICI zone codes of its example,
 // sessionType 1..1, a type (MARGINAL or AVERAGE) before the direction.
-var pricesShape = marketShape{zones: codeZones, sessionRequired: true, types: []string{"MARGINAL", "AVERAGE"}, dirs: true}
+var pricesShape = marketShape{demo.MarketShape{Zones: energy.ZoneCode, Types: []string{"MARGINAL", "AVERAGE"}, Dirs: true}, true}
 
 // MarketPrices are the marginal and average prices of the energy the
 // markets moved.
@@ -15,11 +19,7 @@ func MarketPrices() *dataset.Dataset {
 		"prices", pricesShape,
 		[]dataset.Param{enumParam("priceType", "type", false, false, "MARGINAL or AVERAGE.")},
 		number("price_eur_MWh", "Price, EUR/MWh", -1000, 5000))
-	d.Demo = func(in dataset.DemoInput) []dataset.Row {
-		return marketRows(in, pricesShape, func(h *v1Hour, z, s, dir int, typ string) []float64 {
-			return []float64{balancingPrice(h, z, s, dir, typ == "MARGINAL")}
-		})
-	}
+	d.Demo = func(in dataset.DemoInput) []dataset.Row { return demo.MarketPrices(in, pricesShape.MarketShape) }
 	d.Source = dataset.Source{Ref: portal("market", "Prices"), Confidence: "H",
 		Guess: "The hourly grain: the example's reference_date is a day, which its offset suggests is an abbreviated moment."}
 	return d

@@ -1,10 +1,14 @@
 package catalog
 
-import "github.com/energyapi/energyapi/internal/dataset"
+import (
+	"github.com/energyapi/energyapi/internal/dataset"
+	"github.com/energyapi/energyapi/internal/demo"
+	"github.com/energyapi/energyapi/internal/energy"
+)
 
 // quantityShape is the quantity page's: its example's SICI, sessionType
 // 1..1 and a direction.
-var quantityShape = marketShape{zones: codeZones, sessionRequired: true, dirs: true}
+var quantityShape = marketShape{demo.MarketShape{Zones: energy.ZoneCode, Dirs: true}, true}
 
 // MarketQuantity is the energy the dispatching and balancing markets moved
 // in each zone, session and direction.
@@ -13,9 +17,7 @@ func MarketQuantity() *dataset.Dataset {
 		"Energy accepted on the dispatching-services and balancing markets per bidding zone, session and direction, every hour, in MWh.",
 		"quantity", quantityShape, nil,
 		number("quantity_MWh", "Energy accepted in the hour, MWh", 0, 100000))
-	d.Demo = func(in dataset.DemoInput) []dataset.Row {
-		return marketRows(in, quantityShape, func(h *v1Hour, z, s, dir int, _ string) []float64 { return []float64{balancingMWh(h, z, s, dir)} })
-	}
+	d.Demo = func(in dataset.DemoInput) []dataset.Row { return demo.MarketQuantity(in, quantityShape.MarketShape) }
 	d.Source = dataset.Source{Ref: portal("market", "Quantity"), Confidence: "H", Guess: "The hourly grain (the example's reference_date is a day)."}
 	return d
 }

@@ -1,12 +1,16 @@
 package catalog
 
-import "github.com/energyapi/energyapi/internal/dataset"
+import (
+	"github.com/energyapi/energyapi/internal/dataset"
+	"github.com/energyapi/energyapi/internal/demo"
+	"github.com/energyapi/energyapi/internal/energy"
+)
 
 // MarketReplacementReserveRequirement is the replacement reserve each zone
 // needs, at the path the live client calls; the path this server first
 // guessed stays as an alias, and so does the dataset's name.
 func MarketReplacementReserveRequirement() *dataset.Dataset {
-	d := reserveRequirement("input/rr-requirement", "Replacement reserve requirement", "replacement_reserve_requirement", "replacement", 0.035, eachZone(englishZones))
+	d := reserveRequirement("input/rr-requirement", "Replacement reserve requirement", "replacement_reserve_requirement", "replacement", demo.ReplacementReserve, eachZone(energy.ZoneEnglish))
 	d.Name = "market-replacement-reserve-requirement"
 	d.Aliases = []string{"/market/v1.0/input/replacement-reserve-requirement"}
 	d.Source = dataset.Source{Ref: liveClient + "a grid dashboard's daily fetch (rr-requirement, array replacement_reserve_requirement, reference_date with offset, English zone names, requirement_MW)", Confidence: "H",

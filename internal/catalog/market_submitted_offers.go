@@ -3,12 +3,13 @@ package catalog
 import (
 	"github.com/energyapi/energyapi/internal/dataset"
 	"github.com/energyapi/energyapi/internal/demo"
+	"github.com/energyapi/energyapi/internal/energy"
 )
 
 // submittedShape follows the accepted offers' page, which the submitted
 // offers' (not seen) must mirror: the type SUBMITTED and a count. Its
 // sessionType stays 0..1, as the extended client calls it.
-var submittedShape = marketShape{zones: centerZones, types: []string{"SUBMITTED"}, dirs: true}
+var submittedShape = marketShape{demo.MarketShape{Zones: energy.ZoneCenter, Types: []string{"SUBMITTED"}, Dirs: true}, false}
 
 // MarketSubmittedOffers count the offers submitted to the markets.
 func MarketSubmittedOffers() *dataset.Dataset {
@@ -17,10 +18,7 @@ func MarketSubmittedOffers() *dataset.Dataset {
 		"submitted_offers", submittedShape, nil,
 		number("offer", "Number of offers submitted", 0, 1e6))
 	d.Demo = func(in dataset.DemoInput) []dataset.Row {
-		return marketRows(in, submittedShape, func(h *v1Hour, z, s, dir int, _ string) []float64 {
-			key := int64(100*z + 10*s + dir)
-			return []float64{demo.SubmittedOffers(demo.AcceptedOffers(balancingMWh(h, z, s, dir), h.at, key), h.at, key)}
-		})
+		return demo.MarketSubmittedOffers(in, submittedShape.MarketShape)
 	}
 	d.Source = dataset.Source{Ref: portal("market", "Accepted_Offers"), Confidence: "L",
 		Guess: "Its own page was not seen: array submitted_offers, the type SUBMITTED, the count offer, the zone names and sessionType 0..1 follow the accepted offers' page."}

@@ -1,6 +1,10 @@
 package catalog
 
-import "github.com/energyapi/energyapi/internal/dataset"
+import (
+	"github.com/energyapi/energyapi/internal/dataset"
+	"github.com/energyapi/energyapi/internal/demo"
+	"github.com/energyapi/energyapi/internal/energy"
+)
 
 // MarketWindProductionForecast is the wind generation forecast each market
 // session works with.
@@ -15,16 +19,12 @@ func MarketWindProductionForecast() *dataset.Dataset {
 			storedDate("prevision_date", "2006-01-02", "Day the forecast is for, yyyy-mm-dd."),
 			zoneField(),
 			text("session_type", sessionTypes, "Market session."),
-			text("zone", marketZones, "Bidding zone."),
+			text("zone", zoneRef(energy.ZoneItalian), "Bidding zone."),
 			number("load_MW", "Forecast wind generation, MW (the field name is the portal's)", 0, 30000),
 		})
 	d.Key = []string{"session_type", "zone"}
 	d.DemoFrom = []string{"total-load", "actual-generation"}
-	d.Demo = func(in dataset.DemoInput) []dataset.Row {
-		// Italy's demo wind generation (GW) shared among the zones.
-		return sessionForecast(in, func(h *v1Hour, z int) float64 { return h.wind * 1000 * v1Zones[z].windShare },
-			func(pub, day, session, zone string) []string { return []string{pub, day, session, zone} })
-	}
+	d.Demo = func(in dataset.DemoInput) []dataset.Row { return demo.MarketWindForecast(in, energy.ZoneItalian) }
 	d.Source = dataset.Source{Ref: portal("generation", "Wind_Production_Forecast"), Confidence: "H", Guess: "The offset field after reference_date is this server's; the page's example writes prevision_date as a moment (2023-10-23 09:00:00, when the forecast was made?), this server as the day it is for."}
 	return d
 }

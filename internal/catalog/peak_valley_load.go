@@ -13,8 +13,8 @@ import (
 // Kinds of a peak-valley record: the hidden key field that tells a day's
 // two records apart.
 const (
-	peakKind   = "peak"
-	valleyKind = "valley"
+	peakKind   = energy.PeakKind
+	valleyKind = energy.ValleyKind
 )
 
 // PeakValleyLoad is each day's peak and valley of Italy's total load (spec

@@ -3,7 +3,6 @@ package catalog
 import (
 	"io"
 	"math"
-	"time"
 
 	"github.com/energyapi/energyapi/internal/dataset"
 	"github.com/energyapi/energyapi/internal/demo"
@@ -35,7 +34,7 @@ func PeakValleyLoadDetails() *dataset.Dataset {
 			{Name: "kind", Kind: dataset.Text, Hidden: true, Ref: energy.Plain(peakKind, valleyKind)},
 		},
 		ExactlyOne: []string{"peak_load_GW", "valley_load_GW"},
-		Demo:       demoPeakValleyDetails,
+		Demo:       demo.PeakValleyDetails,
 		DemoFrom:   []string{"total-load"},
 		Import: &dataset.ImportSpec{Parse: importPeakValleyDetails,
 			Formats: "CSV or XLSX with the columns date (yyyy-mm-dd hh:mm:ss, Europe/Rome), date_offset (optional; needed in the repeated autumn hour), peak_load_GW, valley_load_GW (one of the two empty), primary_source_GW, type"},
@@ -78,85 +77,4 @@ func importPeakValleyDetails(name string, r io.Reader) ([]dataset.Row, error) {
 		rows[i].Text = append(rows[i].Text, kind)
 	}
 	return rows, nil
-}
-
-// demoPeakValleyDetails finds each day's peak and valley in Italy's demo
-// total load and splits each among the primary sources as the demo's
-// hourly generation of that hour has them (peakValleySplit).
-func demoPeakValleyDetails(in dataset.DemoInput) []dataset.Row {
-	gen := map[int64]*demo.GenHour{}
-	hours := hourlyGeneration(in)
-	for i := range hours {
-		gen[hours[i].At] = &hours[i]
-	}
-	var out []dataset.Row
-	var day energy.Date
-	var peak, valley dataset.Row
-	have := false
-	flush := func() {
-		if !have {
-			return
-		}
-		nan := math.NaN()
-		for _, ex := range []struct {
-			r          dataset.Row
-			peak, vall float64
-		}{{peak, peak.Num[0], nan}, {valley, nan, valley.Num[0]}} {
-			gw := energy.Round(ex.r.Num[0]/1000, 3)
-			split := peakValleySplit(gen[ex.r.Time-ex.r.Time%3600], gw)
-			for k, src := range energy.PrimarySourceNames().Values() {
-				p, v := nan, nan
-				if !math.IsNaN(ex.peak) {
-					p = gw
-				} else {
-					v = gw
-				}
-				kind := peakKind
-				if math.IsNaN(p) {
-					kind = valleyKind
-				}
-				out = append(out, dataset.Row{Time: ex.r.Time, Text: []string{src, kind}, Num: []float64{p, v, split[k]}})
-			}
-		}
-		have = false
-	}
-	for _, r := range in.From["total-load"] {
-		if r.Text[0] != string(energy.Italy) {
-			continue
-		}
-		d := energy.DateOf(time.Unix(r.Time, 0))
-		if d != day {
-			flush()
-			day = d
-		}
-		if !have {
-			peak, valley, have = r, r, true
-			continue
-		}
-		// Ties go to the earliest instant, as in peak-valley-load.
-		if r.Num[0] > peak.Num[0] {
-			peak = r
-		}
-		if r.Num[0] < valley.Num[0] {
-			valley = r
-		}
-	}
-	flush()
-	return out
-}
-
-// peakValleySplit splits gw, Italy's load at a moment, among the primary
-// sources in energy.PrimarySourceNames order, as g, the hour's generation,
-// has them: each part is g's rounded to the MW, self-consumption and
-// pumping count negative, and thermal takes what is left (gross thermal
-// output, which covers the plants' own consumption, and the moment's
-// difference from the hour's mean), so the parts add up to gw exactly.
-func peakValleySplit(g *demo.GenHour, gw float64) []float64 {
-	parts := []float64{0, energy.Round(g.Wind, 3), energy.Round(g.Geothermal, 3), energy.Round(g.Photovoltaic, 3), energy.Round(g.NetImport, 3), energy.Round(-g.Self, 3), energy.Round(-g.Pumping, 3), energy.Round(g.Hydro, 3)}
-	rest := gw
-	for _, p := range parts[1:] {
-		rest -= p
-	}
-	parts[0] = energy.Round(rest, 3)
-	return parts
 }

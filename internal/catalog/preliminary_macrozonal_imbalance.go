@@ -1,8 +1,6 @@
 package catalog
 
 import (
-	"time"
-
 	"github.com/energyapi/energyapi/internal/dataset"
 	"github.com/energyapi/energyapi/internal/demo"
 )
@@ -12,10 +10,7 @@ import (
 func PreliminaryMacrozonalImbalance() *dataset.Dataset {
 	d := feesImbalance("preliminary-macrozonal-imbalance", "Preliminary macrozonal imbalance", "preliminary_macrozonal_imbalance",
 		"Preliminary aggregate imbalance of each macrozone, hourly and quarter-hourly, in MWh: daily-macrozonal-imbalance's fields, published within half an hour."+unseen)
-	// Preliminary values are off the final ones by up to 10%.
-	d.Demo = func(in dataset.DemoInput) []dataset.Row {
-		return demoImbalance(in, 0.1, func(_, end int64) time.Time { return demo.PreliminaryImbalanceAt(end) })
-	}
+	d.Demo = demo.PreliminaryImbalance
 	d.Source = dataset.Source{Ref: portal("fees", "Preliminary_Macrozonal_Imbalance"), Confidence: "M", Guess: "The fields after data_type follow daily-macrozonal-imbalance."}
 	return d
 }

@@ -1,15 +1,16 @@
 package catalog
 
-import "github.com/energyapi/energyapi/internal/dataset"
+import (
+	"github.com/energyapi/energyapi/internal/dataset"
+	"github.com/energyapi/energyapi/internal/demo"
+)
 
 // PreliminaryPrices are the daily prices as first published, before the
 // final settlement.
 func PreliminaryPrices() *dataset.Dataset {
 	d := feesPrices("preliminary-prices", "Preliminary prices", "preliminary_prices",
 		"Preliminary imbalance prices per macrozone, hourly (Orario) and quarter-hourly (Quarto Orario), in EUR/MWh: daily-prices' fields, before the final settlement.")
-	// Preliminary imbalance prices differ from the final ones by up to
-	// 5 EUR/MWh; the base price is final from the start.
-	d.Demo = func(in dataset.DemoInput) []dataset.Row { return demoFeesPrices(in, 5) }
+	d.Demo = demo.PreliminaryPrices
 	d.Source = dataset.Source{Ref: portal("fees", "Preliminary_Prices"), Confidence: "M", Guess: "The page shows publication_date, reference_date and data_type; the rest follows daily-prices."}
 	return d
 }

@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"github.com/energyapi/energyapi/internal/dataset"
+	"github.com/energyapi/energyapi/internal/demo"
 	"github.com/energyapi/energyapi/internal/energy"
 )
 
@@ -24,7 +25,7 @@ func RenewableGeneration() *dataset.Dataset {
 				Doc: "Energy generated in the hour, GWh (the hour's mean power in GW), decimal point."},
 			{Name: "energy_source", Kind: dataset.Text, Ref: energy.GenerationTypeNames(), Doc: "Source, one of the type filter's values."},
 		},
-		Demo:     func(in dataset.DemoInput) []dataset.Row { return generationRows(hourlyGeneration(in), true) },
+		Demo:     demo.RenewableGeneration,
 		DemoFrom: []string{"total-load"},
 		Import:   &dataset.ImportSpec{Formats: "CSV or XLSX with the columns date (Europe/Rome), date_offset (needed in the repeated autumn hour), renewable_generation_GWh, energy_source"},
 	}

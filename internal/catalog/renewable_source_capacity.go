@@ -1,8 +1,6 @@
 package catalog
 
 import (
-	"slices"
-
 	"github.com/energyapi/energyapi/internal/dataset"
 	"github.com/energyapi/energyapi/internal/demo"
 	"github.com/energyapi/energyapi/internal/energy"
@@ -28,12 +26,8 @@ func RenewableSourceCapacity() *dataset.Dataset {
 			{Name: "source", Kind: dataset.Text, Ref: energy.RenewableSourceNames(), Doc: "Renewable source."},
 			italian("efficient_power_MW", "Efficient power, MW"),
 		},
-		Order: []string{"region", "province", "source", "capacity_type"},
-		Demo: func(dataset.DemoInput) []dataset.Row {
-			renewable := energy.RenewableSourceNames().Values()
-			plants := demo.GenerationStats().GenerationPlants
-			return provinceRows(slices.DeleteFunc(plants, func(s demo.ProvinceStat) bool { return !slices.Contains(renewable, s.Kind) }), false)
-		},
+		Order:  []string{"region", "province", "source", "capacity_type"},
+		Demo:   demo.RenewableSourceCapacity,
 		Import: &dataset.ImportSpec{Formats: "CSV or XLSX with the columns year, capacity_type, region, province, source, efficient_power_MW"},
 	}
 }

@@ -26,10 +26,8 @@ func RenewableSourcesProduction() *dataset.Dataset {
 			{Name: "renewable_source", Kind: dataset.Text, Ref: energy.RenewableSourceNames(), Doc: "Renewable source."},
 			italian("production_GWh", "Production, GWh"),
 		},
-		Order: []string{"region", "province", "renewable_source", "production_type"},
-		Demo: func(dataset.DemoInput) []dataset.Row {
-			return provinceRows(demo.GenerationStats().RenewableSources, false)
-		},
+		Order:  []string{"region", "province", "renewable_source", "production_type"},
+		Demo:   demo.RenewableSourcesProduction,
 		Import: &dataset.ImportSpec{Formats: "CSV or XLSX with the columns year, production_type, region, province, renewable_source, production_GWh"},
 	}
 }

@@ -15,13 +15,6 @@ func ServicesSector() *dataset.Dataset {
 			statText("activity", demo.ServiceActivities(), "Activity"), statText("class", demo.ServiceClasses(), "Class"), consumptionField()})
 	d.Source = dataset.Source{Ref: portal("load", "Services_Sector"), Confidence: "M",
 		Guess: "The page was not read: parameters, array and fields are client L2's reader's; the activities and classes are this server's."}
-	d.Demo = loadStatsDemo(func(st demo.LoadStats) []dataset.Row {
-		return sumConsumption(st, func(c demo.Consumption) []string {
-			if c.Sector != "Servizi" {
-				return nil
-			}
-			return []string{c.Region, c.Province, c.Activity, c.Class}
-		})
-	})
+	d.Demo = demo.ServicesSector
 	return d
 }

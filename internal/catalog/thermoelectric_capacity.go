@@ -32,14 +32,8 @@ func ThermoelectricCapacity() *dataset.Dataset {
 		},
 		Fields: append(fields, italian("efficient_power_MW",
 			"Efficient power, MW. The name is this server's choice (no published answer shows the field), the same as generation-plants'")),
-		Order: []string{"region", "province", "category", "subcategory", "capacity_type"},
-		Demo: func(dataset.DemoInput) []dataset.Row {
-			var rows []dataset.Row
-			for _, s := range demo.GenerationStats().ThermoCapacity {
-				rows = append(rows, yearRow(s.Year, s.MW, s.CapacityType, s.Region, s.Province, s.Category, s.Subcategory))
-			}
-			return rows
-		},
+		Order:  []string{"region", "province", "category", "subcategory", "capacity_type"},
+		Demo:   demo.ThermoelectricCapacity,
 		Import: &dataset.ImportSpec{Formats: "CSV or XLSX with the columns year, capacity_type, region, province, category, subcategory, efficient_power_MW"},
 	}
 }

@@ -24,9 +24,7 @@ func ThermoelectricHeat() *dataset.Dataset {
 			{Name: "cogeneration_plant", Kind: dataset.Text, Ref: energy.CogenerationPlantNames(), Doc: "Kind of cogeneration plant."},
 			italian("heat_production_GWh", "Heat production, GWh"),
 		},
-		Demo: func(dataset.DemoInput) []dataset.Row {
-			return provinceRows(demo.GenerationStats().ThermoHeat, true)
-		},
+		Demo:   demo.ThermoelectricHeat,
 		Import: &dataset.ImportSpec{Formats: "CSV or XLSX with the columns year, region, province, cogeneration_plant, heat_production_GWh"},
 	}
 }

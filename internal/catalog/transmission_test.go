@@ -4,17 +4,17 @@ import (
 	"math"
 	"testing"
 	"time"
+
+	"github.com/energyapi/energyapi/internal/dataset"
+	"github.com/energyapi/energyapi/internal/energy"
 )
 
 func TestDemoForeignFlowsArePlausible(t *testing.T) {
-	start := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC).Unix()
-	var hours []int64
-	for u := start; u < start+365*86400; u += 3600 {
-		hours = append(hours, u)
-	}
-	phys, sched := demoForeign(hours, false), demoForeign(hours, true)
-	if len(phys) != 7*len(hours) || len(sched) != len(phys) {
-		t.Fatalf("got %d and %d rows, want %d each", len(phys), len(sched), 7*len(hours))
+	in := dataset.DemoInput{First: energy.Date{Year: 2024, Month: time.January, Day: 1}, Last: energy.Date{Year: 2024, Month: time.December, Day: 30}}
+	phys, sched := PhysicalForeignFlow().Demo(in), ScheduledForeignExchange().Demo(in)
+	const hours = 365 * 24 // a year of Europe/Rome days: the 23-hour and 25-hour days make up
+	if len(phys) != 7*hours || len(sched) != len(phys) {
+		t.Fatalf("got %d and %d rows, want %d each", len(phys), len(sched), 7*hours)
 	}
 	var net, north, diff float64
 	for i, r := range phys {
@@ -32,7 +32,7 @@ func TestDemoForeignFlowsArePlausible(t *testing.T) {
 		}
 		diff += math.Abs(sched[i].Num[0] - flow)
 	}
-	n := float64(len(hours))
+	n := float64(hours)
 	if avg := net / n; avg < 5000 || avg > 6500 {
 		t.Errorf("average net import %.0f MW, want 5000..6500", avg)
 	}

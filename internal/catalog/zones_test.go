@@ -66,7 +66,7 @@ func checkZonesBalance(t *testing.T, in dataset.DemoInput, hours int) {
 		net[r.Time][zoneOf[from]] -= r.Num[0] / 1000
 		net[r.Time][zoneOf[to]] += r.Num[0] / 1000
 	}
-	zones := demoZones(in)
+	zones := demo.ZoneHours(in)
 	if len(zones) != hours || len(net) != hours {
 		t.Fatalf("got %d zonal hours and %d hours of internal flows, want %d", len(zones), len(net), hours)
 	}

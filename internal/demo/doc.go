@@ -2,9 +2,17 @@
 // market that the demo data derive from (serve --demo, energyapi demo and
 // the tests): quarter-hourly load per bidding zone, generation by source,
 // cross-border flows and each hour's split over the bidding zones, the
-// yearly and monthly statistics by region and province, the counts of
-// market offers, the FCR auctions, and the live timing of the v1.0
-// publications. The catalogue's descriptors name the generator of each
-// dataset; the figures it is calibrated to are in its tests
-// (targets_test.go, stats_targets_test.go).
+// yearly and monthly statistics by region and province, and the v1.0
+// areas' models (imbalance prices and volumes, the dispatching and
+// balancing markets' quantities, prices and offers, reserve requirements,
+// transit limits, outages and available capacity, the FCR auctions) with
+// the live timing of their publications.
+//
+// The zones' identity (names, codes, macrozones) is internal/energy's
+// BiddingZones; what the demo makes of each zone (its share of the load,
+// of each source, of the installed capacity) is one table, zoneTable.
+//
+// The catalogue's descriptors call one generator per dataset here (a
+// function from dataset.DemoInput to rows); the figures the models are
+// calibrated to are in the tests (targets_test.go, stats_targets_test.go).
 package demo

@@ -100,7 +100,7 @@ type System struct {
 // midnight, so the load has no step at midnight. Each year is then scaled
 // so that its energy is Italy's published demand (YearlyDemandTWh).
 //
-// Zones take shares of the national load, nudged by working hours and the
+// Zones take shares of the national load (zoneTable), nudged by working hours and the
 // summer; each zone's value is rounded to the kW and Italy's is the sum of
 // the rounded zones, so the two always agree. Forecasts miss by at most 2%.
 //
@@ -123,7 +123,8 @@ func (s System) TotalLoad(from, to energy.Date) []energy.LoadPoint {
 			work := m.workCurve(hour)
 			for z := range w {
 				n := 0.003 * SmoothNoise(m.seed^0x5a4e+uint64(z), float64(u)/7200)
-				w[z] = zoneShares[z] * (1 + zoneWork[z]*p.work*work + zoneSummer[z]*p.summer + n)
+				zp := &zoneTable[z]
+				w[z] = zp.load * (1 + zp.work*p.work*work + zp.summer*p.summer + n)
 				sum += w[z]
 			}
 			var italy, italyForecast float64
@@ -156,16 +157,6 @@ const maxForecastMiss = 0.1
 func forecastMiss(seed uint64, u int64) float64 {
 	return 0.045*SmoothNoise(seed^0xfa, float64(u)/86400) + 0.025*SmoothNoise(seed^0xfb, float64(u)/10800)
 }
-
-// Bidding zones' shares of the national load in the order of
-// energy.Zones(), as relative weights, and their adjustments at full
-// weekday activity (industry in the north) and at the height of summer
-// (air conditioning and tourists in the south and the islands).
-var (
-	zoneShares = [7]float64{44, 10, 15, 12, 2, 6.5, 3}
-	zoneWork   = [7]float64{0.04, 0.02, 0, -0.01, -0.02, -0.02, -0.02}
-	zoneSummer = [7]float64{-0.02, 0, 0.01, 0.06, 0.08, 0.07, 0.12}
-)
 
 // Daily shapes, by local hour, as fractions of the day's weekday peak
 // level; values between hours follow a Catmull-Rom spline. They follow the

@@ -2,26 +2,49 @@ package demo
 
 import "github.com/energyapi/energyapi/internal/energy"
 
-// Shares of each source's national output by bidding zone, in the order of
-// energy.Zones() (North, Centre-North, Centre-South, South, Calabria,
-// Sicily, Sardinia), in percent. They follow the operator's yearly
-// statistics by region, grouped into zones: photovoltaic spread over the
-// North's roofs and the South's fields, wind in Apulia, Campania, Sicily
-// and Sardinia, hydro in the Alps, geothermal only in Tuscany, pumped
-// storage mostly in the Alps with Presenzano (Campania), Anapo (Sicily)
-// and Taloro (Sardinia).
-var (
-	zonePV      = [7]float64{42, 8, 12, 20, 3, 9, 6}
-	zoneWind    = [7]float64{1, 1, 8, 50, 11, 18, 11}
-	zoneHydro   = [7]float64{77, 4, 9, 3, 3, 1, 3}
-	zoneGeo     = [7]float64{0, 100, 0, 0, 0, 0, 0}
-	zonePumping = [7]float64{70, 0, 10, 0, 5, 10, 5}
-	// zoneThermal is where the thermal fleet stands: half of the thermal
-	// output runs by it (the South's coal and gas at Brindisi, Taranto
-	// and Rossano run whatever the local load), half fills each zone's
-	// remaining need.
-	zoneThermal = [7]float64{50, 5, 12, 15, 7, 7, 4}
-)
+// zoneParams are the demo's parameters of one bidding zone: where its
+// load, generation and capacity stand. The zones' identity (names, codes,
+// macrozones) is energy.BiddingZones'; this is the one table of what the
+// demo makes of each.
+type zoneParams struct {
+	zone energy.Zone
+	// load is the zone's share of the national load as a relative
+	// weight; work and summer adjust it at full weekday activity
+	// (industry in the north) and at the height of summer (air
+	// conditioning and tourists in the south and the islands).
+	load, work, summer float64
+	// Shares of each source's national output, percent. They follow the
+	// operator's yearly statistics by region, grouped into zones:
+	// photovoltaic spread over the North's roofs and the South's fields,
+	// wind in Apulia, Campania, Sicily and Sardinia, hydro in the Alps,
+	// geothermal only in Tuscany, pumped storage mostly in the Alps with
+	// Presenzano (Campania), Anapo (Sicily) and Taloro (Sardinia).
+	pv, wind, hydro, geo, pumping float64
+	// thermal is where the thermal fleet stands, percent: half of the
+	// thermal output runs by it (the South's coal and gas at Brindisi,
+	// Taranto and Rossano run whatever the local load), half fills each
+	// zone's remaining need.
+	thermal float64
+	// capacity is the zone's share of Italy's installed capacity, which
+	// the demo production units and the Adequacy data split by zone.
+	capacity float64
+	// offMarket is the share of the zone's total load outside the market
+	// perimeter, mostly the self-consumption of industrial sites.
+	offMarket float64
+}
+
+// zoneTable holds every bidding zone's parameters, in energy.BiddingZones
+// order (a test checks that it covers exactly those zones).
+var zoneTable = [7]zoneParams{
+	//                   load work   summer  pv wind hydro geo pump therm capacity offMarket
+	{energy.North, 44, 0.04, -0.02, 42, 1, 77, 0, 70, 50, 0.45, 0.045},
+	{energy.CentreNorth, 10, 0.02, 0, 8, 1, 4, 100, 0, 5, 0.08, 0.03},
+	{energy.CentreSouth, 15, 0, 0.01, 12, 8, 9, 0, 10, 12, 0.13, 0.03},
+	{energy.South, 12, -0.01, 0.06, 20, 50, 3, 0, 0, 15, 0.16, 0.05},
+	{energy.Calabria, 2, -0.02, 0.08, 3, 11, 3, 0, 5, 7, 0.06, 0.03},
+	{energy.Sicily, 6.5, -0.02, 0.07, 9, 18, 1, 0, 10, 7, 0.08, 0.04},
+	{energy.Sardinia, 3, -0.02, 0.12, 6, 11, 3, 0, 5, 4, 0.04, 0.06},
+}
 
 // sapeiShare is the part of Sardinia's net exchange that runs over SAPEI
 // to Centre-South (1,000 MW); the rest runs over SACOI to Centre-North
@@ -57,7 +80,7 @@ type ZoneHour struct {
 // zone (GWh, summing to the national load g was computed from). The
 // weather-driven sources, geothermal and pumping follow the zone shares
 // above; thermal and self-consumption run half by the fleet's location
-// (zoneThermal) and half to fill each zone's remaining need (demand +
+// (zoneTable's thermal) and half to fill each zone's remaining need (demand +
 // pumping - local renewables - border imports, where positive), scaled to
 // the national thermal output, so that the South and the islands export
 // northwards as on the real grid. Flows then follow the
@@ -73,19 +96,20 @@ func SplitZones(g GenHour, demand [7]float64) ZoneHour {
 	var need [7]float64
 	var needSum float64
 	for i := range need {
-		z.Pumping[i] = g.Pumping * zonePumping[i] / 100
-		res := (g.Photovoltaic*zonePV[i] + g.Wind*zoneWind[i] + g.Hydro*zoneHydro[i] + g.Geothermal*zoneGeo[i]) / 100
+		p := &zoneTable[i]
+		z.Pumping[i] = g.Pumping * p.pumping / 100
+		res := (g.Photovoltaic*p.pv + g.Wind*p.wind + g.Hydro*p.hydro + g.Geothermal*p.geo) / 100
 		z.Generation[i] = res
 		need[i] = max(0, demand[i]+z.Pumping[i]-res-z.BorderImport[i])
 		needSum += need[i]
 	}
 	rest := g.Thermal + g.Self
 	for i := range need {
-		fill := zoneThermal[i] / 100
+		fill := zoneTable[i].thermal / 100
 		if needSum > 0 {
 			fill = need[i] / needSum
 		}
-		z.Generation[i] += rest * (zoneThermal[i]/100 + fill) / 2
+		z.Generation[i] += rest * (zoneTable[i].thermal/100 + fill) / 2
 	}
 	var surplus [7]float64 // MW each zone sends out
 	for i := range surplus {

@@ -31,3 +31,39 @@ func TestSplitZonesSources(t *testing.T) {
 		}
 	}
 }
+
+// TestZoneTableIsTheDomainsZones checks that the demo's one table of zone
+// parameters covers exactly energy.BiddingZones, in its order (every
+// per-zone array of the demo follows it), and that each split of a
+// national figure over the zones adds up to the whole.
+func TestZoneTableIsTheDomainsZones(t *testing.T) {
+	domain := energy.BiddingZones()
+	if len(zoneTable) != len(domain) {
+		t.Fatalf("zoneTable has %d zones, the domain %d", len(zoneTable), len(domain))
+	}
+	for i, p := range zoneTable {
+		if p.zone != domain[i].Zone {
+			t.Errorf("zoneTable[%d] is %s, want %s (energy.BiddingZones order)", i, p.zone, domain[i].Zone)
+		}
+	}
+	for _, c := range energy.Borders() {
+		if zoneIndex(BorderZone(c)) < 0 {
+			t.Errorf("border %s lands in %s, not a bidding zone", c, BorderZone(c))
+		}
+	}
+	sums := map[string]float64{}
+	for _, p := range zoneTable {
+		sums["pv"] += p.pv
+		sums["wind"] += p.wind
+		sums["hydro"] += p.hydro
+		sums["geothermal"] += p.geo
+		sums["pumping"] += p.pumping
+		sums["thermal"] += p.thermal
+		sums["capacity"] += 100 * p.capacity
+	}
+	for name, s := range sums {
+		if math.Abs(s-100) > 1e-9 {
+			t.Errorf("the zones' %s shares add up to %v%%, want 100%%", name, s)
+		}
+	}
+}

@@ -17,9 +17,14 @@ const (
 	Italy       Zone = "Italy"
 )
 
-// Zones lists every zone, the seven bidding zones first and Italy last.
+// Zones lists every zone, the seven bidding zones first (BiddingZones'
+// order) and Italy last.
 func Zones() []Zone {
-	return []Zone{North, CentreNorth, CentreSouth, South, Calabria, Sicily, Sardinia, Italy}
+	zs := make([]Zone, 0, len(biddingZones)+1)
+	for _, z := range biddingZones {
+		zs = append(zs, z.Zone)
+	}
+	return append(zs, Italy)
 }
 
 // LoadPoint is the total load of one zone for the quarter hour starting at At.

@@ -1,0 +1,166 @@
+package demo
+
+import (
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/energyapi/energyapi/internal/dataset"
+	"github.com/energyapi/energyapi/internal/energy"
+)
+
+// The yearly statistics' demo rows: the generation statistics
+// (GenerationStats) and the load statistics (System.LoadStats), each
+// dataset's texts in its fields' order.
+
+// EnergyBySource writes electrical-energy-by-source: year, region, source.
+func EnergyBySource(dataset.DemoInput) []dataset.Row {
+	var rows []dataset.Row
+	for _, s := range GenerationStats().EnergyBySource {
+		rows = append(rows, yearRow(s.Year, s.Value, s.Region, s.Source))
+	}
+	return rows
+}
+
+// InstalledCapacity writes installed-capacity: year and type.
+func InstalledCapacity(dataset.DemoInput) []dataset.Row {
+	var rows []dataset.Row
+	for _, s := range GenerationStats().InstalledCapacity {
+		rows = append(rows, yearRow(s.Year, s.Value, s.Type))
+	}
+	return rows
+}
+
+// ThermoelectricCapacity writes thermoelectric-capacity.
+func ThermoelectricCapacity(dataset.DemoInput) []dataset.Row {
+	var rows []dataset.Row
+	for _, s := range GenerationStats().ThermoCapacity {
+		rows = append(rows, yearRow(s.Year, s.MW, s.CapacityType, s.Region, s.Province, s.Category, s.Subcategory))
+	}
+	return rows
+}
+
+// GenerationPlants writes generation-plants.
+func GenerationPlants(dataset.DemoInput) []dataset.Row {
+	return provinceRows(GenerationStats().GenerationPlants, false)
+}
+
+// RenewableSourceCapacity writes generation-plants' renewable sources
+// (energy.RenewableSourceNames) only.
+func RenewableSourceCapacity(dataset.DemoInput) []dataset.Row {
+	renewable := energy.RenewableSourceNames().Values()
+	plants := GenerationStats().GenerationPlants
+	return provinceRows(slices.DeleteFunc(plants, func(s ProvinceStat) bool { return !slices.Contains(renewable, s.Kind) }), false)
+}
+
+// Hydric writes hydric.
+func Hydric(dataset.DemoInput) []dataset.Row { return provinceRows(GenerationStats().Hydric, false) }
+
+// RenewableSourcesProduction writes renewable-sources-production.
+func RenewableSourcesProduction(dataset.DemoInput) []dataset.Row {
+	return provinceRows(GenerationStats().RenewableSources, false)
+}
+
+// ThermoelectricHeat writes thermoelectric-heat, which has no type field.
+func ThermoelectricHeat(dataset.DemoInput) []dataset.Row {
+	return provinceRows(GenerationStats().ThermoHeat, true)
+}
+
+// provinceRows returns the rows of province statistics whose text fields
+// are Type, Region, Province and Kind in that order, or, with noType,
+// Region, Province and Kind.
+func provinceRows(stats []ProvinceStat, noType bool) []dataset.Row {
+	rows := make([]dataset.Row, 0, len(stats))
+	for _, s := range stats {
+		if noType {
+			rows = append(rows, yearRow(s.Year, s.Value, s.Region, s.Province, s.Kind))
+			continue
+		}
+		rows = append(rows, yearRow(s.Year, s.Value, s.Type, s.Region, s.Province, s.Kind))
+	}
+	return rows
+}
+
+// loadStats are the statistics of the demo's seed.
+func loadStats(in dataset.DemoInput) LoadStats { return System{Seed: in.Seed}.LoadStats() }
+
+// EnergyInItaly writes electrical-energy-in-italy: Italy's demand month by
+// month.
+func EnergyInItaly(in dataset.DemoInput) []dataset.Row {
+	st := loadStats(in)
+	var rows []dataset.Row
+	for y := ThermoFirstYear; y <= ThermoLastYear; y++ {
+		for m, gwh := range st.Monthly[y] {
+			at := time.Date(y, time.Month(m+1), 1, 0, 0, 0, 0, energy.Rome()).Unix()
+			rows = append(rows, dataset.Row{Time: at, Num: []float64{energy.Round(gwh, 3)}})
+		}
+	}
+	return rows
+}
+
+// EnergyBySector writes electrical-energy-by-sector: region, province,
+// sector.
+func EnergyBySector(in dataset.DemoInput) []dataset.Row {
+	return sumConsumption(loadStats(in), func(c Consumption) []string { return []string{c.Region, c.Province, c.Sector} })
+}
+
+// IndustrySector writes industry-sector: the industry's region, province,
+// activity and class.
+func IndustrySector(in dataset.DemoInput) []dataset.Row { return sectorRows(in, "Industria") }
+
+// ServicesSector writes services-sector, as IndustrySector.
+func ServicesSector(in dataset.DemoInput) []dataset.Row { return sectorRows(in, "Servizi") }
+
+func sectorRows(in dataset.DemoInput, sector string) []dataset.Row {
+	return sumConsumption(loadStats(in), func(c Consumption) []string {
+		if c.Sector != sector {
+			return nil
+		}
+		return []string{c.Region, c.Province, c.Activity, c.Class}
+	})
+}
+
+// LoadTotal writes total: region, province, sector, activity, class.
+func LoadTotal(in dataset.DemoInput) []dataset.Row {
+	return sumConsumption(loadStats(in), func(c Consumption) []string {
+		return []string{c.Region, c.Province, c.Sector, c.Activity, c.Class}
+	})
+}
+
+// LoadMarket writes market: region, province, market.
+func LoadMarket(in dataset.DemoInput) []dataset.Row {
+	st := loadStats(in)
+	rows := make([]dataset.Row, 0, len(st.Markets))
+	for _, m := range st.Markets {
+		rows = append(rows, yearRow(m.Year, energy.Round(m.GWh, 3), m.Region, m.Province, m.Market))
+	}
+	return rows
+}
+
+// sumConsumption sums the statistics' consumption by the texts key makes
+// of each figure, skipping those key gives none for; each sum becomes a
+// yearly row, rounded to the MWh, texts as key made them.
+func sumConsumption(st LoadStats, key func(c Consumption) []string) []dataset.Row {
+	type k struct {
+		year int
+		text string
+	}
+	sums := map[k]float64{}
+	var order []k
+	for _, c := range st.Consumption {
+		t := key(c)
+		if t == nil {
+			continue
+		}
+		kk := k{c.Year, strings.Join(t, "\x00")}
+		if _, ok := sums[kk]; !ok {
+			order = append(order, kk)
+		}
+		sums[kk] += c.GWh
+	}
+	rows := make([]dataset.Row, 0, len(order))
+	for _, kk := range order {
+		rows = append(rows, yearRow(kk.year, energy.Round(sums[kk], 3), strings.Split(kk.text, "\x00")...))
+	}
+	return rows
+}
