@@ -82,11 +82,11 @@ type catalogAnswer struct {
 func handleCatalog(o Options) http.Handler {
 	var last atomic.Pointer[catalogAnswer]
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		snap := o.Data()
+		snap := o.Data.Snapshot()
 		a := last.Load()
 		if a == nil || a.snap != snap {
 			out := catalogBody{Datasets: []catalogDataset{}}
-			for _, d := range o.Catalog.All() {
+			for _, d := range o.Data.Catalog.All() {
 				out.Datasets = append(out.Datasets, describeDataset(o, d, snap.Table(d)))
 			}
 			body, err := json.Marshal(out)
@@ -100,7 +100,7 @@ func handleCatalog(o Options) http.Handler {
 		h := w.Header()
 		h.Set("Access-Control-Allow-Origin", "*")
 		h.Set("Content-Type", "application/json")
-		o.Compression.ServeBody(w, r, http.StatusOK, a.forms)
+		o.Cache.Compression.ServeBody(w, r, http.StatusOK, a.forms)
 	})
 }
 
@@ -126,7 +126,7 @@ func describeDataset(o Options, d *dataset.Dataset, t *dataset.Table) catalogDat
 		case dataset.DateRange:
 			maxDays := p.MaxDays
 			if maxDays == 0 {
-				maxDays = o.MaxRangeDays
+				maxDays = o.Data.MaxRangeDays
 			}
 			if p.SameDay {
 				maxDays = 1
