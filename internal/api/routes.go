@@ -36,7 +36,10 @@ func addRoutes(rt *router, o Options) {
 		// Public like /catalog: an import's dataset, period and counts, no
 		// values; and a browser's EventSource cannot send a bearer token.
 		get("/updates", handleUpdates(o))
-		// GET /updates/stream is served outside the request limits (NewServer).
+		// GET /updates/stream is served outside the request limits
+		// (streamApart, in NewServer); its pattern here only names its
+		// route in the log and metrics, and is never reached.
+		rt.mux.Handle("GET /updates/stream", http.NotFoundHandler())
 		handle("/updates/stream", methodNotAllowedAt(o, "GET, HEAD"))
 	}
 	openapi := newOpenAPIDoc(o.Data.Catalog)

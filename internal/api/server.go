@@ -9,15 +9,16 @@ import (
 	"github.com/energyapi/energyapi/internal/auth"
 )
 
-// NewServer returns the HTTP handler for the public API.
+// NewServer returns the HTTP handler for the public API: every route of
+// addRoutes behind the middleware, all built from opts, whose defaults it
+// fills in a copy of its own.
 func NewServer(opts Options) http.Handler {
 	o := opts.withDefaults()
 	rt := newRouter()
 	addRoutes(rt, o)
 	var h http.Handler = guardRequests(o)(rt)
 	if o.Data.Updates != nil {
-		h = streamApart(handleUpdatesStream(o), h)
-		rt.mux.Handle("GET /updates/stream", http.NotFoundHandler()) // for routeOf; never reached
+		h = streamApart(handleUpdatesStream(o), h) // GET /updates/stream, outside the limits
 	}
 	h = recoverPanics(o.Log)(h)
 	routeOf := func(r *http.Request) string { _, pattern := rt.mux.Handler(r); return pattern }

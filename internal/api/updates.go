@@ -42,11 +42,11 @@ const (
 	streamBuffer = 64
 	// maxUpdates bounds the events one GET /updates lists.
 	maxUpdates = 1000
-	// DefaultStreamsPerAddr is Options.StreamsPerAddr's default: enough
+	// DefaultStreamsPerAddr is Limits.StreamsPerAddr's default: enough
 	// for a few browser tabs and scripts behind one address, few enough
 	// that a hundred addresses are needed to hold every stream.
 	DefaultStreamsPerAddr = 10
-	// DefaultStreamWriteTimeout is Options.StreamWriteTimeout's default.
+	// DefaultStreamWriteTimeout is Limits.StreamWriteTimeout's default.
 	DefaultStreamWriteTimeout = 10 * time.Second
 	// keepAlive is how often a quiet stream sends a comment, so that
 	// proxies keep it open.
