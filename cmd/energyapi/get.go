@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/csv"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
 	"net/url"
@@ -55,49 +56,7 @@ func parseGetFlags(args []string, getenv func(string) string, stdout, stderr io.
 	fs.StringVar(&c.format, "format", "", "output: json, csv or table (default table on a terminal, json otherwise)")
 	fs.IntVar(&c.maxRangeDays, "max-range-days", 60, "longest date range per request; longer ranges are split (0: never split)")
 	fs.StringVar(&c.cacheDir, "cache-dir", "", "keep answers with their ETags in this directory and revalidate them (If-None-Match): an unchanged answer costs a 304 with no body")
-	// One flag per query parameter of the dataset, named as the API names it.
-	given := map[string]string{} // parameter -> the flag that set it, for messages
-	setAs := func(flagName, name string, repeat bool) func(string) error {
-		return func(s string) error {
-			given[name] = "--" + flagName
-			if repeat {
-				c.params.Add(name, s)
-			} else {
-				c.params.Set(name, s)
-			}
-			return nil
-		}
-	}
-	var required, instants []string
-	for _, p := range d.Parameters() {
-		switch p.Kind {
-		case dataset.DateRange:
-			fs.Func(p.Name, "first day, dd/mm/yyyy (required; --from for short)", setAs(p.Name, p.Name, false))
-			fs.Func("from", "first day, dd/mm/yyyy (same as --"+p.Name+")", setAs("from", p.Name, false))
-			fs.Func(p.To, "last day, included, dd/mm/yyyy (required; --to for short)", setAs(p.To, p.To, false))
-			fs.Func("to", "last day, included, dd/mm/yyyy (same as --"+p.To+")", setAs("to", p.To, false))
-			required = append(required, p.Name, p.To)
-		case dataset.AsOfParam, dataset.ChangedSinceParam:
-			alias := map[dataset.ParamKind]string{dataset.AsOfParam: "as-of", dataset.ChangedSinceParam: "changed-since"}[p.Kind]
-			usage := p.Doc + " (--" + alias + " for short)"
-			fs.Func(p.Name, usage, setAs(p.Name, p.Name, false))
-			fs.Func(alias, "same as --"+p.Name, setAs(alias, p.Name, false))
-			instants = append(instants, p.Name)
-		default:
-			usage := p.Doc
-			if p.Kind == dataset.Enum {
-				usage += " One of: " + strings.Join(d.EnumValues(p), ", ") + "."
-			}
-			if p.Many {
-				usage += " Repeat for several."
-			}
-			if p.Required {
-				usage += " (required)"
-				required = append(required, p.Name)
-			}
-			fs.Func(p.Name, usage, setAs(p.Name, p.Name, p.Many))
-		}
-	}
+	pf := addParamFlags(fs, d, c.params)
 	// The dataset's own parameters come from the command line only.
 	envFor := func(name string) string {
 		for _, f := range getEnvFlags {
@@ -126,15 +85,80 @@ func parseGetFlags(args []string, getenv func(string) string, stdout, stderr io.
 	if c.clientID == "" || c.clientSecret == "" {
 		return c, usagef("get needs credentials: --client-id and --client-secret, or ENERGYAPI_CLIENT_ID and ENERGYAPI_CLIENT_SECRET")
 	}
-	for _, name := range required {
-		if c.params.Get(name) == "" {
-			return c, usagef("get %s needs --%s", d.Name, name)
+	return c, pf.check(d)
+}
+
+// paramFlags are the flags get makes of a dataset's query parameters, one
+// per parameter, named as the API names it, and what they set.
+type paramFlags struct {
+	params   url.Values
+	given    map[string]string // parameter -> the flag that set it, for messages
+	required []string
+	instants []string
+}
+
+// addParamFlags adds the flags of d's query parameters to fs; they set params.
+func addParamFlags(fs *flag.FlagSet, d *dataset.Dataset, params url.Values) *paramFlags {
+	pf := &paramFlags{params: params, given: map[string]string{}}
+	for _, p := range d.Parameters() {
+		switch p.Kind {
+		case dataset.DateRange:
+			fs.Func(p.Name, "first day, dd/mm/yyyy (required; --from for short)", pf.setAs(p.Name, p.Name, false))
+			fs.Func("from", "first day, dd/mm/yyyy (same as --"+p.Name+")", pf.setAs("from", p.Name, false))
+			fs.Func(p.To, "last day, included, dd/mm/yyyy (required; --to for short)", pf.setAs(p.To, p.To, false))
+			fs.Func("to", "last day, included, dd/mm/yyyy (same as --"+p.To+")", pf.setAs("to", p.To, false))
+			pf.required = append(pf.required, p.Name, p.To)
+		case dataset.AsOfParam, dataset.ChangedSinceParam:
+			alias := map[dataset.ParamKind]string{dataset.AsOfParam: "as-of", dataset.ChangedSinceParam: "changed-since"}[p.Kind]
+			usage := p.Doc + " (--" + alias + " for short)"
+			fs.Func(p.Name, usage, pf.setAs(p.Name, p.Name, false))
+			fs.Func(alias, "same as --"+p.Name, pf.setAs(alias, p.Name, false))
+			pf.instants = append(pf.instants, p.Name)
+		default:
+			usage := p.Doc
+			if p.Kind == dataset.Enum {
+				usage += " One of: " + strings.Join(d.EnumValues(p), ", ") + "."
+			}
+			if p.Many {
+				usage += " Repeat for several."
+			}
+			if p.Required {
+				usage += " (required)"
+				pf.required = append(pf.required, p.Name)
+			}
+			fs.Func(p.Name, usage, pf.setAs(p.Name, p.Name, p.Many))
 		}
 	}
-	for _, name := range instants {
-		if v := c.params.Get(name); v != "" {
+	return pf
+}
+
+// setAs returns the Set of flag flagName, which gives parameter name a value,
+// or adds one if repeat.
+func (pf *paramFlags) setAs(flagName, name string, repeat bool) func(string) error {
+	return func(s string) error {
+		pf.given[name] = "--" + flagName
+		if repeat {
+			pf.params.Add(name, s)
+		} else {
+			pf.params.Set(name, s)
+		}
+		return nil
+	}
+}
+
+// check returns a usage error for a required parameter of d missing, an
+// instant that is not RFC 3339, or a date range that is malformed or ends
+// before it starts.
+func (pf *paramFlags) check(d *dataset.Dataset) error {
+	for _, name := range pf.required {
+		if pf.params.Get(name) == "" {
+			return usagef("get %s needs --%s", d.Name, name)
+		}
+	}
+	for _, name := range pf.instants {
+		if v := pf.params.Get(name); v != "" {
 			if _, err := time.Parse(time.RFC3339Nano, v); err != nil {
-				return c, invalidValue(given[name], v, "want an RFC 3339 instant, such as 2024-03-01T12:00:00Z")
+				return invalidValue(pf.given[name], v, "want an RFC 3339 instant, such as 2024-03-01T12:00:00Z")
 			}
 		}
 	}
@@ -142,19 +166,19 @@ func parseGetFlags(args []string, getenv func(string) string, stdout, stderr io.
 		if p.Kind != dataset.DateRange {
 			continue
 		}
-		from, err := client.ParseDate(c.params.Get(p.Name))
+		from, err := client.ParseDate(pf.params.Get(p.Name))
 		if err != nil {
-			return c, invalidValue(given[p.Name], c.params.Get(p.Name), "want a day as dd/mm/yyyy, such as 31/01/2024")
+			return invalidValue(pf.given[p.Name], pf.params.Get(p.Name), "want a day as dd/mm/yyyy, such as 31/01/2024")
 		}
-		to, err := client.ParseDate(c.params.Get(p.To))
+		to, err := client.ParseDate(pf.params.Get(p.To))
 		if err != nil {
-			return c, invalidValue(given[p.To], c.params.Get(p.To), "want a day as dd/mm/yyyy, such as 31/01/2024")
+			return invalidValue(pf.given[p.To], pf.params.Get(p.To), "want a day as dd/mm/yyyy, such as 31/01/2024")
 		}
 		if from.Compare(to) > 0 {
-			return c, usagef("%s %s is after %s %s", given[p.Name], from, given[p.To], to)
+			return usagef("%s %s is after %s %s", pf.given[p.Name], from, pf.given[p.To], to)
 		}
 	}
-	return c, nil
+	return nil
 }
 
 func runGet(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {

@@ -111,12 +111,9 @@ func getHelp(getenv func(string) string) string {
 	return text
 }
 
-// commandHelp is the synopsis and description that -h prints above a
-// command's flags.
-func commandHelp(name string) string {
-	switch name {
-	case "serve":
-		return `Usage: energyapi serve [flags]
+// The help text of each command and subcommand.
+const (
+	helpServe = `Usage: energyapi serve [flags]
 
 Run the HTTP server on the store named by --db. With --demo, create the store
 if needed, register the demo client (demo / demo-secret) and, on an empty
@@ -125,15 +122,15 @@ unless --allow-public is given. Without --demo the store must exist.
 On a terminal it prints a start-up banner and human-readable logs; elsewhere
 it logs JSON (see --log-format).
 `
-	case "init":
-		return `Usage: energyapi init [--db D]
+
+	helpInit = `Usage: energyapi init [--db D]
 
 Create the store named by --db, empty, with mode 0600 for a SQLite file, and
 bring its schema up to date. Running it on an existing store only brings the
 schema up to date.
 `
-	case "clients":
-		return `Usage:
+
+	helpClients = `Usage:
   energyapi clients create --name NAME      register a client; prints {"client_id","client_secret","name"} once
   energyapi clients list                    one JSON object per client, never a secret
   energyapi clients revoke ID               refuse the client's token requests and tokens on every server within 100 ms
@@ -141,41 +138,41 @@ schema up to date.
 
 The store must exist (see "energyapi init").
 `
-	case "clients create":
-		return `Usage: energyapi clients create --name NAME [--db D]
+
+	helpClientsCreate = `Usage: energyapi clients create --name NAME [--db D]
 
 Register a client and print {"client_id","client_secret","name"}; the secret
 is shown this once.
 `
-	case "clients list":
-		return `Usage: energyapi clients list [--db D]
+
+	helpClientsList = `Usage: energyapi clients list [--db D]
 
 Print one JSON object per client, never a secret.
 `
-	case "clients revoke":
-		return `Usage: energyapi clients revoke [--db D] ID
+
+	helpClientsRevoke = `Usage: energyapi clients revoke [--db D] ID
 
 Refuse the client's token requests and its tokens on every serve process
 sharing the store within 100 ms (PostgreSQL notifies them; SQLite servers
 read the clients version every 20 ms).
 `
-	case "clients rotate-secret":
-		return `Usage: energyapi clients rotate-secret [--db D] ID
+
+	helpClientsRotateSecret = `Usage: energyapi clients rotate-secret [--db D] ID
 
 Give the client a new secret and print it; the old secret, and every token
 issued with it, stop working on every serve process sharing the store within
 100 ms.
 `
-	case "import":
-		return `Usage: energyapi import --dataset D [--db D] FILE...
+
+	helpImport = `Usage: energyapi import --dataset D [--db D] FILE...
 
 Parse and check every row of every FILE (CSV, XLSX, or JSON for peak-valley),
 then write them all in one transaction; a bad row anywhere stores nothing.
 Prints a one-line JSON summary, and on a terminal its progress on stderr.
 Creates the store if it does not exist.
 `
-	case "demo":
-		return `Usage: energyapi demo [--db D] [--from DAY] [--to DAY] [--seed N]
+
+	helpDemo = `Usage: energyapi demo [--db D] [--from DAY] [--to DAY] [--seed N]
 
 Write the deterministic demo dataset into the store (creating it if needed);
 writing it again changes nothing. Every dataset comes from one synthetic
@@ -188,8 +185,8 @@ Italian power system (see docs/data.md).
   --seed N    seed of the system's weather and noise (default the seed
               serve --demo uses); the yearly calibration holds for any seed.
 `
-	case "get":
-		return `Usage: energyapi get DATASET [--PARAM VALUE ...] [flags]
+
+	helpGet = `Usage: energyapi get DATASET [--PARAM VALUE ...] [flags]
 
 Fetch a dataset's records from a server and print them as json, csv or a
 table: one object or row per record with the API's field names, numbers with
@@ -197,17 +194,47 @@ a decimal point, an instant with its offset in RFC 3339. Each query parameter
 of the dataset is a flag of the same name; --from and --to stand for
 --dateFrom and --dateTo. Long date ranges are fetched in windows.
 `
-	case "datasets":
-		return `Usage: energyapi datasets [--format json|table]
+
+	helpDatasets = `Usage: energyapi datasets [--format json|table]
 
 List the datasets this version serves and imports: name, path, granularity,
 query parameters and fields.
 `
-	case "version":
-		return `Usage: energyapi version
+
+	helpVersion = `Usage: energyapi version
 
 Print the module version, the VCS revision it was built from and the Go version.
 `
+)
+
+// commandHelp is the synopsis and description that -h prints above a
+// command's flags.
+func commandHelp(name string) string {
+	switch name {
+	case "serve":
+		return helpServe
+	case "init":
+		return helpInit
+	case "clients":
+		return helpClients
+	case "clients create":
+		return helpClientsCreate
+	case "clients list":
+		return helpClientsList
+	case "clients revoke":
+		return helpClientsRevoke
+	case "clients rotate-secret":
+		return helpClientsRotateSecret
+	case "import":
+		return helpImport
+	case "demo":
+		return helpDemo
+	case "get":
+		return helpGet
+	case "datasets":
+		return helpDatasets
+	case "version":
+		return helpVersion
 	}
 	if ds, ok := strings.CutPrefix(name, "get "); ok {
 		if cat, err := catalog.New(); err == nil {

@@ -2,24 +2,20 @@ package main
 
 import (
 	"context"
-	"crypto/rand"
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/energyapi/energyapi/internal/web"
 	"io"
 	"log/slog"
 	"net"
 	"net/http"
-	"runtime/debug"
 	"strconv"
-	"sync"
 	"time"
+
+	"github.com/energyapi/energyapi/internal/web"
 
 	"github.com/energyapi/energyapi/internal/api"
 	"github.com/energyapi/energyapi/internal/auth"
-	"github.com/energyapi/energyapi/internal/catalog"
-	"github.com/energyapi/energyapi/internal/coding"
 	"github.com/energyapi/energyapi/internal/dataset"
 )
 
@@ -140,7 +136,6 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		return err
 	}
 	log := newLogger(stderr, cfg.logFormat, cfg.logLevel)
-
 	// Only --demo may create the store: a mistyped --db must not come up
 	// as an empty server without clients.
 	st, err := openStore(ctx, cfg.db, cfg.demo)
@@ -148,97 +143,60 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		return err
 	}
 	defer st.Close()
+	p, err := newParts(ctx, cfg, log, st, stderr)
+	if err != nil {
+		return err
+	}
+	return p.serve(ctx, cfg, newHandler(cfg, p), stdout, stderr)
+}
 
-	// What requests ask of the store waits in an admission class of its
-	// own, apart from the answers served from memory.
-	class := cfg.hard.storeClass()
-	served := servingStore{store: st, class: class}
-	reg, err := auth.NewRegistry(ctx, served, st, time.Now, rand.Reader)
-	if err != nil {
-		return err
-	}
-	cat, err := catalog.New()
-	if err != nil {
-		return err
-	}
-	sb, err := newSandbox(cfg.sandbox, cat)
-	if err != nil {
-		return err
-	}
-	// Keys are reloaded every minute; a new key waits two before it signs.
-	const keyReload = time.Minute
-	keys, err := auth.NewKeyring(ctx, st, auth.KeyringConfig{Rotation: cfg.keyRotation, Activation: 2 * keyReload, TokenTTL: cfg.tokenTTL}, time.Now, rand.Reader)
-	if err != nil {
-		return err
-	}
-	// Token lifetimes follow the sandbox clock, so that a test can move
-	// past a token's expiry; signing keys keep the real time.
-	tokens := auth.NewTokens(keys, reg, cfg.tokenTTL, sb.now(), rand.Reader)
-	sb.tokens(tokens)
-	if cfg.demo {
-		// The demo data go through a connection of their own: SQLite keeps
-		// the memory of a two-million-record write until its connection
-		// closes (about 120 MB), which serving should not carry.
-		dst, err := openStore(ctx, cfg.db, true)
-		if err != nil {
-			return err
-		}
-		err = ensureDemo(ctx, log, dst, reg, newProgress(stderr, time.Now))
-		if cerr := dst.Close(); err == nil {
-			err = cerr
-		}
-		if err != nil {
-			return err
-		}
-	}
-	live, err := dataset.NewLive(ctx, cat, served)
-	if err != nil {
-		return err
-	}
-	// Writing the demo data and decoding the first snapshot leave hundreds
-	// of MB of garbage behind (the records as rows, the encoded parts); give
-	// it back now rather than keep it as the process's resident size.
-	debug.FreeOSMemory()
-	hard, err := newHardening(cfg.hard, log, st, live.Snapshot)
-	if err != nil {
-		return err
-	}
+// newHandler is the whole HTTP server: every dependency api.NewServer gets,
+// by group, built here once and never changed afterwards. A new feature adds
+// a field to one group here and its route to internal/api/routes.go.
+func newHandler(cfg serveConfig, p *parts) http.Handler {
+	return api.NewServer(api.Options{
+		Log:   p.log,
+		Clock: p.sb.clock(), // nil, the real time, without the sandbox
+		Data: api.Data{
+			Catalog:         p.cat,
+			Snapshot:        p.live.Snapshot,
+			AsOf:            p.live.AsOf,
+			Updates:         p.feed,
+			MaxRangeDays:    cfg.maxRangeDays,
+			UnmatchedFilter: cfg.unmatchedFilter,
+		},
+		Auth: api.Auth{Registry: p.reg, Tokens: p.tokens, Keys: p.keys, FailureGuard: p.hard.guard,
+			SelfService: cfg.selfService.selfService(p.log, p.reg, p.tokens)},
+		// What requests ask of the store waits in an admission class of its
+		// own, apart from the answers served from memory.
+		Limits: p.hard.limits(p.served.class, cfg.sandbox.rateStyle),
+		Cache: api.Cache{
+			Control: cfg.cacheControl,
+			// Answers are encoded, and compressed, once per data version;
+			// this bounds the ones kept.
+			AnswerBytes: cfg.answerCacheMB << 20,
+			Compression: p.compression,
+		},
+		Sandbox:       api.Sandbox{Box: p.sb.sb, AdminToken: p.sb.adminToken},
+		Observability: p.hard.observability((&readiness{ping: p.served.Ping, log: p.log, store: storeName(cfg.db)}).check),
+		Web:           web.New(web.Options{Demo: demoCredentials(cfg.demo), Compression: p.compression}),
+	})
+}
 
-	feed := api.NewFeed(served, live.Snapshot)
-	var z *coding.Compressor // nil: compression off
-	if cfg.compression {
-		z = coding.New()
-	}
-	handler := api.NewServer(sb.options(hard.options(api.Options{
-		Log:     log,
-		Catalog: cat,
-		Data:    live.Snapshot,
-		AsOf:    live.AsOf,
-		Updates: feed,
-		// Answers are encoded, and compressed, once per data version; this
-		// bounds the ones kept.
-		AnswerCacheBytes: cfg.answerCacheMB << 20,
-		Compression:      z,
-		CacheControl:     cfg.cacheControl,
-		UnmatchedFilter:  cfg.unmatchedFilter,
-		Tokens:           tokens,
-		TokenEndpoint:    hard.tokenEndpoint(&auth.TokenEndpoint{Registry: reg, Tokens: tokens, Log: log}),
-		Keys:             keys,
-		Ready:            (&readiness{ping: served.Ping, log: log, store: storeName(cfg.db)}).check,
-		StoreClass:       class,
-		MaxRangeDays:     cfg.maxRangeDays,
-		Web:              web.New(web.Options{Demo: demoCredentials(cfg.demo), Compression: z}),
-		SelfService:      cfg.selfService.selfService(log, reg, tokens),
-	}), cfg.sandbox.rateStyle))
-	srv := hard.server(&http.Server{
+// serve listens on --addr and serves handler, with the background polls
+// running, until ctx ends; then it shuts down gracefully.
+func (p *parts) serve(ctx context.Context, cfg serveConfig, handler http.Handler, stdout, stderr io.Writer) error {
+	srv := &http.Server{
 		Handler:           handler,
 		ReadHeaderTimeout: cfg.readHeader,
 		ReadTimeout:       cfg.read,
 		WriteTimeout:      cfg.write,
 		IdleTimeout:       cfg.idle,
-		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
-	})
-	stopMetrics, err := hard.startMetrics(stdout)
+		MaxHeaderBytes:    cfg.hard.maxHeaderBytes,
+		TLSConfig:         p.hard.tls,
+		ErrorLog:          slog.NewLogLogger(p.log.Handler(), slog.LevelWarn),
+	}
+	stopMetrics, err := p.hard.startMetrics(stdout)
 	if err != nil {
 		return err
 	}
@@ -247,57 +205,37 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		mctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
 		if err := stopMetrics(mctx); err != nil {
-			log.Warn("metrics shutdown", "err", err)
+			p.log.Warn("metrics shutdown", "err", err)
 		}
 	}()
 	ln, err := net.Listen("tcp", cfg.addr)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "energyapi listening on %s://%s\n", hard.scheme(), ln.Addr())
-	sb.announce(stdout)
+	p.announce(cfg, ln.Addr(), stdout, stderr)
+	defer p.startPolling(cfg.pollInterval)()
+	return serveUntil(ctx, srv, ln, p.hard, cfg.shutdownTimeout, p.log)
+}
+
+// announce tells where the server listens: a line on stdout (the bound
+// address, so that port 0 works), a banner on a terminal, a log line.
+func (p *parts) announce(cfg serveConfig, addr net.Addr, stdout, stderr io.Writer) {
+	fmt.Fprintf(stdout, "energyapi listening on %s://%s\n", p.hard.scheme(), addr)
+	p.sb.announce(stdout)
 	if isTerminal(stderr) {
 		writeBanner(stderr, banner{
-			base:  hard.scheme() + "://" + dialAddr(ln.Addr()),
+			base:  p.hard.scheme() + "://" + dialAddr(addr),
 			store: storeName(cfg.db),
-			data:  live.Snapshot(),
+			data:  p.live.Snapshot(),
 			demo:  cfg.demo,
 		})
 	}
-	log.Info("serving", "addr", ln.Addr().String(), "data_version", live.Snapshot().Version)
+	p.log.Info("serving", "addr", addr.String(), "data_version", p.live.Snapshot().Version)
+}
 
-	bg, stopBG := context.WithCancel(context.Background())
-	var wg sync.WaitGroup
-	wg.Go(func() {
-		live.Watch(bg, cfg.pollInterval,
-			func(s *dataset.Snapshot) {
-				log.Info("data reloaded", "data_version", s.Version)
-				feed.Poke() // the imports that wrote it can be pushed now
-			},
-			func(err error) { log.Error("data reload failed", "err", err) })
-	})
-	wg.Go(func() {
-		feed.Run(bg, cfg.pollInterval, func(err error) { log.Error("updates feed failed", "err", err) })
-	})
-	wg.Go(func() {
-		reg.Sync(bg, cfg.pollInterval, func(err error) { log.Error("client sync failed", "err", err) })
-	})
-	wg.Go(func() {
-		tick := time.NewTicker(keyReload)
-		defer tick.Stop()
-		for {
-			select {
-			case <-bg.Done():
-				return
-			case <-tick.C:
-				if err := keys.Refresh(bg); err != nil {
-					log.Error("signing key refresh failed", "err", err)
-				}
-			}
-		}
-	})
-	defer func() { stopBG(); wg.Wait() }()
-
+// serveUntil serves srv on ln until ctx ends, then stops accepting at once
+// and lets in-flight requests finish within timeout.
+func serveUntil(ctx context.Context, srv *http.Server, ln net.Listener, hard *hardening, timeout time.Duration, log *slog.Logger) error {
 	serveErr := make(chan error, 1)
 	go func() { serveErr <- hard.serve(srv, ln) }()
 	select {
@@ -305,9 +243,8 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		return err
 	case <-ctx.Done():
 	}
-	// Stop accepting at once; let in-flight requests finish.
 	log.Info("shutting down")
-	sctx, cancel := context.WithTimeout(context.Background(), cfg.shutdownTimeout)
+	sctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	if err := srv.Shutdown(sctx); err != nil {
 		return fmt.Errorf("shutdown: %w", err)

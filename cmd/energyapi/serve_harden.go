@@ -141,9 +141,9 @@ type hardening struct {
 	cfg     hardenConfig
 	log     *slog.Logger
 	metrics *metrics.Metrics
-	limiter *limit.Limiter      // nil: no data rate limit
-	guard   *limit.FailureGuard // nil: no failed-authentication limit
-	tls     *tls.Config         // nil: plain HTTP
+	limiter api.Limiter       // nil: no data rate limit
+	guard   auth.FailureGuard // nil: no failed-authentication limit
+	tls     *tls.Config       // nil: plain HTTP
 }
 
 func newHardening(cfg hardenConfig, log *slog.Logger, history energy.ImportHistory, data func() *dataset.Snapshot) (*hardening, error) {
@@ -171,41 +171,32 @@ func newHardening(cfg hardenConfig, log *slog.Logger, history energy.ImportHisto
 	return h, nil
 }
 
-// tokenEndpoint adds the failed-authentication limit and the metrics hook to e.
-func (h *hardening) tokenEndpoint(e *auth.TokenEndpoint) *auth.TokenEndpoint {
-	if h.guard != nil {
-		e.Guard = h.guard
+// limits are the request limits; class is where requests that wait on
+// the store are admitted, and style how the rate limit refuses.
+func (h *hardening) limits(class *api.StoreClass, style string) api.Limits {
+	return api.Limits{
+		RateLimit:          h.limiter,
+		RateLimitStyle:     api.RateLimitStyle(style),
+		MaxInFlight:        h.cfg.maxInFlight,
+		MaxQueue:           h.cfg.maxQueue,
+		QueueTimeout:       h.cfg.queueTimeout,
+		QueueTarget:        h.cfg.queueTarget,
+		RequestTimeout:     h.cfg.requestTimeout,
+		StoreClass:         class,
+		RemoteAddr:         api.RemoteAddr(h.cfg.trustProxy),
+		StreamsPerAddr:     h.cfg.streamsPerAddr,
+		StreamWriteTimeout: h.cfg.streamWrite,
 	}
-	e.Observe = h.metrics.ObserveToken
-	e.Remote = api.RemoteAddr(h.cfg.trustProxy)
-	return e
 }
 
-// options adds the limits and metrics to o.
-func (h *hardening) options(o api.Options) api.Options {
-	o.Metrics = h.metrics
+// observability is the metrics, served on the API's address unless
+// --metrics-addr moves them (startMetrics), and the readiness check ready.
+func (h *hardening) observability(ready func(context.Context) error) api.Observability {
+	var handler http.Handler
 	if h.cfg.metricsAddr == "" {
-		o.MetricsHandler = h.metrics.Handler()
+		handler = h.metrics.Handler()
 	}
-	if h.limiter != nil {
-		o.RateLimit = h.limiter
-	}
-	o.RemoteAddr = api.RemoteAddr(h.cfg.trustProxy)
-	o.StreamsPerAddr = h.cfg.streamsPerAddr
-	o.StreamWriteTimeout = h.cfg.streamWrite
-	o.MaxInFlight = h.cfg.maxInFlight
-	o.MaxQueue = h.cfg.maxQueue
-	o.QueueTimeout = h.cfg.queueTimeout
-	o.QueueTarget = h.cfg.queueTarget
-	o.RequestTimeout = h.cfg.requestTimeout
-	return o
-}
-
-// server sets the server-wide limits and TLS on srv.
-func (h *hardening) server(srv *http.Server) *http.Server {
-	srv.MaxHeaderBytes = h.cfg.maxHeaderBytes
-	srv.TLSConfig = h.tls
-	return srv
+	return api.Observability{Metrics: h.metrics, Handler: handler, ObserveToken: h.metrics.ObserveToken, Ready: ready}
 }
 
 // scheme is the URL scheme the API answers on.

@@ -133,13 +133,13 @@ func (s *sandboxSetup) tokens(t *auth.Tokens) {
 	}
 }
 
-// options adds the sandbox to o.
-func (s *sandboxSetup) options(o api.Options, style string) api.Options {
-	o.RateLimitStyle = api.RateLimitStyle(style)
-	if s.sb != nil {
-		o.Sandbox, o.SandboxAdminToken, o.Clock = s.sb, s.adminToken, s.sb.Clock.Now
+// clock is the server's idea of the current date: the sandbox clock, or
+// nil (the real time) without the sandbox.
+func (s *sandboxSetup) clock() func() time.Time {
+	if s.sb == nil {
+		return nil
 	}
-	return o
+	return s.sb.Clock.Now
 }
 
 // announce tells the admin token on stdout when it was generated here, as

@@ -44,7 +44,7 @@ func demoData(tb testing.TB) energy.Data {
 func benchGet(b *testing.B, path string) {
 	b.Run("cached", func(b *testing.B) { benchGetWith(b, path, nil) })
 	// Every request encoded anew: the cost of the first request after an import.
-	b.Run("encoded", func(b *testing.B) { benchGetWith(b, path, func(o *api.Options) { o.AnswerCacheBytes = 0 }) })
+	b.Run("encoded", func(b *testing.B) { benchGetWith(b, path, func(o *api.Options) { o.Cache.AnswerBytes = 0 }) })
 	// A revalidation: If-None-Match names the answer's tag, the answer is 304.
 	b.Run("revalidated", func(b *testing.B) { benchGetWith(b, path, nil, "If-None-Match") })
 	// The same two with the layers serve adds by default (admission, the
@@ -61,10 +61,10 @@ func asServed(tb testing.TB) func(*api.Options) {
 		tb.Fatal(err)
 	}
 	return func(o *api.Options) {
-		o.Metrics = m
-		o.MaxInFlight, o.MaxQueue = 512, 1024
-		o.QueueTimeout, o.QueueTarget = 100*time.Millisecond, 5*time.Millisecond
-		o.RequestTimeout = 15 * time.Second
+		o.Observability.Metrics = m
+		o.Limits.MaxInFlight, o.Limits.MaxQueue = 512, 1024
+		o.Limits.QueueTimeout, o.Limits.QueueTarget = 100*time.Millisecond, 5*time.Millisecond
+		o.Limits.RequestTimeout = 15 * time.Second
 	}
 }
 

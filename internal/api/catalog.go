@@ -82,11 +82,11 @@ type catalogAnswer struct {
 func handleCatalog(o Options) http.Handler {
 	var last atomic.Pointer[catalogAnswer]
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		snap := o.Data()
+		snap := o.Data.Snapshot()
 		a := last.Load()
 		if a == nil || a.snap != snap {
 			out := catalogBody{Datasets: []catalogDataset{}}
-			for _, d := range o.Catalog.All() {
+			for _, d := range o.Data.Catalog.All() {
 				out.Datasets = append(out.Datasets, describeDataset(o, d, snap.Table(d)))
 			}
 			body, err := json.Marshal(out)
@@ -100,7 +100,7 @@ func handleCatalog(o Options) http.Handler {
 		h := w.Header()
 		h.Set("Access-Control-Allow-Origin", "*")
 		h.Set("Content-Type", "application/json")
-		o.Compression.ServeBody(w, r, http.StatusOK, a.forms)
+		o.Cache.Compression.ServeBody(w, r, http.StatusOK, a.forms)
 	})
 }
 
@@ -115,72 +115,8 @@ func describeDataset(o Options, d *dataset.Dataset, t *dataset.Table) catalogDat
 	if d.Derive != nil {
 		cd.Derived = d.Derive.From
 	}
-	for _, p := range d.Parameters() {
-		switch p.Kind {
-		case dataset.TimeZoneParam:
-			cd.Parameters = append(cd.Parameters, catalogParam{Name: p.Name, Kind: "timezone", Description: p.Doc, Values: d.EnumValues(p)})
-		case dataset.AsOfParam, dataset.ChangedSinceParam:
-			cd.Parameters = append(cd.Parameters, catalogParam{Name: p.Name, Kind: "instant", Description: p.Doc})
-		case dataset.IncludeParam:
-			cd.Parameters = append(cd.Parameters, catalogParam{Name: p.Name, Kind: "enum", Repeatable: p.Many, Description: p.Doc, Values: d.EnumValues(p)})
-		case dataset.DateRange:
-			maxDays := p.MaxDays
-			if maxDays == 0 {
-				maxDays = o.MaxRangeDays
-			}
-			if p.SameDay {
-				maxDays = 1
-			}
-			cd.Parameters = append(cd.Parameters,
-				catalogParam{Name: p.Name, Kind: "date", Required: true, Description: "First day, dd/mm/yyyy.", MaxDays: max(maxDays, 0)},
-				catalogParam{Name: p.To, Kind: "date", Required: true, Description: "Last day, included, dd/mm/yyyy.", MaxDays: max(maxDays, 0)})
-		case dataset.DayParam:
-			for _, name := range append([]string{p.Name}, p.Aliases...) {
-				cd.Parameters = append(cd.Parameters, catalogParam{Name: name, Kind: "date", Required: name == p.Name && p.Required, Description: p.Doc, MaxDays: 1})
-			}
-		case dataset.YearParam:
-			cd.Parameters = append(cd.Parameters, catalogParam{Name: p.Name, Kind: "year", Required: p.Required, Description: p.Doc})
-		case dataset.MonthParam:
-			cd.Parameters = append(cd.Parameters, catalogParam{Name: p.Name, Kind: "month", Required: p.Required, Description: p.Doc})
-		case dataset.Enum:
-			cd.Parameters = append(cd.Parameters, catalogParam{Name: p.Name, Kind: "enum", Required: p.Required, Repeatable: p.Many, Description: p.Doc, Values: d.EnumValues(p)})
-		}
-	}
-	for _, f := range d.Fields {
-		if f.Hidden {
-			continue
-		}
-		switch f.Kind {
-		case dataset.Instant:
-			cd.Fields = append(cd.Fields, catalogField{f.Name, "datetime", f.Doc})
-			if f.TZ != "" {
-				cd.Fields = append(cd.Fields, catalogField{f.TZ, "timezone", "IANA time zone of " + f.Name + "."})
-			}
-			if f.Offset != "" {
-				cd.Fields = append(cd.Fields, catalogField{f.Offset, "offset", "UTC offset of " + f.Name + "."})
-			}
-		case dataset.YearOf:
-			cd.Fields = append(cd.Fields, catalogField{f.Name, "year", f.Doc})
-		case dataset.MonthOf:
-			cd.Fields = append(cd.Fields, catalogField{f.Name, "text", f.Doc})
-		case dataset.DateOf:
-			cd.Fields = append(cd.Fields, catalogField{f.Name, "date", f.Doc})
-		case dataset.Text:
-			kind := "text"
-			if f.Layout != "" {
-				kind = "date"
-			}
-			cd.Fields = append(cd.Fields, catalogField{f.Name, kind, f.Doc})
-		case dataset.Zone:
-			cd.Fields = append(cd.Fields, catalogField{f.Name, "timezone", f.Doc})
-		case dataset.Number:
-			format := "decimal-point"
-			if f.Format.Italian {
-				format = "decimal-comma"
-			}
-			cd.Fields = append(cd.Fields, catalogField{f.Name, format, f.Doc})
-		}
-	}
+	cd.Parameters = catalogParams(d, o.Data.MaxRangeDays)
+	cd.Fields = catalogFields(d)
 	if first, last, ok := t.Coverage(); ok {
 		day := func(u int64) string { return time.Unix(u, 0).In(energy.Rome()).Format("2006-01-02") }
 		cd.Coverage = &catalogCoverage{First: day(first), Last: day(last), Records: t.Records()}
@@ -190,4 +126,83 @@ func describeDataset(o Options, d *dataset.Dataset, t *dataset.Table) catalogDat
 		cd.LastUpdate, cd.DataVersion = &s, version
 	}
 	return cd
+}
+
+// catalogParams describes d's query parameters; maxRangeDays is the
+// server's bound of a date range its parameter does not bound itself.
+func catalogParams(d *dataset.Dataset, maxRangeDays int) []catalogParam {
+	var out []catalogParam
+	for _, p := range d.Parameters() {
+		switch p.Kind {
+		case dataset.TimeZoneParam:
+			out = append(out, catalogParam{Name: p.Name, Kind: "timezone", Description: p.Doc, Values: d.EnumValues(p)})
+		case dataset.AsOfParam, dataset.ChangedSinceParam:
+			out = append(out, catalogParam{Name: p.Name, Kind: "instant", Description: p.Doc})
+		case dataset.IncludeParam:
+			out = append(out, catalogParam{Name: p.Name, Kind: "enum", Repeatable: p.Many, Description: p.Doc, Values: d.EnumValues(p)})
+		case dataset.DateRange:
+			maxDays := p.MaxDays
+			if maxDays == 0 {
+				maxDays = maxRangeDays
+			}
+			if p.SameDay {
+				maxDays = 1
+			}
+			out = append(out,
+				catalogParam{Name: p.Name, Kind: "date", Required: true, Description: "First day, dd/mm/yyyy.", MaxDays: max(maxDays, 0)},
+				catalogParam{Name: p.To, Kind: "date", Required: true, Description: "Last day, included, dd/mm/yyyy.", MaxDays: max(maxDays, 0)})
+		case dataset.DayParam:
+			for _, name := range append([]string{p.Name}, p.Aliases...) {
+				out = append(out, catalogParam{Name: name, Kind: "date", Required: name == p.Name && p.Required, Description: p.Doc, MaxDays: 1})
+			}
+		case dataset.YearParam:
+			out = append(out, catalogParam{Name: p.Name, Kind: "year", Required: p.Required, Description: p.Doc})
+		case dataset.MonthParam:
+			out = append(out, catalogParam{Name: p.Name, Kind: "month", Required: p.Required, Description: p.Doc})
+		case dataset.Enum:
+			out = append(out, catalogParam{Name: p.Name, Kind: "enum", Required: p.Required, Repeatable: p.Many, Description: p.Doc, Values: d.EnumValues(p)})
+		}
+	}
+	return out
+}
+
+// catalogFields describes the fields of d's records, as the answers name them.
+func catalogFields(d *dataset.Dataset) []catalogField {
+	var out []catalogField
+	for _, f := range d.Fields {
+		if f.Hidden {
+			continue
+		}
+		switch f.Kind {
+		case dataset.Instant:
+			out = append(out, catalogField{f.Name, "datetime", f.Doc})
+			if f.TZ != "" {
+				out = append(out, catalogField{f.TZ, "timezone", "IANA time zone of " + f.Name + "."})
+			}
+			if f.Offset != "" {
+				out = append(out, catalogField{f.Offset, "offset", "UTC offset of " + f.Name + "."})
+			}
+		case dataset.YearOf:
+			out = append(out, catalogField{f.Name, "year", f.Doc})
+		case dataset.MonthOf:
+			out = append(out, catalogField{f.Name, "text", f.Doc})
+		case dataset.DateOf:
+			out = append(out, catalogField{f.Name, "date", f.Doc})
+		case dataset.Text:
+			kind := "text"
+			if f.Layout != "" {
+				kind = "date"
+			}
+			out = append(out, catalogField{f.Name, kind, f.Doc})
+		case dataset.Zone:
+			out = append(out, catalogField{f.Name, "timezone", f.Doc})
+		case dataset.Number:
+			format := "decimal-point"
+			if f.Format.Italian {
+				format = "decimal-comma"
+			}
+			out = append(out, catalogField{f.Name, format, f.Doc})
+		}
+	}
+	return out
 }

@@ -111,7 +111,7 @@ func compressionFixture(tb testing.TB, adjust func(*api.Options)) (*harness, *co
 func compressionHarness(tb testing.TB, o apitest.Options, adjust func(*api.Options)) (*harness, *coding.Compressor) {
 	z := coding.New()
 	o.Adjust = func(o *api.Options) {
-		o.Compression = z
+		o.Cache.Compression = z
 		if adjust != nil {
 			adjust(o)
 		}
@@ -332,7 +332,7 @@ func TestCompressedOncePerVersion(t *testing.T) {
 // is compressed as it is written, to the same bytes, and each request
 // compresses it again (nothing is kept); HEAD has the GET's headers.
 func TestLargeAnswersCompressedAsWritten(t *testing.T) {
-	h, z := compressionFixture(t, func(o *api.Options) { o.AnswerCacheBytes = 0 })
+	h, z := compressionFixture(t, func(o *api.Options) { o.Cache.AnswerBytes = 0 })
 	id := h.raw(t, http.MethodGet, thermoYear)
 	for _, c := range codings {
 		before := z.Made()
@@ -364,7 +364,7 @@ func codingOf(name string) coding.Coding {
 // TestCompressionOff: without a Compressor (serve --compression=false)
 // answers are identity and do not vary.
 func TestCompressionOff(t *testing.T) {
-	h, _ := compressionFixture(t, func(o *api.Options) { o.Compression = nil })
+	h, _ := compressionFixture(t, func(o *api.Options) { o.Cache.Compression = nil })
 	for _, p := range []string{thermoYear, "/catalog", "/openapi.json"} {
 		r := h.raw(t, http.MethodGet, p, "Accept-Encoding", "gzip, zstd")
 		if r.status != http.StatusOK || r.header.Get("Content-Encoding") != "" || r.header.Get("Vary") != "" {
@@ -419,7 +419,7 @@ func BenchmarkCompressedAnswer(b *testing.B) {
 		b.Run(tc.name, func(b *testing.B) {
 			z := coding.New()
 			h := newHarnessWith(b, apitest.Options{Data: demoData(b), Adjust: func(o *api.Options) {
-				o.Compression, o.AnswerCacheBytes = z, tc.budget
+				o.Cache.Compression, o.Cache.AnswerBytes = z, tc.budget
 			}})
 			handler := h.srv.Handler()
 			req := httptest.NewRequest(http.MethodGet, thermoYear, nil)

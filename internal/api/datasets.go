@@ -34,8 +34,8 @@ func handleDataset(o Options, c *dataset.Catalog, d *dataset.Dataset, cache *ans
 			writeError(w, r, o.Log, errNotAcceptable)
 			return
 		}
-		accepted := o.Compression.Accepted(r)
-		snap := o.Data()
+		accepted := o.Cache.Compression.Accepted(r)
+		snap := o.Data.Snapshot()
 		now := requestDate(o, r)
 		// A query string seen before on this snapshot has its answer ready:
 		// no parsing, no tag to compute. The year is part of the key because
@@ -50,13 +50,13 @@ func handleDataset(o Options, c *dataset.Catalog, d *dataset.Dataset, cache *ans
 			writeQueryError(w, r, o.Log, d, err)
 			return
 		}
-		q, err := c.ParseQuery(d, params, dataset.Limits{MaxRangeDays: o.MaxRangeDays, Now: now})
+		q, err := c.ParseQuery(d, params, dataset.Limits{MaxRangeDays: o.Data.MaxRangeDays, Now: now})
 		if err != nil {
 			writeQueryError(w, r, o.Log, d, err)
 			return
 		}
 		if snap.Unknown(q) {
-			if o.UnmatchedFilter != EmptyArray {
+			if o.Data.UnmatchedFilter != EmptyArray {
 				writeEmpty(w)
 				return
 			}
@@ -102,10 +102,10 @@ func asOf(ctx context.Context, o Options, snap *dataset.Snapshot, q *dataset.Que
 	if q.AsOf.IsZero() {
 		return snap, nil
 	}
-	if o.AsOf == nil {
+	if o.Data.AsOf == nil {
 		return nil, energy.Errorf(energy.Invalid, "parameter asOf: this server keeps no history of its data")
 	}
-	return o.AsOf(ctx, snap, q)
+	return o.Data.AsOf(ctx, snap, q)
 }
 
 // errNoCoding answers an Accept-Encoding that refuses identity and every
@@ -128,15 +128,15 @@ func writeTagged(w http.ResponseWriter, r *http.Request, o Options, f format, a 
 		return
 	}
 	writeValidators(w, o, a, k)
-	o.Compression.SetHeaders(w.Header(), k)
-	if cache.form(a.answer, k, o.Compression) {
+	o.Cache.Compression.SetHeaders(w.Header(), k)
+	if cache.form(a.answer, k, o.Cache.Compression) {
 		writeForm(w, f, a.answer.forms, k)
 		return
 	}
 	// Too large to keep: compressed as it is written, length unknown.
 	w.Header().Set("Content-Type", contentTypes[f])
 	w.WriteHeader(http.StatusOK)
-	_ = o.Compression.Write(w, k, identity) // a failed write is the caller gone
+	_ = o.Cache.Compression.Write(w, k, identity) // a failed write is the caller gone
 }
 
 // writeForm answers 200 with the body of forms in coding k, which is made,
@@ -160,7 +160,7 @@ func writeValidators(w http.ResponseWriter, o Options, a recentAnswer, k coding.
 		h["Last-Modified"] = a.modifiedHeader
 	}
 	h["Cache-Control"] = o.cacheControl
-	o.Compression.SetVary(h)
+	o.Cache.Compression.SetVary(h)
 }
 
 // holds reports whether the caller holds a current form of a, and which:

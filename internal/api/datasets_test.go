@@ -83,7 +83,7 @@ func TestUnknownPathsAndMethodsAnswerTheEnvelope(t *testing.T) {
 }
 
 func TestUnmatchedFilterEmptyArray(t *testing.T) {
-	h := newHarnessWith(t, apitest.Options{Data: thermoData(), Adjust: func(o *api.Options) { o.UnmatchedFilter = api.EmptyArray }})
+	h := newHarnessWith(t, apitest.Options{Data: thermoData(), Adjust: func(o *api.Options) { o.Data.UnmatchedFilter = api.EmptyArray }})
 	r := h.get(t, thermoPath+"?year=2023&category=Idroelettrica")
 	if want := `{"result":{"message":"OK","status":"Completed"},"thermoelectric":[]}`; r.status != http.StatusOK || string(r.body) != want {
 		t.Errorf("got %d %s, want %s", r.status, r.body, want)

@@ -154,7 +154,7 @@ func newFuzzServer(tb testing.TB) fuzzTarget {
 	srv := apitest.NewServer(tb, apitest.Options{
 		Catalog: cat, Source: mem, TokenTTL: 24 * time.Hour, LogLevel: slog.LevelError + 4,
 		Adjust: func(o *api.Options) {
-			o.Data, o.AsOf, o.Updates = live.Snapshot, live.AsOf, feed
+			o.Data.Snapshot, o.Data.AsOf, o.Data.Updates = live.Snapshot, live.AsOf, feed
 			o.Web = web.New(web.Options{})
 		},
 	})

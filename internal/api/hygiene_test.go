@@ -18,8 +18,8 @@ import (
 // all of them must forbid MIME sniffing and name no server software.
 func TestEveryAnswerCarriesNosniff(t *testing.T) {
 	s := newLimServer(t, func(o *api.Options, clk *apitest.Clock) {
-		o.RateLimit = limit.NewLimiter(limit.Rate{N: 1, Per: time.Hour}, 1, 100, clk.Now)
-		o.MetricsHandler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { _, _ = w.Write([]byte("# metrics\n")) })
+		o.Limits.RateLimit = limit.NewLimiter(limit.Rate{N: 1, Per: time.Hour}, 1, 100, clk.Now)
+		o.Observability.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { _, _ = w.Write([]byte("# metrics\n")) })
 	})
 	tok := s.token(t, "alpha")
 	req := func(method, path, token string, headers ...string) *http.Request {

@@ -41,16 +41,16 @@ func retryAfter(d time.Duration) string {
 // request rate. It runs after bearer authentication, so the key is a
 // registered client ID, whose number the registry bounds.
 func limitClient(o Options, next http.Handler) http.Handler {
-	if o.RateLimit == nil {
+	if o.Limits.RateLimit == nil {
 		return next
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		wait, ok := o.RateLimit.Allow(clientOf(r))
+		wait, ok := o.Limits.RateLimit.Allow(clientOf(r))
 		if !ok {
-			if o.Metrics != nil {
-				o.Metrics.RateLimited("data")
+			if o.Observability.Metrics != nil {
+				o.Observability.Metrics.RateLimited("data")
 			}
-			if o.RateLimitStyle == PublicRateLimit {
+			if o.Limits.RateLimitStyle == PublicRateLimit {
 				writeOverQps(w, "")
 				return
 			}
@@ -69,7 +69,7 @@ func limitClient(o Options, next http.Handler) http.Handler {
 func guardRequests(o Options) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		next = limitBody(next)
-		next = withDeadline(o.Log, o.RequestTimeout)(next)
+		next = withDeadline(o.Log, o.Limits.RequestTimeout)(next)
 		return limitInFlight(o)(next)
 	}
 }
@@ -84,11 +84,11 @@ func limitBody(next http.Handler) http.Handler {
 	})
 }
 
-// limitInFlight serves at most o.MaxInFlight requests at once (0: no bound).
-// Others wait, parked, in a queue of at most o.MaxQueue for at most
-// o.QueueTimeout counted from when the request reached the outermost
+// limitInFlight serves at most o.Limits.MaxInFlight requests at once (0: no bound).
+// Others wait, parked, in a queue of at most o.Limits.MaxQueue for at most
+// o.Limits.QueueTimeout counted from when the request reached the outermost
 // handler; the queue turns LIFO and sheds its oldest waiters while CoDel's
-// rule (o.QueueTarget) says it is standing. A request that cannot get a slot
+// rule (o.Limits.QueueTarget) says it is standing. A request that cannot get a slot
 // is answered 503 with Retry-After at once: under overload a refusal costs a
 // few hundred bytes, and the requests served keep a bounded latency because
 // the CPU is not shared among every connection's goroutine. A request that
@@ -96,7 +96,7 @@ func limitBody(next http.Handler) http.Handler {
 func limitInFlight(o Options) func(http.Handler) http.Handler {
 	a := o.admission
 	if a == nil {
-		a = newAdmission(admissionConfig{Slots: o.MaxInFlight, MaxQueue: o.MaxQueue, Timeout: o.QueueTimeout, Target: o.QueueTarget}, o.Now)
+		a = newAdmission(admissionConfig{Slots: o.Limits.MaxInFlight, MaxQueue: o.Limits.MaxQueue, Timeout: o.Limits.QueueTimeout, Target: o.Limits.QueueTarget}, o.Now)
 		a.schedDelay = newSchedLatency(0.9, codelInterval/4).estimate
 	}
 	return func(next http.Handler) http.Handler {
@@ -111,8 +111,8 @@ func limitInFlight(o Options) func(http.Handler) http.Handler {
 				writeError(w, r, o.Log, energy.Errorf(energy.Unavailable, "The server is busy: retry after %s s", secs))
 				return
 			}
-			if o.Metrics != nil {
-				o.Metrics.InFlight(1)
+			if o.Observability.Metrics != nil {
+				o.Observability.Metrics.InFlight(1)
 			}
 			// The slot may pass to the store class meanwhile (StoreClass);
 			// the ticket knows which to give back.
@@ -123,8 +123,8 @@ func limitInFlight(o Options) func(http.Handler) http.Handler {
 			t.hold(a)
 			defer func() {
 				t.release()
-				if o.Metrics != nil {
-					o.Metrics.InFlight(-1)
+				if o.Observability.Metrics != nil {
+					o.Observability.Metrics.InFlight(-1)
 				}
 			}()
 			next.ServeHTTP(w, r)

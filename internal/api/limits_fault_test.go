@@ -13,7 +13,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/energyapi/energyapi/internal/auth"
 	"github.com/energyapi/energyapi/internal/catalog"
 	"github.com/energyapi/energyapi/internal/dataset"
 	"github.com/energyapi/energyapi/internal/testwait"
@@ -85,14 +84,10 @@ func newGuardedServer(tb testing.TB, b *blockingReady, rec Recorder, maxInFlight
 	}
 	snap := live.Snapshot()
 	o := Options{
-		Log:            slog.New(slog.NewTextHandler(io.Discard, nil)),
-		Catalog:        cat,
-		Data:           func() *dataset.Snapshot { return snap },
-		TokenEndpoint:  &auth.TokenEndpoint{},
-		Ready:          b.ready,
-		Metrics:        rec,
-		MaxInFlight:    maxInFlight,
-		RequestTimeout: timeout,
+		Log:           slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Data:          Data{Catalog: cat, Snapshot: func() *dataset.Snapshot { return snap }},
+		Observability: Observability{Ready: b.ready, Metrics: rec},
+		Limits:        Limits{MaxInFlight: maxInFlight, RequestTimeout: timeout},
 	}
 	for _, f := range set {
 		f(&o)
@@ -216,7 +211,7 @@ func TestDeadlineReachesDerivedContexts(t *testing.T) {
 		<-release // the deadline answers, not this handler
 		return nil
 	}
-	srv := newGuardedServer(t, newBlockingReady(), nil, 0, d, func(o *Options) { o.Ready = ready })
+	srv := newGuardedServer(t, newBlockingReady(), nil, 0, d, func(o *Options) { o.Observability.Ready = ready })
 	defer close(release)
 	before := time.Now()
 	wantUnavailable(t, fetch(srv.URL+"/readyz"), "took longer than 50ms")
@@ -395,13 +390,10 @@ func TestExcessRequestsQueueThenGet503(t *testing.T) {
 	srv := httptest.NewServer(NewServer(Options{
 		Log:           slog.New(slog.NewTextHandler(io.Discard, nil)),
 		Now:           clk.now,
-		Catalog:       cat,
-		Data:          live.Snapshot,
-		TokenEndpoint: &auth.TokenEndpoint{},
-		Ready:         b.ready,
-		Metrics:       rec,
-		MaxInFlight:   1, MaxQueue: 1, QueueTimeout: 50 * time.Millisecond,
-		admission: a,
+		Data:          Data{Catalog: cat, Snapshot: live.Snapshot},
+		Observability: Observability{Ready: b.ready, Metrics: rec},
+		Limits:        Limits{MaxInFlight: 1, MaxQueue: 1, QueueTimeout: 50 * time.Millisecond},
+		admission:     a,
 	}))
 	defer srv.Close()
 

@@ -38,7 +38,6 @@ func newLimServer(tb testing.TB, adjust func(o *api.Options, clk *apitest.Clock)
 	s.srv = apitest.NewServer(tb, apitest.Options{
 		Now: s.clock.Now, Log: s.log, Clients: limClients, LogLevel: slog.LevelDebug,
 		Adjust: func(o *api.Options) {
-			o.TokenEndpoint.Remote = api.RemoteAddr(false)
 			if adjust != nil {
 				adjust(o, s.clock)
 			}
@@ -121,8 +120,8 @@ func (c *countingRecorder) RateLimited(e string) {
 func TestDataRateLimitPerClient(t *testing.T) {
 	rec := &countingRecorder{limited: map[string]int{}}
 	s := newLimServer(t, func(o *api.Options, clk *apitest.Clock) {
-		o.RateLimit = limit.NewLimiter(limit.Rate{N: 1, Per: time.Minute}, 2, 100, clk.Now)
-		o.Metrics = rec
+		o.Limits.RateLimit = limit.NewLimiter(limit.Rate{N: 1, Per: time.Minute}, 2, 100, clk.Now)
+		o.Observability.Metrics = rec
 	})
 	alpha, beta := s.token(t, "alpha"), s.token(t, "beta")
 	for i, path := range []string{limThermoPath, limPVPath} { // the burst covers every data endpoint
@@ -167,8 +166,8 @@ func TestFailedAuthenticationLimit(t *testing.T) {
 	var outcomes []auth.TokenOutcome
 	var mu sync.Mutex
 	s := newLimServer(t, func(o *api.Options, clk *apitest.Clock) {
-		o.TokenEndpoint.Guard = limit.NewFailureGuard(limit.Rate{N: 3, Per: time.Minute}, limit.Rate{N: 5, Per: time.Minute}, 100, clk.Now)
-		o.TokenEndpoint.Observe = func(out auth.TokenOutcome) {
+		o.Auth.FailureGuard = limit.NewFailureGuard(limit.Rate{N: 3, Per: time.Minute}, limit.Rate{N: 5, Per: time.Minute}, 100, clk.Now)
+		o.Observability.ObserveToken = func(out auth.TokenOutcome) {
 			mu.Lock()
 			defer mu.Unlock()
 			outcomes = append(outcomes, out)

@@ -43,8 +43,8 @@ func TestReadmeRecipes(t *testing.T) {
 	cat, src := demoSource(t)
 	sb := sandbox.New(sandbox.NewClock(time.Now), 1, 1000)
 	srv := apitest.NewServer(t, apitest.Options{Catalog: cat, Source: src, Adjust: func(o *api.Options) {
-		o.Sandbox, o.SandboxAdminToken, o.Clock = sb, sbAdmin, sb.Clock.Now
-		o.Tokens.RefuseWhen(sb.TokenRefused)
+		o.Sandbox.Box, o.Sandbox.AdminToken, o.Clock = sb, sbAdmin, sb.Clock.Now
+		o.Auth.Tokens.RefuseWhen(sb.TokenRefused)
 	}})
 	env := append(os.Environ(),
 		"ENERGYAPI_URL="+srv.URL, "ENERGYAPI_CLIENT_ID="+apitest.ClientID,

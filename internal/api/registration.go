@@ -11,9 +11,9 @@ import (
 // With registration off (the default) none of the registration paths
 // exists: they answer 404 like any unknown path.
 func addSelfServiceRoutes(handle func(string, http.Handler), o Options) {
-	s := *o.SelfService
+	s := *o.Auth.SelfService
 	if s.Remote == nil {
-		s.Remote = o.RemoteAddr // the per-address limit counts what the request log shows
+		s.Remote = o.Limits.RemoteAddr // the per-address limit counts what the request log shows
 	}
 	if s.Log == nil {
 		s.Log = o.Log

@@ -38,7 +38,7 @@ func newRevisionsServer(t *testing.T) *revisionsServer {
 	}
 	s.feed = api.NewFeed(s.mem, s.live.Snapshot)
 	s.harness = newHarnessWith(t, apitest.Options{Catalog: cat, Source: s.mem, Adjust: func(o *api.Options) {
-		o.Data, o.AsOf, o.Updates = s.live.Snapshot, s.live.AsOf, s.feed
+		o.Data.Snapshot, o.Data.AsOf, o.Data.Updates = s.live.Snapshot, s.live.AsOf, s.feed
 	}})
 	return s
 }

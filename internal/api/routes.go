@@ -5,6 +5,7 @@ import (
 
 	"github.com/energyapi/energyapi/internal/budget"
 
+	"github.com/energyapi/energyapi/internal/auth"
 	"github.com/energyapi/energyapi/internal/energy"
 )
 
@@ -18,48 +19,53 @@ func addRoutes(rt *router, o Options) {
 		rt.fixed[path] = fixedRoute{pattern: "GET " + path, h: routed(h)}
 		handle(path, methodNotAllowedAt(o, "GET, HEAD"))
 	}
-	token := *o.TokenEndpoint
-	token.SetLogID = setLogClient
-	token.LogAttrs = addLogAttrs
 	// No method in these patterns: the endpoint itself answers other methods
 	// with 405 in the OAuth error shape.
-	tokenH := journaled(o, "", injectFaults(o, "", tokenClient, &token))
-	handle("/public-api/access-token", tokenH)
-	handle("/transparency/oauth/accessToken", tokenH) // legacy path, same handler
+	token := journaled(o, "", injectFaults(o, "", tokenClient, tokenEndpoint(o)))
+	handle("/public-api/access-token", token)
+	handle("/transparency/oauth/accessToken", token) // legacy path, same handler
 	// Every dataset of the catalogue, at its path and its aliases.
-	mem := o.Memory
-	if mem == nil && o.AnswerCacheBytes > 0 {
-		mem = budget.New(int64(o.AnswerCacheBytes))
-	}
-	cache := newAnswerCache(mem)
-	for _, d := range o.Catalog.All() {
-		h := dataEndpoint(o, d.Name, handleDataset(o, o.Catalog, d, cache))
+	cache := newAnswerCache(answerBudget(o.Cache))
+	for _, d := range o.Data.Catalog.All() {
+		h := dataEndpoint(o, d.Name, handleDataset(o, o.Data.Catalog, d, cache))
 		get(d.Path(), h)
 		for _, p := range d.Aliases {
 			get(p, h)
 		}
 	}
 	get("/catalog", handleCatalog(o)) // public, like the OpenAPI document
-	if o.Updates != nil {
+	if o.Data.Updates != nil {
 		// Public like /catalog: an import's dataset, period and counts, no
 		// values; and a browser's EventSource cannot send a bearer token.
 		get("/updates", handleUpdates(o))
-		// GET /updates/stream is served outside the request limits (NewServer).
+		// GET /updates/stream is served outside the request limits
+		// (streamApart, in NewServer); its pattern here only names its
+		// route in the log and metrics, and is never reached.
+		rt.mux.Handle("GET /updates/stream", http.NotFoundHandler())
 		handle("/updates/stream", methodNotAllowedAt(o, "GET, HEAD"))
 	}
-	openapi := newOpenAPIDoc(o.Catalog)
-	get("/openapi.yaml", handleOpenAPI(o.Log, o.Compression, openapi, false)) // public: no token
-	get("/openapi.json", handleOpenAPI(o.Log, o.Compression, openapi, true))
-	get("/.well-known/jwks.json", handleJWKS(o.Keys))
+	openapi := newOpenAPIDoc(o.Data.Catalog)
+	get("/openapi.yaml", handleOpenAPI(o.Log, o.Cache.Compression, openapi, false)) // public: no token
+	get("/openapi.json", handleOpenAPI(o.Log, o.Cache.Compression, openapi, true))
+	get("/.well-known/jwks.json", handleJWKS(o.Auth.Keys))
 	get("/healthz", handleHealth())
-	get("/readyz", handleReady(o.Log, o.Ready))
-	if o.MetricsHandler != nil {
-		get("/metrics", o.StoreClass.bound(o.Log, o.MetricsHandler)) // it reads import totals from the store
+	get("/readyz", handleReady(o.Log, o.Observability.Ready))
+	if o.Observability.Handler != nil {
+		get("/metrics", o.Limits.StoreClass.bound(o.Log, o.Observability.Handler)) // it reads import totals from the store
 	}
-	if o.Sandbox != nil {
-		addSandboxRoutes(handle, o)
+	if sb := o.Sandbox.Box; sb != nil { // admin endpoints, behind the sandbox admin token
+		admin := sandboxAdmin(o)
+		handle("GET /sandbox/rules", admin(handleSandboxRules(sb)))
+		handle("POST /sandbox/rules", admin(handleSandboxAddRules(o, sb)))
+		handle("DELETE /sandbox/rules", admin(handleSandboxClearRules(sb)))
+		handle("DELETE /sandbox/rules/{id}", admin(handleSandboxRemoveRule(o, sb)))
+		handle("GET /sandbox/journal", admin(handleSandboxJournal(o, sb)))
+		handle("DELETE /sandbox/journal", admin(handleSandboxResetJournal(sb)))
+		handle("GET /sandbox/clock", admin(handleSandboxClock(sb)))
+		handle("PUT /sandbox/clock", admin(handleSandboxSetClock(o, sb)))
+		handle("DELETE /sandbox/clock", admin(handleSandboxReleaseClock(sb)))
 	}
-	if o.SelfService != nil { // RFC 7591, 7009, 7662 and 8414; registration pages
+	if o.Auth.SelfService != nil { // RFC 7591, 7009, 7662 and 8414; registration pages
 		addSelfServiceRoutes(handle, o)
 	}
 	if o.Web != nil { // the public site: pages and assets; its data still need a token
@@ -72,6 +78,30 @@ func addRoutes(rt *router, o Options) {
 	handle("/", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, o.Log, energy.Errorf(energy.NotFound, "Not Found: no endpoint at %s", r.URL.Path))
 	}))
+}
+
+// answerBudget is the memory budget the answers are kept in: the server's,
+// or one of Cache.AnswerBytes for the answers alone; nil keeps none.
+func answerBudget(c Cache) *budget.Budget {
+	if c.Memory == nil && c.AnswerBytes > 0 {
+		return budget.New(int64(c.AnswerBytes))
+	}
+	return c.Memory
+}
+
+// tokenEndpoint is the OAuth 2.0 token endpoint, whose refusals and
+// clients reach the request log.
+func tokenEndpoint(o Options) *auth.TokenEndpoint {
+	return &auth.TokenEndpoint{
+		Registry: o.Auth.Registry,
+		Tokens:   o.Auth.Tokens,
+		Log:      o.Log,
+		Guard:    o.Auth.FailureGuard,
+		Observe:  o.Observability.ObserveToken,
+		Remote:   o.Limits.RemoteAddr,
+		SetLogID: setLogClient,
+		LogAttrs: addLogAttrs,
+	}
 }
 
 // router is the server's ServeMux, with the fixed paths that get serves

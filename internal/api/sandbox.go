@@ -79,11 +79,11 @@ type faultKey struct{}
 // is its dataset's name, "" for the token endpoint. A request whose
 // connection a fault dropped is recorded too, with status 0.
 func journaled(o Options, dataset string, next http.Handler) http.Handler {
-	if o.Sandbox == nil {
+	if o.Sandbox.Box == nil {
 		return next
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		rec := o.Sandbox.Journal.Start()
+		rec := o.Sandbox.Box.Journal.Start()
 		jw := &journalWriter{ResponseWriter: w, rec: rec}
 		var fault *sandbox.FaultNote
 		r = r.WithContext(context.WithValue(r.Context(), faultKey{}, &fault))
@@ -163,11 +163,11 @@ func journalHeaders(h http.Header) map[string]string {
 // injectFaults applies the sandbox's fault rules to requests to next, whose
 // client clientOf names.
 func injectFaults(o Options, dataset string, clientOf func(*http.Request) string, next http.Handler) http.Handler {
-	if o.Sandbox == nil {
+	if o.Sandbox.Box == nil {
 		return next
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		f, ok := o.Sandbox.Decide(sandbox.Request{Dataset: dataset, Path: r.URL.Path, ClientID: clientOf(r), Query: r.URL.Query()})
+		f, ok := o.Sandbox.Box.Decide(sandbox.Request{Dataset: dataset, Path: r.URL.Path, ClientID: clientOf(r), Query: r.URL.Query()})
 		if !ok {
 			next.ServeHTTP(w, r)
 			return
@@ -293,14 +293,13 @@ type replayBody struct {
 // maxRulesBody bounds a rules document posted to the admin endpoint.
 const maxRulesBody = 1 << 20
 
-// addSandboxRoutes serves the sandbox's admin endpoints, which need the
-// admin token as a Bearer token.
-func addSandboxRoutes(handle func(string, http.Handler), o Options) {
-	sb := o.Sandbox
-	admin := func(h http.HandlerFunc) http.Handler {
+// sandboxAdmin lets through to the sandbox's admin endpoints only callers
+// that send the admin token as a Bearer token.
+func sandboxAdmin(o Options) func(http.HandlerFunc) http.Handler {
+	return func(h http.HandlerFunc) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			tok, ok := auth.BearerToken(r.Header.Get("Authorization"))
-			if !ok || o.SandboxAdminToken == "" || subtle.ConstantTimeCompare([]byte(tok), []byte(o.SandboxAdminToken)) != 1 {
+			if !ok || o.Sandbox.AdminToken == "" || subtle.ConstantTimeCompare([]byte(tok), []byte(o.Sandbox.AdminToken)) != 1 {
 				w.Header().Set("WWW-Authenticate", `Bearer realm="energyapi-sandbox"`)
 				writeError(w, r, o.Log, energy.Errorf(energy.Unauthorized, "The sandbox admin endpoints need the admin token: Authorization: Bearer <token>"))
 				return
@@ -309,86 +308,124 @@ func addSandboxRoutes(handle func(string, http.Handler), o Options) {
 			h(w, r)
 		})
 	}
-	rulesBody := func(w http.ResponseWriter, rules []sandbox.Rule) {
-		encode(w, http.StatusOK, map[string]any{"rules": rules})
-	}
-	handle("GET /sandbox/rules", admin(func(w http.ResponseWriter, r *http.Request) { rulesBody(w, sb.Rules()) }))
-	handle("POST /sandbox/rules", admin(func(w http.ResponseWriter, r *http.Request) {
+}
+
+func writeRules(w http.ResponseWriter, rules []sandbox.Rule) {
+	encode(w, http.StatusOK, map[string]any{"rules": rules})
+}
+
+func writeClock(w http.ResponseWriter, sb *sandbox.Sandbox) {
+	encode(w, http.StatusOK, map[string]any{"now": sb.Clock.Now().Format(time.RFC3339Nano), "fixed": sb.Clock.Fixed()})
+}
+
+// handleSandboxRules lists the fault rules.
+func handleSandboxRules(sb *sandbox.Sandbox) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) { writeRules(w, sb.Rules()) }
+}
+
+// handleSandboxAddRules adds the rules of the posted document and lists them.
+func handleSandboxAddRules(o Options, sb *sandbox.Sandbox) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
 		b, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxRulesBody))
 		if err != nil {
 			writeError(w, r, o.Log, energy.Errorf(energy.Invalid, "the rules document is larger than %d bytes", maxRulesBody))
 			return
 		}
-		doc, err := sandbox.Parse("request body", b, func(name string) bool { return slices.Contains(o.Catalog.Names(), name) })
+		doc, err := sandbox.Parse("request body", b, func(name string) bool { return slices.Contains(o.Data.Catalog.Names(), name) })
 		if err == nil {
 			var added []sandbox.Rule
 			if added, err = sb.Add(doc); err == nil {
-				rulesBody(w, added)
+				writeRules(w, added)
 				return
 			}
 		}
 		writeError(w, r, o.Log, energy.Errorf(energy.Invalid, "%s", err.Error()))
-	}))
-	handle("DELETE /sandbox/rules", admin(func(w http.ResponseWriter, r *http.Request) {
+	}
+}
+
+// handleSandboxClearRules removes every fault rule.
+func handleSandboxClearRules(sb *sandbox.Sandbox) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
 		sb.Clear()
 		w.WriteHeader(http.StatusNoContent)
-	}))
-	handle("DELETE /sandbox/rules/{id}", admin(func(w http.ResponseWriter, r *http.Request) {
+	}
+}
+
+// handleSandboxRemoveRule removes the rule {id}.
+func handleSandboxRemoveRule(o Options, sb *sandbox.Sandbox) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
 		if !sb.Remove(r.PathValue("id")) {
 			writeError(w, r, o.Log, energy.Errorf(energy.NotFound, "no rule %q", r.PathValue("id")))
 			return
 		}
 		w.WriteHeader(http.StatusNoContent)
-	}))
-	handle("GET /sandbox/journal", admin(func(w http.ResponseWriter, r *http.Request) {
+	}
+}
+
+// handleSandboxJournal lists the journal's entries, of one client_id if
+// the query names one.
+func handleSandboxJournal(o Options, sb *sandbox.Sandbox) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
 		q, err := queryOf(r.URL.RawQuery)
 		if err != nil {
 			writeError(w, r, o.Log, err)
 			return
 		}
 		encode(w, http.StatusOK, map[string]any{"entries": sb.Journal.Entries(q.Get("client_id"), journalWait)})
-	}))
-	handle("DELETE /sandbox/journal", admin(func(w http.ResponseWriter, r *http.Request) {
+	}
+}
+
+// handleSandboxResetJournal empties the journal.
+func handleSandboxResetJournal(sb *sandbox.Sandbox) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
 		sb.Journal.Reset()
 		w.WriteHeader(http.StatusNoContent)
-	}))
-	clock := func(w http.ResponseWriter) {
-		encode(w, http.StatusOK, map[string]any{"now": sb.Clock.Now().Format(time.RFC3339Nano), "fixed": sb.Clock.Fixed()})
 	}
-	handle("GET /sandbox/clock", admin(func(w http.ResponseWriter, r *http.Request) { clock(w) }))
-	handle("PUT /sandbox/clock", admin(func(w http.ResponseWriter, r *http.Request) {
+}
+
+// handleSandboxClock tells the sandbox clock's time and whether it is fixed.
+func handleSandboxClock(sb *sandbox.Sandbox) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) { writeClock(w, sb) }
+}
+
+// handleSandboxSetClock fixes the sandbox clock at a time, or moves it on.
+func handleSandboxSetClock(o Options, sb *sandbox.Sandbox) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
 		var req struct {
 			Now     string `json:"now"`
 			Advance string `json:"advance"`
 		}
 		dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, 4<<10))
 		dec.DisallowUnknownFields()
-		bad := func() {
+		if err := dec.Decode(&req); err != nil || (req.Now == "") == (req.Advance == "") || setClock(sb.Clock, req.Now, req.Advance) != nil {
 			writeError(w, r, o.Log, energy.Errorf(energy.Invalid, `want {"now": "2025-06-30T12:00:00+02:00"} or {"advance": "90s"}`))
-		}
-		if err := dec.Decode(&req); err != nil || (req.Now == "") == (req.Advance == "") {
-			bad()
 			return
 		}
-		if req.Now != "" {
-			t, err := time.Parse(time.RFC3339, req.Now)
-			if err != nil {
-				bad()
-				return
-			}
-			sb.Clock.Set(t)
-		} else {
-			d, err := time.ParseDuration(req.Advance)
-			if err != nil {
-				bad()
-				return
-			}
-			sb.Clock.Advance(d)
+		writeClock(w, sb)
+	}
+}
+
+// setClock fixes clock at now (RFC 3339), or moves it on by advance (a
+// Go duration): exactly one of them is set.
+func setClock(clock *sandbox.Clock, now, advance string) error {
+	if now != "" {
+		t, err := time.Parse(time.RFC3339, now)
+		if err == nil {
+			clock.Set(t)
 		}
-		clock(w)
-	}))
-	handle("DELETE /sandbox/clock", admin(func(w http.ResponseWriter, r *http.Request) {
+		return err
+	}
+	d, err := time.ParseDuration(advance)
+	if err == nil {
+		clock.Advance(d)
+	}
+	return err
+}
+
+// handleSandboxReleaseClock lets the sandbox clock run with the real time again.
+func handleSandboxReleaseClock(sb *sandbox.Sandbox) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
 		sb.Clock.Release()
-		clock(w)
-	}))
+		writeClock(w, sb)
+	}
 }

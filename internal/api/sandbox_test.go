@@ -50,8 +50,8 @@ func newSandboxServer(tb testing.TB, rules string) *sbEnv {
 		Adjust: func(o *api.Options) {
 			o.Now = time.Now // requests are timed on the real clock
 			o.Clock = clock.Now
-			o.Sandbox, o.SandboxAdminToken = sb, sbAdmin
-			o.Tokens.RefuseWhen(sb.TokenRefused)
+			o.Sandbox.Box, o.Sandbox.AdminToken = sb, sbAdmin
+			o.Auth.Tokens.RefuseWhen(sb.TokenRefused)
 		},
 	})
 	return &sbEnv{srv: srv, sb: sb, clock: clock}
@@ -495,7 +495,7 @@ func TestPublicRateLimitStyle(t *testing.T) {
 	} {
 		t.Run(string(tc.style), func(t *testing.T) {
 			h := newHarnessWith(t, apitest.Options{Data: thermoData(), Adjust: func(o *api.Options) {
-				o.RateLimit, o.RateLimitStyle = denyAll{}, tc.style
+				o.Limits.RateLimit, o.Limits.RateLimitStyle = denyAll{}, tc.style
 			}})
 			r := (&sbEnv{srv: h.srv}).get(t, h.token, thermoQ)
 			if r.status != tc.status || r.body != tc.body || r.header.Get("Retry-After") != tc.wait {
@@ -518,7 +518,7 @@ func TestSandboxClockMovesYearWindows(t *testing.T) {
 	clock.Set(time.Date(2025, 6, 30, 12, 0, 0, 0, time.UTC))
 	sb := sandbox.New(clock, 1, 10)
 	srv := apitest.NewServer(t, apitest.Options{Catalog: cat, Source: src, Now: clock.Now, Adjust: func(o *api.Options) {
-		o.Now, o.Clock, o.Sandbox, o.SandboxAdminToken = time.Now, clock.Now, sb, sbAdmin
+		o.Now, o.Clock, o.Sandbox.Box, o.Sandbox.AdminToken = time.Now, clock.Now, sb, sbAdmin
 	}})
 	env := &sbEnv{srv: srv, sb: sb, clock: clock}
 	path := "/generation/v2.0/installed-capacity?year=2024"

@@ -20,8 +20,8 @@ func TestStoreBoundRequestsGiveUpTheirSlot(t *testing.T) {
 	store := func(ctx context.Context) error { return b.ready(ctx) } // a store call that hangs until released
 	rec := newRecorder()
 	srv := newGuardedServer(t, &blockingReady{}, rec, 1, 0, func(o *Options) {
-		o.StoreClass = class
-		o.Ready = func(ctx context.Context) error { return class.Do(ctx, store) }
+		o.Limits.StoreClass = class
+		o.Observability.Ready = func(ctx context.Context) error { return class.Do(ctx, store) }
 	})
 
 	held := make(chan answer, 1)

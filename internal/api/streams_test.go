@@ -39,8 +39,8 @@ func streamServer(t *testing.T, src dataset.EventSource, adjust func(*api.Option
 	t.Helper()
 	var feed *api.Feed
 	srv := apitest.NewServer(t, apitest.Options{Adjust: func(o *api.Options) {
-		feed = api.NewFeed(src, o.Data)
-		o.Updates = feed
+		feed = api.NewFeed(src, o.Data.Snapshot)
+		o.Data.Updates = feed
 		if adjust != nil {
 			adjust(o)
 		}
@@ -146,8 +146,8 @@ func TestSlowStreamReaderIsDisconnected(t *testing.T) {
 	const events = 4000
 	src := manyImports{n: events, name: strings.Repeat("x", 16<<10)} // 64 MiB replayed: more than any socket buffers
 	srv := streamServer(t, src, func(o *api.Options) {
-		o.StreamsPerAddr = 1
-		o.StreamWriteTimeout = 200 * time.Millisecond
+		o.Limits.StreamsPerAddr = 1
+		o.Limits.StreamWriteTimeout = 200 * time.Millisecond
 	})
 	addr := strings.TrimPrefix(srv.URL, "http://")
 	d := net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP("127.0.0.2")}}

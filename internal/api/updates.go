@@ -11,6 +11,7 @@ import (
 
 	"github.com/energyapi/energyapi/internal/dataset"
 	"github.com/energyapi/energyapi/internal/energy"
+	"github.com/energyapi/energyapi/internal/poll"
 )
 
 // Feed is the updates feed: the imports a store records, listed by
@@ -41,11 +42,11 @@ const (
 	streamBuffer = 64
 	// maxUpdates bounds the events one GET /updates lists.
 	maxUpdates = 1000
-	// DefaultStreamsPerAddr is Options.StreamsPerAddr's default: enough
+	// DefaultStreamsPerAddr is Limits.StreamsPerAddr's default: enough
 	// for a few browser tabs and scripts behind one address, few enough
 	// that a hundred addresses are needed to hold every stream.
 	DefaultStreamsPerAddr = 10
-	// DefaultStreamWriteTimeout is Options.StreamWriteTimeout's default.
+	// DefaultStreamWriteTimeout is Limits.StreamWriteTimeout's default.
 	DefaultStreamWriteTimeout = 10 * time.Second
 	// keepAlive is how often a quiet stream sends a comment, so that
 	// proxies keep it open.
@@ -62,31 +63,25 @@ func NewFeed(src dataset.EventSource, data func() *dataset.Snapshot) *Feed {
 // at once after Poke, until ctx ends. Imports recorded before it starts are
 // not pushed (GET /updates lists them).
 func (f *Feed) Run(ctx context.Context, interval time.Duration, onErr func(error)) {
-	for {
-		if err := f.skipPast(ctx); err == nil || ctx.Err() != nil {
-			break
-		} else if onErr != nil {
-			onErr(err)
-		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-time.After(interval):
-		}
-	}
-	tick := time.NewTicker(interval)
-	defer tick.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-tick.C:
-		case <-f.poke:
-		}
-		if err := f.Push(ctx); err != nil && ctx.Err() == nil && onErr != nil {
+	report := func(err error) {
+		if err != nil && ctx.Err() == nil && onErr != nil {
 			onErr(err)
 		}
 	}
+	// Until the feed is past the imports recorded before, it tries that
+	// again every interval; then it pushes.
+	err := f.skipPast(ctx)
+	report(err)
+	skipped := err == nil
+	poll.Every(ctx, interval, f.poke, func(ctx context.Context) {
+		if skipped {
+			report(f.Push(ctx))
+			return
+		}
+		err := f.skipPast(ctx)
+		report(err)
+		skipped = err == nil
+	})
 }
 
 // Poke asks Run to look for new imports now: the server calls it when it
@@ -260,7 +255,7 @@ func handleUpdates(o Options) http.Handler {
 			writeError(w, r, o.Log, err)
 			return
 		}
-		es, err := o.Updates.src.ImportEvents(r.Context(), after, since, maxUpdates+1)
+		es, err := o.Data.Updates.src.ImportEvents(r.Context(), after, since, maxUpdates+1)
 		if err != nil {
 			writeError(w, r, o.Log, err)
 			return
@@ -323,10 +318,10 @@ func (f *Feed) missed(ctx context.Context, after, last int64) ([]dataset.ImportE
 // client that reconnects with Last-Event-ID (or ?after=) first gets the
 // imports it missed. The stream bypasses the request deadline and slots of
 // other requests (NewServer): it stays open until the client leaves, or
-// stops reading for o.StreamWriteTimeout. One caller holds at most
-// o.StreamsPerAddr streams.
+// stops reading for o.Limits.StreamWriteTimeout. One caller holds at most
+// o.Limits.StreamsPerAddr streams.
 func handleUpdatesStream(o Options) http.Handler {
-	f := o.Updates
+	f := o.Data.Updates
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		q, err := queryOf(r.URL.RawQuery)
 		if err != nil {
@@ -342,7 +337,7 @@ func handleUpdatesStream(o Options) http.Handler {
 			writeError(w, r, o.Log, err)
 			return
 		}
-		ch, last, err := f.subscribe(o.RemoteAddr(r), o.StreamsPerAddr)
+		ch, last, err := f.subscribe(o.Limits.RemoteAddr(r), o.Limits.StreamsPerAddr)
 		if err != nil {
 			w.Header().Set("Retry-After", strconv.Itoa(streamRetry))
 			writeError(w, r, o.Log, err)
@@ -362,7 +357,7 @@ func handleUpdatesStream(o Options) http.Handler {
 		h.Set("Access-Control-Allow-Origin", "*")
 		h.Set("X-Accel-Buffering", "no") // proxies that buffer answers must not buffer this one
 		w.WriteHeader(http.StatusOK)
-		sw := sseWriter{w: w, rc: http.NewResponseController(w), timeout: o.StreamWriteTimeout}
+		sw := sseWriter{w: w, rc: http.NewResponseController(w), timeout: o.Limits.StreamWriteTimeout}
 		// A comment first, so that the client knows the stream is open.
 		if sw.write([]byte(": energyapi updates\n\n")) != nil {
 			return

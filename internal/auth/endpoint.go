@@ -97,35 +97,11 @@ func (e *TokenEndpoint) serve(w http.ResponseWriter, r *http.Request) refusal {
 	// Every answer, error or not, carries credentials or speaks of them: never cache.
 	w.Header().Set("Cache-Control", "no-store")
 	w.Header().Set("Pragma", "no-cache")
-	if r.Method != http.MethodPost {
-		w.Header().Set("Allow", http.MethodPost)
-		return refusal{reason: e.fail(w, http.StatusMethodNotAllowed, MethodNotAllowed, "invalid_request", "The token endpoint accepts only POST")}
+	form, f := e.readForm(w, r)
+	if f.reason != "" {
+		return f
 	}
-	if !isForm(r.Header.Get("Content-Type")) {
-		return refusal{reason: e.fail(w, http.StatusBadRequest, InvalidRequest, "invalid_request", "Content-Type must be application/x-www-form-urlencoded")}
-	}
-	r.Body = http.MaxBytesReader(w, r.Body, MaxTokenRequest)
-	if err := r.ParseForm(); err != nil {
-		var tooBig *http.MaxBytesError
-		if errors.As(err, &tooBig) {
-			return refusal{reason: e.fail(w, http.StatusRequestEntityTooLarge, RequestTooLarge, "invalid_request", "The request body is larger than "+strconv.Itoa(MaxTokenRequest)+" bytes")}
-		}
-		return refusal{reason: e.fail(w, http.StatusBadRequest, InvalidRequest, "invalid_request", "The request body is not a valid form")}
-	}
-	form := r.PostForm // never the query string: credentials do not belong in URLs
 	named := form.Get("client_id")
-	for name, vs := range form {
-		if len(vs) > 1 {
-			return refusal{clientID: named, reason: e.fail(w, http.StatusBadRequest, InvalidRequest, "invalid_request", "Parameter "+name+" is repeated")}
-		}
-	}
-	grant := form.Get("grant_type")
-	if grant == "" {
-		return refusal{clientID: named, reason: e.fail(w, http.StatusBadRequest, InvalidRequest, "invalid_request", "Missing parameter grant_type")}
-	}
-	if grant != "client_credentials" {
-		return refusal{clientID: named, reason: e.fail(w, http.StatusBadRequest, UnsupportedGrant, "unsupported_grant_type", "grant_type must be client_credentials")}
-	}
 	id, secret, basic, msg := clientCredentials(r, form)
 	if msg != "" {
 		return refusal{clientID: cmp.Or(id, named), reason: e.fail(w, http.StatusBadRequest, InvalidRequest, "invalid_request", msg)}
@@ -142,37 +118,7 @@ func (e *TokenEndpoint) serve(w http.ResponseWriter, r *http.Request) refusal {
 	}
 	client, err := e.Registry.Authenticate(r.Context(), id, secret)
 	if err != nil {
-		if clientGone(r, err) {
-			// Not a fault of the server's: nothing to answer, nothing to alarm anyone.
-			e.Log.DebugContext(r.Context(), "token: client went away", "err", err)
-			w.WriteHeader(StatusClientClosedRequest)
-			return refusal{clientID: id, reason: "client_canceled"}
-		}
-		if energy.ErrorCode(err) == energy.Unavailable {
-			// The credentials were not judged (the guard is not told): the
-			// client may retry as it would after any 503. The error code is
-			// the authorization endpoint's (RFC 6749 section 4.1.2.1); section
-			// 5.2 has none for a server that cannot answer now.
-			w.Header().Set("Retry-After", "1")
-			return refusal{clientID: id, reason: e.fail(w, http.StatusServiceUnavailable, Unavailable, "temporarily_unavailable", "The server cannot check client credentials now; retry after 1 s")}
-		}
-		if energy.ErrorCode(err) != energy.Unauthorized {
-			e.Log.ErrorContext(r.Context(), "token: authenticate", "err", err)
-			return refusal{clientID: id, reason: e.fail(w, http.StatusInternalServerError, ServerError, "server_error", "The server could not process the request")}
-		}
-		if e.Guard != nil {
-			e.Guard.Failed(id, remote)
-		}
-		if basic {
-			w.Header().Set("WWW-Authenticate", `Basic realm="`+Realm+`"`)
-		}
-		why := FailureReason(err)
-		desc := "Client authentication failed"
-		if why == ReasonPendingClient { // said only to whoever knows the secret
-			desc = "The client awaits approval by the operator"
-		}
-		e.fail(w, http.StatusUnauthorized, InvalidClient, "invalid_client", desc)
-		return refusal{clientID: id, reason: string(InvalidClient) + ": " + why, registered: why != ReasonUnknownClient}
+		return e.refuse(w, r, err, id, remote, basic)
 	}
 	if e.SetLogID != nil {
 		e.SetLogID(r, client.ID)
@@ -185,6 +131,80 @@ func (e *TokenEndpoint) serve(w http.ResponseWriter, r *http.Request) refusal {
 	e.observe(Issued)
 	writeJSON(w, http.StatusOK, tokenResponse{AccessToken: tok, TokenType: "bearer", ExpiresIn: int(e.Tokens.TTL() / time.Second)})
 	return refusal{}
+}
+
+// readForm returns the form of a well-formed client-credentials request:
+// a POST of a form, each parameter once, grant_type client_credentials.
+// Otherwise it answers the error and returns why.
+func (e *TokenEndpoint) readForm(w http.ResponseWriter, r *http.Request) (url.Values, refusal) {
+	if r.Method != http.MethodPost {
+		w.Header().Set("Allow", http.MethodPost)
+		return nil, refusal{reason: e.fail(w, http.StatusMethodNotAllowed, MethodNotAllowed, "invalid_request", "The token endpoint accepts only POST")}
+	}
+	if !isForm(r.Header.Get("Content-Type")) {
+		return nil, refusal{reason: e.fail(w, http.StatusBadRequest, InvalidRequest, "invalid_request", "Content-Type must be application/x-www-form-urlencoded")}
+	}
+	r.Body = http.MaxBytesReader(w, r.Body, MaxTokenRequest)
+	if err := r.ParseForm(); err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			return nil, refusal{reason: e.fail(w, http.StatusRequestEntityTooLarge, RequestTooLarge, "invalid_request", "The request body is larger than "+strconv.Itoa(MaxTokenRequest)+" bytes")}
+		}
+		return nil, refusal{reason: e.fail(w, http.StatusBadRequest, InvalidRequest, "invalid_request", "The request body is not a valid form")}
+	}
+	form := r.PostForm // never the query string: credentials do not belong in URLs
+	named := form.Get("client_id")
+	for name, vs := range form {
+		if len(vs) > 1 {
+			return nil, refusal{clientID: named, reason: e.fail(w, http.StatusBadRequest, InvalidRequest, "invalid_request", "Parameter "+name+" is repeated")}
+		}
+	}
+	grant := form.Get("grant_type")
+	if grant == "" {
+		return nil, refusal{clientID: named, reason: e.fail(w, http.StatusBadRequest, InvalidRequest, "invalid_request", "Missing parameter grant_type")}
+	}
+	if grant != "client_credentials" {
+		return nil, refusal{clientID: named, reason: e.fail(w, http.StatusBadRequest, UnsupportedGrant, "unsupported_grant_type", "grant_type must be client_credentials")}
+	}
+	return form, refusal{}
+}
+
+// refuse answers a token request whose client Authenticate did not accept
+// with err: the caller gone, the store unavailable (503), a server error,
+// or the credentials wrong (401, counted by the guard against id from
+// remote; basic says they came in an Authorization header).
+func (e *TokenEndpoint) refuse(w http.ResponseWriter, r *http.Request, err error, id, remote string, basic bool) refusal {
+	if clientGone(r, err) {
+		// Not a fault of the server's: nothing to answer, nothing to alarm anyone.
+		e.Log.DebugContext(r.Context(), "token: client went away", "err", err)
+		w.WriteHeader(StatusClientClosedRequest)
+		return refusal{clientID: id, reason: "client_canceled"}
+	}
+	if energy.ErrorCode(err) == energy.Unavailable {
+		// The credentials were not judged (the guard is not told): the
+		// client may retry as it would after any 503. The error code is
+		// the authorization endpoint's (RFC 6749 section 4.1.2.1); section
+		// 5.2 has none for a server that cannot answer now.
+		w.Header().Set("Retry-After", "1")
+		return refusal{clientID: id, reason: e.fail(w, http.StatusServiceUnavailable, Unavailable, "temporarily_unavailable", "The server cannot check client credentials now; retry after 1 s")}
+	}
+	if energy.ErrorCode(err) != energy.Unauthorized {
+		e.Log.ErrorContext(r.Context(), "token: authenticate", "err", err)
+		return refusal{clientID: id, reason: e.fail(w, http.StatusInternalServerError, ServerError, "server_error", "The server could not process the request")}
+	}
+	if e.Guard != nil {
+		e.Guard.Failed(id, remote)
+	}
+	if basic {
+		w.Header().Set("WWW-Authenticate", `Basic realm="`+Realm+`"`)
+	}
+	why := FailureReason(err)
+	desc := "Client authentication failed"
+	if why == ReasonPendingClient { // said only to whoever knows the secret
+		desc = "The client awaits approval by the operator"
+	}
+	e.fail(w, http.StatusUnauthorized, InvalidClient, "invalid_client", desc)
+	return refusal{clientID: id, reason: string(InvalidClient) + ": " + why, registered: why != ReasonUnknownClient}
 }
 
 // clientGone reports whether err only says that the caller went away: its

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/energyapi/energyapi/internal/energy"
+	"github.com/energyapi/energyapi/internal/poll"
 )
 
 // clientTable is the registry's in-memory copy of the store's clients, as of
@@ -113,18 +114,7 @@ func (g *Registry) Sync(ctx context.Context, interval time.Duration, onErr func(
 		}
 	}
 	load()
-	tick := time.NewTicker(interval)
-	defer tick.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-tick.C:
-			load()
-		case <-g.changed:
-			load()
-		}
-	}
+	poll.Every(ctx, interval, g.changed, func(context.Context) { load() })
 }
 
 // tokenCheckTimeout bounds the store lookup of tokenValid, so that data

@@ -100,7 +100,7 @@ func newSession(t *testing.T) *session {
 		Catalog: cat, Source: src,
 		Adjust: func(o *api.Options) {
 			// Compressed as serve sends it: the browser decodes what it asked for.
-			o.Web = web.New(web.Options{Demo: &web.Credentials{ClientID: apitest.ClientID, ClientSecret: apitest.ClientSecret}, Compression: o.Compression})
+			o.Web = web.New(web.Options{Demo: &web.Credentials{ClientID: apitest.ClientID, ClientSecret: apitest.ClientSecret}, Compression: o.Cache.Compression})
 		},
 	})
 	s := &session{srv: srv, con: &console{}, net: &traffic{}}

@@ -89,6 +89,20 @@ type Server struct {
 
 // Start runs a server. Close it when done. Examples use Start; tests use NewServer.
 func Start(o Options) (*Server, error) {
+	dir, err := os.MkdirTemp("", "apitest")
+	if err != nil {
+		return nil, err
+	}
+	s := &Server{dir: dir}
+	if err := s.start(o.withDefaults()); err != nil {
+		s.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// withDefaults returns o with the zero values that mean a default replaced.
+func (o Options) withDefaults() Options {
 	if o.Now == nil {
 		o.Now = time.Now
 	}
@@ -104,16 +118,51 @@ func Start(o Options) (*Server, error) {
 	if o.Log == nil {
 		o.Log = io.Discard
 	}
+	return o
+}
+
+// start opens the store in s.dir, registers the clients and serves.
+func (s *Server) start(o Options) error {
 	ctx := context.Background()
-	dir, err := os.MkdirTemp("", "apitest")
+	var err error
+	if s.st, err = sqlite.Open(ctx, filepath.Join(s.dir, "api.db")); err != nil {
+		return err
+	}
+	authn, err := s.auth(ctx, o)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	s := &Server{dir: dir}
-	if s.st, err = sqlite.Open(ctx, filepath.Join(dir, "api.db")); err != nil {
-		s.Close()
-		return nil, err
+	data, err := serveData(ctx, o)
+	if err != nil {
+		return err
 	}
+	ao := api.Options{
+		// The JSON log serve writes, request lines encoded by the API itself.
+		Log:  slog.New(api.NewJSONLog(o.Log, &slog.HandlerOptions{Level: o.LogLevel})),
+		Now:  o.Now,
+		Data: data,
+		Auth: authn,
+		// Large enough that tests exercise cached answers; compression on,
+		// as serve has it: Go's HTTP client asks for gzip unasked.
+		Cache:         api.Cache{AnswerBytes: 8 << 20, Compression: coding.New()},
+		Observability: api.Observability{Ready: s.st.Ping},
+	}
+	if o.Adjust != nil {
+		o.Adjust(&ao)
+	}
+	s.handler = api.NewServer(ao)
+	h := s.handler
+	if o.Wrap != nil {
+		h = o.Wrap(h)
+	}
+	s.srv = httptest.NewServer(s.record(h))
+	s.URL = s.srv.URL
+	return nil
+}
+
+// auth registers ClientID and o.Clients in the store and returns what
+// issues and checks their tokens.
+func (s *Server) auth(ctx context.Context, o Options) (api.Auth, error) {
 	reg, err := auth.NewRegistry(ctx, s.st, s.st, o.Now, rand.Reader)
 	if err == nil {
 		err = reg.Ensure(ctx, ClientID, "apitest", ClientSecret)
@@ -133,57 +182,25 @@ func Start(o Options) (*Server, error) {
 		keys, err = auth.NewKeyring(ctx, s.st, auth.KeyringConfig{Rotation: 24 * time.Hour, Activation: 2 * time.Minute, TokenTTL: o.TokenTTL}, o.Now, rand.Reader)
 	}
 	if err != nil {
-		s.Close()
-		return nil, err
+		return api.Auth{}, err
 	}
 	tokens := auth.NewTokens(keys, reg, o.TokenTTL, o.Now, rand.Reader)
-	// The JSON log serve writes, request lines encoded by the API itself.
-	log := slog.New(api.NewJSONLog(o.Log, &slog.HandlerOptions{Level: o.LogLevel}))
-	var cat *dataset.Catalog
-	var snap *dataset.Snapshot
-	var live *dataset.Live
-	switch {
-	case err != nil:
-	case o.Catalog != nil && o.Source != nil:
-		if live, err = dataset.NewLive(ctx, o.Catalog, o.Source); err == nil {
-			cat, snap = o.Catalog, live.Snapshot()
+	return api.Auth{Registry: reg, Tokens: tokens, Keys: keys}, nil
+}
+
+// serveData returns the data o asks the server to serve: o.Catalog from
+// o.Source (with asOf reads), or else o.Data and o.Load.
+func serveData(ctx context.Context, o Options) (api.Data, error) {
+	if o.Catalog != nil && o.Source != nil {
+		live, err := dataset.NewLive(ctx, o.Catalog, o.Source)
+		if err != nil {
+			return api.Data{}, err
 		}
-	default:
-		cat, snap, err = Snapshot(o.Data, o.Load...)
+		snap := live.Snapshot()
+		return api.Data{Catalog: o.Catalog, Snapshot: func() *dataset.Snapshot { return snap }, AsOf: live.AsOf, MaxRangeDays: o.MaxRangeDays}, nil
 	}
-	if err != nil {
-		s.Close()
-		return nil, err
-	}
-	ao := api.Options{
-		Log:           log,
-		Now:           o.Now,
-		Catalog:       cat,
-		Data:          func() *dataset.Snapshot { return snap },
-		Tokens:        tokens,
-		TokenEndpoint: &auth.TokenEndpoint{Registry: reg, Tokens: tokens, Log: log},
-		Keys:          keys,
-		Ready:         s.st.Ping,
-		MaxRangeDays:  o.MaxRangeDays,
-		// Large enough that tests exercise cached answers.
-		AnswerCacheBytes: 8 << 20,
-		// On, as serve has it: Go's HTTP client asks for gzip unasked.
-		Compression: coding.New(),
-	}
-	if live != nil {
-		ao.AsOf = live.AsOf
-	}
-	if o.Adjust != nil {
-		o.Adjust(&ao)
-	}
-	s.handler = api.NewServer(ao)
-	h := s.handler
-	if o.Wrap != nil {
-		h = o.Wrap(h)
-	}
-	s.srv = httptest.NewServer(s.record(h))
-	s.URL = s.srv.URL
-	return s, nil
+	cat, snap, err := Snapshot(o.Data, o.Load...)
+	return api.Data{Catalog: cat, Snapshot: func() *dataset.Snapshot { return snap }, MaxRangeDays: o.MaxRangeDays}, err
 }
 
 // NewServer starts a server that is closed when the test ends.

@@ -1,0 +1,139 @@
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"io"
+	"log/slog"
+	"runtime/debug"
+	"sync"
+	"time"
+
+	"github.com/energyapi/energyapi/internal/api"
+	"github.com/energyapi/energyapi/internal/auth"
+	"github.com/energyapi/energyapi/internal/catalog"
+	"github.com/energyapi/energyapi/internal/coding"
+	"github.com/energyapi/energyapi/internal/dataset"
+	"github.com/energyapi/energyapi/internal/poll"
+)
+
+// keyReload is how often serve reloads the signing keys; a new key waits
+// two of them before it signs, so that every replica knows it first.
+const keyReload = time.Minute
+
+// parts are what one serve run builds from its configuration and store
+// before it serves: the handler's dependencies (newHandler), and what the
+// background polls keep current (startPolling).
+type parts struct {
+	log         *slog.Logger
+	served      servingStore // the store as requests reach it
+	cat         *dataset.Catalog
+	live        *dataset.Live
+	feed        *api.Feed
+	reg         *auth.Registry
+	keys        *auth.Keyring
+	tokens      *auth.Tokens
+	hard        *hardening
+	sb          *sandboxSetup
+	compression *coding.Compressor // nil: compression off
+}
+
+// newParts builds the parts on st, writing the demo data first with --demo.
+func newParts(ctx context.Context, cfg serveConfig, log *slog.Logger, st store, stderr io.Writer) (*parts, error) {
+	served := servingStore{store: st, class: cfg.hard.storeClass()}
+	reg, err := auth.NewRegistry(ctx, served, st, time.Now, rand.Reader)
+	if err != nil {
+		return nil, err
+	}
+	cat, err := catalog.New()
+	if err != nil {
+		return nil, err
+	}
+	sb, err := newSandbox(cfg.sandbox, cat)
+	if err != nil {
+		return nil, err
+	}
+	keys, err := auth.NewKeyring(ctx, st, auth.KeyringConfig{Rotation: cfg.keyRotation, Activation: 2 * keyReload, TokenTTL: cfg.tokenTTL}, time.Now, rand.Reader)
+	if err != nil {
+		return nil, err
+	}
+	// Token lifetimes follow the sandbox clock, so that a test can move
+	// past a token's expiry; signing keys keep the real time.
+	tokens := auth.NewTokens(keys, reg, cfg.tokenTTL, sb.now(), rand.Reader)
+	sb.tokens(tokens)
+	if cfg.demo {
+		if err := writeDemoData(ctx, cfg.db, log, reg, stderr); err != nil {
+			return nil, err
+		}
+	}
+	live, err := dataset.NewLive(ctx, cat, served)
+	if err != nil {
+		return nil, err
+	}
+	// Writing the demo data and decoding the first snapshot leave hundreds
+	// of MB of garbage behind (the records as rows, the encoded parts); give
+	// it back now rather than keep it as the process's resident size.
+	debug.FreeOSMemory()
+	hard, err := newHardening(cfg.hard, log, st, live.Snapshot)
+	if err != nil {
+		return nil, err
+	}
+	var z *coding.Compressor
+	if cfg.compression {
+		z = coding.New()
+	}
+	return &parts{
+		log: log, served: served, cat: cat, live: live, feed: api.NewFeed(served, live.Snapshot),
+		reg: reg, keys: keys, tokens: tokens, hard: hard, sb: sb, compression: z,
+	}, nil
+}
+
+// writeDemoData ensures the demo client and, on an empty store, the demo
+// data, through a connection of its own: SQLite keeps the memory of a
+// two-million-record write until its connection closes (about 120 MB),
+// which serving should not carry.
+func writeDemoData(ctx context.Context, db string, log *slog.Logger, reg *auth.Registry, stderr io.Writer) error {
+	dst, err := openStore(ctx, db, true)
+	if err != nil {
+		return err
+	}
+	err = ensureDemo(ctx, log, dst, reg, newProgress(stderr, time.Now))
+	if cerr := dst.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// startPolling starts the background work that keeps the server in step
+// with the store, every loop through poll.Every, and returns a function
+// that stops it and waits for it to end.
+func (p *parts) startPolling(interval time.Duration) (stop func()) {
+	ctx, cancel := context.WithCancel(context.Background())
+	report := func(msg string) func(error) { return func(err error) { p.log.Error(msg, "err", err) } }
+	var wg sync.WaitGroup
+	wg.Go(func() { poll.Every(ctx, interval, nil, p.reloadData) })
+	wg.Go(func() { p.feed.Run(ctx, interval, report("updates feed failed")) })
+	wg.Go(func() { p.reg.Sync(ctx, interval, report("client sync failed")) })
+	wg.Go(func() { poll.Every(ctx, keyReload, nil, p.refreshKeys) })
+	return func() { cancel(); wg.Wait() }
+}
+
+// reloadData swaps in a new snapshot when the store's data changed, and
+// lets the updates feed push the imports that wrote it.
+func (p *parts) reloadData(ctx context.Context) {
+	changed, err := p.live.Refresh(ctx)
+	switch {
+	case err != nil && ctx.Err() == nil:
+		p.log.Error("data reload failed", "err", err)
+	case changed:
+		p.log.Info("data reloaded", "data_version", p.live.Snapshot().Version)
+		p.feed.Poke()
+	}
+}
+
+// refreshKeys reloads the signing keys, taking on those other replicas made.
+func (p *parts) refreshKeys(ctx context.Context) {
+	if err := p.keys.Refresh(ctx); err != nil {
+		p.log.Error("signing key refresh failed", "err", err)
+	}
+}
