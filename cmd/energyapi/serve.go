@@ -46,6 +46,7 @@ type serveConfig struct {
 	unmatchedFilter api.UnmatchedFilter
 	hard            hardenConfig
 	sandbox         sandboxConfig
+	plans           plansConfig
 }
 
 func parseServeFlags(args []string, getenv func(string) string, stderr io.Writer) (serveConfig, error) {
@@ -74,6 +75,7 @@ func parseServeFlags(args []string, getenv func(string) string, stderr io.Writer
 	unmatched := fs.String("unmatched-filter", string(api.EmptyBody), "answer to a filter value outside its list: empty-body (the specification's 200 with no body) or empty-array (the envelope with an empty array, for clients that cannot parse an empty body)")
 	c.hard.register(fs)
 	c.sandbox.register(fs)
+	c.plans.register(fs)
 	if err := parseFlags(fs, args, getenv); err != nil {
 		return c, err
 	}
@@ -113,7 +115,7 @@ func parseServeFlags(args []string, getenv func(string) string, stderr io.Writer
 	if err := c.sandbox.check(c.demo, c.addr); err != nil {
 		return c, err
 	}
-	return c, nil
+	return c, c.plans.check()
 }
 
 // isLoopback reports whether addr listens only on the loopback interface.
@@ -199,6 +201,10 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		return err
 	}
 
+	plans, err := newPlans(ctx, cfg.plans, st, log, sb.now(), cfg.sandbox.rateStyle, hard.metrics)
+	if err != nil {
+		return err
+	}
 	feed := api.NewFeed(served, live.Snapshot)
 	var z *coding.Compressor // nil: compression off
 	if cfg.compression {
@@ -222,6 +228,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		Ready:            (&readiness{ping: served.Ping, log: log, store: storeName(cfg.db)}).check,
 		StoreClass:       class,
 		MaxRangeDays:     cfg.maxRangeDays,
+		Plans:            plans,
 		Web:              web.New(web.Options{Demo: demoCredentials(cfg.demo), Compression: z}),
 	}), cfg.sandbox.rateStyle))
 	srv := hard.server(&http.Server{
@@ -273,6 +280,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	wg.Go(func() {
 		feed.Run(bg, cfg.pollInterval, func(err error) { log.Error("updates feed failed", "err", err) })
 	})
+	wg.Go(func() { plans.Run(bg, cfg.plans.flush) }) // its last flush follows the drain
 	wg.Go(func() {
 		reg.Sync(bg, cfg.pollInterval, func(err error) { log.Error("client sync failed", "err", err) })
 	})

@@ -42,7 +42,8 @@ func handleDataset(o Options, c *dataset.Catalog, d *dataset.Dataset, cache *ans
 		// A query string seen before on this snapshot has its answer ready:
 		// no parsing, no tag to compute. The year is part of the key because
 		// year windows move with it.
-		raw := queryKey{d: d, f: f, year: now.Year(), raw: r.URL.RawQuery}
+		maxDays := maxRangeDays(o, r)
+		raw := queryKey{d: d, f: f, year: now.Year(), raw: r.URL.RawQuery, maxDays: maxDays}
 		if a, ok := cache.recent(raw, snap); ok {
 			writeTagged(w, r, o, f, a, accepted, cache)
 			return
@@ -52,7 +53,7 @@ func handleDataset(o Options, c *dataset.Catalog, d *dataset.Dataset, cache *ans
 			writeQueryError(w, r, o.Log, d, err)
 			return
 		}
-		q, err := c.ParseQuery(d, params, dataset.Limits{MaxRangeDays: o.MaxRangeDays, Now: now})
+		q, err := c.ParseQuery(d, params, dataset.Limits{MaxRangeDays: maxDays, Now: now})
 		if err != nil {
 			writeQueryError(w, r, o.Log, d, err)
 			return
@@ -259,6 +260,9 @@ type queryKey struct {
 	f    format
 	year int
 	raw  string
+	// maxDays is the longest range the client's plan allows: an answer
+	// kept for one plan must not reach a client of a narrower one.
+	maxDays int
 }
 
 // cachedAnswer is one encoded answer: its identity bytes and the

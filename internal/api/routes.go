@@ -34,6 +34,9 @@ func addRoutes(rt *router, o Options) {
 		}
 	}
 	get("/catalog", handleCatalog(o)) // public, like the OpenAPI document
+	if o.Plans != nil {
+		get("/usage", handleUsage(o)) // the client's own usage, with its token
+	}
 	if o.Updates != nil {
 		// Public like /catalog: an import's dataset, period and counts, no
 		// values; and a browser's EventSource cannot send a bearer token.

@@ -340,6 +340,7 @@ func addSandboxRoutes(handle func(string, http.Handler), o Options) {
 		}
 		w.WriteHeader(http.StatusNoContent)
 	}))
+	handle("POST /sandbox/quota", admin(handleExhaustQuota(o)))
 	handle("GET /sandbox/journal", admin(func(w http.ResponseWriter, r *http.Request) {
 		q, err := queryOf(r.URL.RawQuery)
 		if err != nil {

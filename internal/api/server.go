@@ -12,6 +12,7 @@ import (
 	"github.com/energyapi/energyapi/internal/auth"
 	"github.com/energyapi/energyapi/internal/coding"
 	"github.com/energyapi/energyapi/internal/dataset"
+	"github.com/energyapi/energyapi/internal/limit"
 	"github.com/energyapi/energyapi/internal/sandbox"
 )
 
@@ -60,6 +61,10 @@ type Options struct {
 	RateLimit Limiter
 	// RateLimitStyle is how RateLimit refuses; the zero value is standard.
 	RateLimitStyle RateLimitStyle
+	// Plans, when set, limits the data calls of each client with a plan by
+	// its plan (RateLimitStyle says how it refuses), counts its usage and
+	// serves GET /usage; clients without a plan meet RateLimit.
+	Plans *limit.Plans
 	// Sandbox, when set, injects its fault rules into data and token
 	// requests, journals them, and serves its admin endpoints under
 	// /sandbox/ to callers that send SandboxAdminToken. Nil in production:
@@ -174,7 +179,7 @@ func streamApart(stream, next http.Handler) http.Handler {
 // The authenticated client is kept in the request's entry (recordClient).
 func dataEndpoint(o Options, dataset string, h http.Handler) http.Handler {
 	fail := func(w http.ResponseWriter, r *http.Request, err error) { writeError(w, r, o.Log, err) }
-	limited := injectFaults(o, dataset, clientOf, limitClient(o, h))
+	limited := injectFaults(o, dataset, clientOf, limitClient(o, dataset, h))
 	// An Accept header that admits no representation is refused before the
 	// token is checked, as a content-negotiation failure.
 	acceptable := func(next http.Handler) http.Handler {

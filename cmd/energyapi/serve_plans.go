@@ -1,0 +1,82 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"log/slog"
+	"os"
+	"strconv"
+	"time"
+
+	"github.com/energyapi/energyapi/internal/api"
+	"github.com/energyapi/energyapi/internal/limit"
+	"github.com/energyapi/energyapi/internal/metrics"
+)
+
+// planStore is what plans and usage need of the store; both stores have it.
+type planStore interface {
+	limit.PlanStore
+	limit.UsageStore
+}
+
+// plansConfig is what serve reads for plans, quotas and usage.
+type plansConfig struct {
+	file        string
+	defaultPlan string
+	flush       time.Duration
+	block       int
+}
+
+func (c *plansConfig) register(fs *flag.FlagSet) {
+	fs.StringVar(&c.file, "plans", "", "a JSON file of plans ([{\"name\":…,\"per_second\":…,\"burst\":…,\"per_day\":…,\"max_range_days\":…}]), written to the store at start; plans can also be set with \"energyapi plans set\"")
+	fs.StringVar(&c.defaultPlan, "default-plan", "default", "the plan of clients given none; while no such plan exists they meet --rate-limit only")
+	fs.DurationVar(&c.flush, "usage-flush", 5*time.Second, "how often usage is written to the store (and plans re-read from it)")
+	fs.IntVar(&c.block, "quota-block", limit.DefaultBlock, "calls of a daily quota a replica claims from the store at a time: at most this many per replica and client can go unused for the day if the replica dies")
+}
+
+func (c *plansConfig) check() error {
+	switch {
+	case c.flush < 100*time.Millisecond || c.flush > time.Minute:
+		return invalidValue("--usage-flush", c.flush.String(), "want between 100ms and 1m")
+	case c.block < 1 || c.block > 1000:
+		return invalidValue("--quota-block", strconv.Itoa(c.block), "want between 1 and 1000")
+	}
+	return nil
+}
+
+// newPlans writes the plans file's plans to the store and returns the
+// plans the server enforces, which it re-reads while it runs. With no plan
+// defined, every answer is as without plans; only usage is counted.
+func newPlans(ctx context.Context, c plansConfig, st store, log *slog.Logger, day func() time.Time, style string, m *metrics.Metrics) (*limit.Plans, error) {
+	ps, ok := st.(planStore)
+	if !ok {
+		return nil, errors.New("the store keeps no plans")
+	}
+	if c.file != "" {
+		f, err := os.Open(c.file)
+		if err != nil {
+			return nil, fmt.Errorf("--plans: %w", err)
+		}
+		plans, err := limit.ReadPlans(f)
+		f.Close()
+		if err != nil {
+			return nil, usagef("--plans %s: %s", c.file, err.Error())
+		}
+		for _, p := range plans {
+			if err := ps.PutPlan(ctx, p); err != nil {
+				return nil, err
+			}
+		}
+	}
+	pm, err := m.Plans()
+	if err != nil {
+		return nil, err
+	}
+	p := limit.NewPlans(limit.PlansConfig{
+		Store: ps, Default: c.defaultPlan, Aligned: api.RateLimitStyle(style) == api.PublicRateLimit,
+		Block: int64(c.block), IdleRelease: 2 * c.flush, Day: day, Log: log, Record: pm.Record,
+	})
+	return p, p.Reload(ctx)
+}
