@@ -101,6 +101,8 @@ func (p *Plans) Exhaust(ctx context.Context, clientID string) error {
 // them with all), so that other replicas can use them. Calls it could not
 // write are kept for the next flush.
 func (p *Plans) Flush(ctx context.Context, all bool) error {
+	p.flushing.Lock()
+	defer p.flushing.Unlock()
 	p.mu.Lock()
 	pending := p.usage
 	p.usage = map[UsageRow]int64{}

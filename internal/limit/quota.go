@@ -89,13 +89,16 @@ type Decision struct {
 // claimed, so all replicas together never admit more than the quota. Its
 // methods are safe for concurrent use.
 type Plans struct {
-	cfg     PlansConfig
-	book    atomic.Pointer[book]
-	mu      sync.Mutex
-	usage   map[UsageRow]int64 // unflushed calls, by row without Calls
-	blocks  map[blockKey]*block
-	buckets map[string]*Limiter // per plan, standard style
-	seconds map[string]second   // per client, aligned style
+	cfg  PlansConfig
+	book atomic.Pointer[book]
+	// flushing is held for writing while a flush moves calls from memory
+	// to the store, so that a reader of both (Usage) sees each call once.
+	flushing sync.RWMutex
+	mu       sync.Mutex
+	usage    map[UsageRow]int64 // unflushed calls, by row without Calls
+	blocks   map[blockKey]*block
+	buckets  map[string]*Limiter // per plan, standard style
+	seconds  map[string]second   // per client, aligned style
 }
 
 // book is the plans and assignments read from the store, replaced whole.

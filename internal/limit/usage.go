@@ -30,13 +30,18 @@ func (p *Plans) Usage(ctx context.Context, clientID string, days int) (ClientUsa
 	today := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC)
 	from := today.AddDate(0, 0, 1-days).Format(DayLayout)
 	u := ClientUsage{ClientID: clientID, Today: today.Format(DayLayout), Limit: -1, Remaining: -1, Reset: today.AddDate(0, 0, 1)}
+	p.flushing.RLock()
 	rows, err := p.cfg.Store.Usage(ctx, clientID, from, u.Today)
+	if err == nil {
+		rows = append(rows, p.Pending(clientID)...)
+	}
+	p.flushing.RUnlock()
 	if err != nil {
 		return ClientUsage{}, err
 	}
 	perDay := map[string]int64{}
 	perDataset := map[string]int64{}
-	for _, r := range append(rows, p.Pending(clientID)...) {
+	for _, r := range rows {
 		if r.Day < from || r.Day > u.Today {
 			continue
 		}
