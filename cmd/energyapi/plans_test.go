@@ -352,3 +352,76 @@ func checkJournal(t *testing.T, s *server, clientID string, backoffs int) {
 		t.Errorf("journal: %d admitted and %d Over Qps; want 7, and %d Over Qps (the client's back-offs, at least one)", ok, qps, backoffs)
 	}
 }
+
+// TestPlansQuotaAcrossPostgreSQLReplicas runs two serve processes on one
+// PostgreSQL database and checks that a daily quota of N admits N calls
+// in total, however the calls are spread: never more at any moment, and
+// all N once claimed calls an idle replica holds are given back; the next
+// call is refused on both. Usage equals the calls made on both replicas,
+// through the CLI, and after both restart.
+func TestPlansQuotaAcrossPostgreSQLReplicas(t *testing.T) {
+	env := map[string]string{"ENERGYAPI_DB": cluster.Database(t)}
+	if _, err := runCmd(t, env, "plans", "set", "daily", "--per-day", "40"); err != nil {
+		t.Fatal(err)
+	}
+	c := planClient(t, env, "acme", "daily")
+	const n = 40
+	flags := []string{"--quota-block", "5", "--usage-flush", "200ms"}
+	t.Run("two replicas", func(t *testing.T) {
+		a, b := startServe(t, env, flags...), startServe(t, env, flags...)
+		tok, _ := a.token(t, c.ClientID, c.ClientSecret)
+		admitted := 0
+		call := func(s *server) bool {
+			st, body := s.get(t, planDay, tok)
+			if st == http.StatusOK {
+				admitted++
+			} else if st != http.StatusTooManyRequests {
+				t.Fatalf("got %d %s, want 200 or 429", st, body)
+			}
+			if admitted > n {
+				t.Fatalf("%d calls admitted, over the quota of %d", admitted, n)
+			}
+			return st == http.StatusOK
+		}
+		// A takes a block of 5 and uses 3; then B takes every other block.
+		for range 3 {
+			call(a)
+		}
+		for call(b) {
+		}
+		if admitted < n-5 || admitted > n {
+			t.Fatalf("B refused after %d calls in all, want between %d and %d", admitted, n-5, n)
+		}
+		// A, idle, gives its unused calls back; B claims them.
+		testwait.For(t, testwait.Scale(15*time.Second), "all 40 calls admitted", func() bool {
+			call(b)
+			return admitted == n
+		})
+		for name, s := range map[string]*server{"A": a, "B": b} {
+			if call(s) {
+				t.Errorf("call %d on %s: admitted, want refused", n+1, name)
+			}
+		}
+		for name, s := range map[string]*server{"A": a, "B": b} {
+			testwait.For(t, testwait.Scale(10*time.Second), "usage on "+name+" equal to the calls made", func() bool {
+				u := s.usage(t, tok)
+				return u.Today.Calls == n && *u.Today.Remaining == 0 && len(u.Datasets) == 1 && u.Datasets[0].Calls == n
+			})
+		}
+	})
+	// Both stopped: their last flush wrote every call.
+	out, err := runCmd(t, env, "clients", "usage", c.ClientID)
+	if err != nil || !strings.Contains(out, `"dataset":"total-load","calls":40}`) {
+		t.Errorf("clients usage after both stopped: got %q (%v), want 40 calls to total-load", out, err)
+	}
+	t.Run("after a restart", func(t *testing.T) {
+		s := startServe(t, env, flags...)
+		tok, _ := s.token(t, c.ClientID, c.ClientSecret)
+		if u := s.usage(t, tok); u.Today.Calls != n || *u.Today.Remaining != 0 {
+			t.Errorf("usage after a restart: got %+v, want %d calls, none left", u.Today, n)
+		}
+		if st, body := s.get(t, planDay, tok); st != http.StatusTooManyRequests {
+			t.Errorf("call after a restart: got %d %s, want 429", st, body)
+		}
+	})
+}
