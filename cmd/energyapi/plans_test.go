@@ -254,6 +254,19 @@ func TestPlansStandardStyle(t *testing.T) {
 	if a.status != http.StatusTooManyRequests || a.header.Get("Retry-After") != "3600" || a.header.Get("RateLimit") != `"day";r=0;t=3600` {
 		t.Errorf("over the daily quota: got %d Retry-After %q RateLimit %q, want 429, 3600 and none left", a.status, a.header.Get("Retry-After"), a.header.Get("RateLimit"))
 	}
+	// GET /usage exactly: a web page reads it.
+	want := `{"client_id":"` + d.ClientID + `","plan":"tiny","today":{"date":"2026-11-26","calls":2,"limit":2,"remaining":0,"resets_at":"2026-11-27T00:00:00Z"},` +
+		`"datasets":[{"dataset":"total-load","calls":2}],"days":[{"date":"2026-11-26","calls":2}`
+	for day := 25; day > 25-29; day-- {
+		want += `,{"date":"` + time.Date(2026, 11, day, 0, 0, 0, 0, time.UTC).Format("2006-01-02") + `","calls":0}`
+	}
+	if got := s.do(t, http.MethodGet, "/usage", tokD, ""); string(bytes.TrimSpace(got.body)) != want+"]}" {
+		t.Errorf("GET /usage:\ngot  %s\nwant %s]}", got.body, want)
+	}
+	if _, body := s.get(t, "/metrics", ""); !strings.Contains(string(body), `energyapi_plan_refusals_total{limit="over_rate",plan="tiny"} 1`) ||
+		!strings.Contains(string(body), `energyapi_plan_calls_total{plan="tiny"} 2`) {
+		t.Errorf("/metrics: want 2 calls and 1 over_rate refusal of plan tiny")
+	}
 	tokNone, _ := s.token(t, none.ClientID, none.ClientSecret)
 	a = s.do(t, http.MethodGet, planDay, tokNone, "")
 	if a.status != http.StatusOK || a.header.Get("RateLimit") != "" || a.header.Get("RateLimit-Policy") != "" {
