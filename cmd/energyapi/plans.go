@@ -63,7 +63,7 @@ func runPlans(ctx context.Context, args []string, getenv func(string) string, st
 	var p limit.Plan
 	if sub == "set" {
 		flags.IntVar(&p.PerSecond, "per-second", 0, "calls per second (0: no limit)")
-		flags.IntVar(&p.Burst, "burst", 0, "calls at once above --per-second (standard style; default --per-second)")
+		flags.IntVar(&p.Burst, "burst", 0, "calls a client may make at once before --per-second applies (the standard style's token bucket; default --per-second)")
 		flags.IntVar(&p.PerDay, "per-day", 0, "calls per UTC day (0: no limit)")
 		flags.IntVar(&p.MaxRangeDays, "max-range-days", 0, "longest date range of one call in days (0: the server's --max-range-days)")
 	}

@@ -213,7 +213,7 @@ func TestPlansStandardStyle(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, args := range [][]string{
-		{"small", "--per-second", "1", "--burst", "2", "--per-day", "100"},
+		{"small", "--per-second", "1", "--burst", "2", "--per-day", "100", "--max-range-days", "2"},
 		{"tiny", "--per-day", "2"},
 	} {
 		if _, err := runCmd(t, env, append([]string{"plans", "set"}, args...)...); err != nil {
@@ -234,6 +234,10 @@ func TestPlansStandardStyle(t *testing.T) {
 	}
 	if got, want := a.header.Get("RateLimit"), `"second";r=1;t=0, "day";r=99;t=3600`; got != want {
 		t.Errorf("RateLimit: got %q, want %q", got, want)
+	}
+	const threeDays = "/load/v2.0/total-load?dateFrom=01/01/2024&dateTo=03/01/2024"
+	if a := s.do(t, http.MethodGet, threeDays, tok, ""); !strings.Contains(string(a.body), "spans 3 days; at most 2 are allowed") {
+		t.Errorf("3 days on a plan of at most 2: got %d %s, want refused", a.status, a.body)
 	}
 	// Calls at once use up the burst; a slow machine may refill a token
 	// meanwhile, so keep calling until one is refused.
@@ -269,11 +273,14 @@ func TestPlansStandardStyle(t *testing.T) {
 	}
 	tokNone, _ := s.token(t, none.ClientID, none.ClientSecret)
 	a = s.do(t, http.MethodGet, planDay, tokNone, "")
+	if a := s.do(t, http.MethodGet, threeDays, tokNone, ""); a.status != http.StatusOK {
+		t.Errorf("3 days without a plan (--max-range-days 60): got %d %s, want 200", a.status, a.body)
+	}
 	if a.status != http.StatusOK || a.header.Get("RateLimit") != "" || a.header.Get("RateLimit-Policy") != "" {
 		t.Errorf("client without a plan: got %d RateLimit %q, want 200 without RateLimit fields", a.status, a.header.Get("RateLimit"))
 	}
-	if u := s.usage(t, tokNone); u.Plan != "" || u.Today.Calls != 1 || u.Today.Limit != nil || u.Today.Remaining != nil {
-		t.Errorf("usage of a client without a plan: got %+v, want 1 call, null limit and remaining", u)
+	if u := s.usage(t, tokNone); u.Plan != "" || u.Today.Calls != 2 || u.Today.Limit != nil || u.Today.Remaining != nil {
+		t.Errorf("usage of a client without a plan: got %+v, want 2 calls, null limit and remaining", u)
 	}
 }
 
