@@ -89,7 +89,7 @@ func runPlans(ctx context.Context, args []string, getenv func(string) string, st
 		if err := ps.PutPlan(ctx, p); err != nil {
 			return err
 		}
-		return json.NewEncoder(stdout).Encode(p)
+		return json.NewEncoder(stdout).Encode(planJSON(p))
 	case "delete":
 		return ps.DeletePlan(ctx, p.Name)
 	}
@@ -99,7 +99,7 @@ func runPlans(ctx context.Context, args []string, getenv func(string) string, st
 	}
 	enc := json.NewEncoder(stdout)
 	for _, p := range plans {
-		if err := enc.Encode(p); err != nil {
+		if err := enc.Encode(planJSON(p)); err != nil {
 			return err
 		}
 	}

@@ -445,3 +445,66 @@ func TestPlansQuotaAcrossPostgreSQLReplicas(t *testing.T) {
 		}
 	})
 }
+
+func TestReadPlans(t *testing.T) {
+	for _, tc := range []struct {
+		name, doc, err string
+		n             int
+	}{
+		{"array", `[{"name":"free","per_day":300},{"name":"pro","per_second":5}]`, "", 2},
+		{"object", `{"plans":[{"name":"free","per_day":300}]}`, "", 1},
+		{"bad name", `[{"name":"a b"}]`, "plan name", 0},
+		{"negative", `[{"name":"a","per_day":-1}]`, "0 (none) or more", 0},
+		{"twice", `[{"name":"a"},{"name":"a"}]`, "declared twice", 0},
+		{"not JSON", `plans: []`, "want a JSON array", 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ps, err := readPlans(strings.NewReader(tc.doc))
+			if tc.err == "" && (err != nil || len(ps) != tc.n) {
+				t.Fatalf("got %+v, %v; want %d plans", ps, err, tc.n)
+			}
+			if tc.err != "" && (err == nil || !strings.Contains(err.Error(), tc.err)) {
+				t.Fatalf("got %v, want an error with %q", err, tc.err)
+			}
+		})
+	}
+}
+
+// TestPlansCLI defines, lists and deletes plans, assigns them, and reads
+// usage through the CLI.
+func TestPlansCLI(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "p.db")
+	env := map[string]string{"ENERGYAPI_DB": db}
+	if _, err := runCmd(t, env, "init"); err != nil {
+		t.Fatal(err)
+	}
+	out, err := runCmd(t, env, "plans", "set", "free", "--per-second", "1", "--per-day", "300", "--max-range-days", "7")
+	if want := `{"name":"free","per_second":1,"burst":0,"per_day":300,"max_range_days":7}` + "\n"; err != nil || out != want {
+		t.Fatalf("plans set: got %q, %v; want %q", out, err, want)
+	}
+	if _, err := runCmd(t, env, "plans", "set", "bad name"); err == nil {
+		t.Error("plans set with a bad name: got nil, want an error")
+	}
+	if _, err := runCmd(t, env, "clients", "create", "--name", "x", "--plan", "nope"); err == nil {
+		t.Error("clients create --plan nope: got nil, want an error")
+	}
+	if out, _ := runCmd(t, env, "clients", "list"); out != "" {
+		t.Errorf("clients after a refused create: got %q, want none", out)
+	}
+	c := planClient(t, env, "acme", "")
+	if _, err := runCmd(t, env, "clients", "set-plan", c.ClientID, "free"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := runCmd(t, env, "clients", "set-plan", c.ClientID, "nope"); err == nil {
+		t.Error("clients set-plan to a plan that does not exist: got nil, want an error")
+	}
+	if _, err := runCmd(t, env, "plans", "delete", "free"); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := runCmd(t, env, "plans", "list"); err != nil || out != "" {
+		t.Errorf("plans list after delete: got %q, %v; want none", out, err)
+	}
+	if out, err := runCmd(t, env, "clients", "usage", "--days", "7"); err != nil || out != "" {
+		t.Errorf("clients usage with no calls: got %q, %v; want nothing", out, err)
+	}
+}

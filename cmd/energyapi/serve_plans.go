@@ -2,11 +2,14 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
+	"slices"
 	"strconv"
 	"time"
 
@@ -59,7 +62,7 @@ func newPlans(ctx context.Context, c plansConfig, st store, log *slog.Logger, da
 		if err != nil {
 			return nil, fmt.Errorf("--plans: %w", err)
 		}
-		plans, err := limit.ReadPlans(f)
+		plans, err := readPlans(f)
 		f.Close()
 		if err != nil {
 			return nil, usagef("--plans %s: %s", c.file, err.Error())
@@ -79,4 +82,45 @@ func newPlans(ctx context.Context, c plansConfig, st store, log *slog.Logger, da
 		Block: int64(c.block), IdleRelease: 2 * c.flush, Day: day, Log: log, Record: pm.Record,
 	})
 	return p, p.Reload(ctx)
+}
+
+// planJSON is a plan in a plans file and in "plans" output.
+type planJSON struct {
+	Name         string `json:"name"`
+	PerSecond    int    `json:"per_second"`
+	Burst        int    `json:"burst"`
+	PerDay       int    `json:"per_day"`
+	MaxRangeDays int    `json:"max_range_days"`
+}
+
+func (p planJSON) plan() limit.Plan { return limit.Plan(p) }
+
+// readPlans reads a plans file: a JSON array of plans, or {"plans": [...]}.
+// It returns an error naming the first bad or repeated plan.
+func readPlans(r io.Reader) ([]limit.Plan, error) {
+	b, err := io.ReadAll(io.LimitReader(r, 1<<20))
+	if err != nil {
+		return nil, err
+	}
+	var ps []planJSON
+	if err := json.Unmarshal(b, &ps); err != nil {
+		var doc struct {
+			Plans []planJSON `json:"plans"`
+		}
+		if err := json.Unmarshal(b, &doc); err != nil {
+			return nil, fmt.Errorf("want a JSON array of plans or {\"plans\": [...]}: %w", err)
+		}
+		ps = doc.Plans
+	}
+	var out []limit.Plan
+	for _, p := range ps {
+		if err := p.plan().Check(); err != nil {
+			return nil, err
+		}
+		if slices.ContainsFunc(out, func(q limit.Plan) bool { return q.Name == p.Name }) {
+			return nil, fmt.Errorf("plan %q is declared twice", p.Name)
+		}
+		out = append(out, p.plan())
+	}
+	return out, nil
 }

@@ -2,9 +2,6 @@ package limit
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
-	"io"
 	"regexp"
 
 	"github.com/energyapi/energyapi/internal/energy"
@@ -14,11 +11,11 @@ import (
 // burst above it), calls per UTC day and the longest date range of one call.
 // A zero limit is "no limit".
 type Plan struct {
-	Name         string `json:"name"`
-	PerSecond    int    `json:"per_second"`
-	Burst        int    `json:"burst"`
-	PerDay       int    `json:"per_day"`
-	MaxRangeDays int    `json:"max_range_days"`
+	Name         string
+	PerSecond    int
+	Burst        int
+	PerDay       int
+	MaxRangeDays int
 }
 
 // planName is what a plan may be called: it appears in metrics labels,
@@ -39,36 +36,6 @@ func (p Plan) Check() error {
 
 // burst is the calls a client of p may make at once in the token bucket.
 func (p Plan) burst() int { return max(p.Burst, p.PerSecond, 1) }
-
-// ReadPlans reads a plans file: a JSON array of plans, or an object
-// {"plans": [...]}. It returns an error naming the first bad plan.
-func ReadPlans(r io.Reader) ([]Plan, error) {
-	b, err := io.ReadAll(io.LimitReader(r, 1<<20))
-	if err != nil {
-		return nil, err
-	}
-	var plans []Plan
-	if err := json.Unmarshal(b, &plans); err != nil {
-		var doc struct {
-			Plans []Plan `json:"plans"`
-		}
-		if err := json.Unmarshal(b, &doc); err != nil {
-			return nil, fmt.Errorf("plans: want a JSON array of plans or {\"plans\": [...]}: %w", err)
-		}
-		plans = doc.Plans
-	}
-	seen := map[string]bool{}
-	for _, p := range plans {
-		if err := p.Check(); err != nil {
-			return nil, err
-		}
-		if seen[p.Name] {
-			return nil, energy.Errorf(energy.Invalid, "plan %q is declared twice", p.Name)
-		}
-		seen[p.Name] = true
-	}
-	return plans, nil
-}
 
 // UsageRow is the calls one client made to one dataset on one UTC day.
 type UsageRow struct {
