@@ -306,7 +306,9 @@ func TestPythonClientBacksOffAndStops(t *testing.T) {
 		t.Fatal(err)
 	}
 	plans := writePlans(t, `{"plans":[{"name":"gateway","per_second":1,"per_day":7}]}`)
-	s := startServe(t, env, "--plans", plans, "--rate-limit-style", "public", "--usage-flush", "200ms", "--sandbox", "--sandbox-admin-token", planAdmin)
+	// The sandbox clock stands still, so the daily quota cannot reset mid-run.
+	s := startServe(t, env, "--plans", plans, "--rate-limit-style", "public", "--usage-flush", "200ms",
+		"--sandbox", "--sandbox-admin-token", planAdmin, "--now", "2026-11-26T12:00:00Z")
 	c := planClient(t, env, "py", "gateway")
 	s.planToken(t, c, "gateway")
 	out, err := exec.Command(python, filepath.Join("..", "..", "scripts", "pyclient", "quota.py"), s.base, c.ClientID, c.ClientSecret, "20").CombinedOutput()
@@ -386,7 +388,10 @@ func TestPlansQuotaAcrossPostgreSQLReplicas(t *testing.T) {
 	}
 	c := planClient(t, env, "acme", "daily")
 	const n = 40
-	flags := []string{"--quota-block", "5", "--usage-flush", "200ms"}
+	// Both replicas' sandbox clocks stand at noon today (UTC), so that a
+	// run across midnight still counts every call on one day.
+	noon := time.Now().UTC().Truncate(24 * time.Hour).Add(12 * time.Hour).Format(time.RFC3339)
+	flags := []string{"--quota-block", "5", "--usage-flush", "200ms", "--sandbox", "--now", noon}
 	t.Run("two replicas", func(t *testing.T) {
 		a, b := startServe(t, env, flags...), startServe(t, env, flags...)
 		tok, _ := a.token(t, c.ClientID, c.ClientSecret)
@@ -430,7 +435,7 @@ func TestPlansQuotaAcrossPostgreSQLReplicas(t *testing.T) {
 		}
 	})
 	// Both stopped: their last flush wrote every call.
-	out, err := runCmd(t, env, "clients", "usage", c.ClientID)
+	out, err := runCmd(t, env, "clients", "usage", "--days", "2", c.ClientID)
 	if err != nil || !strings.Contains(out, `"dataset":"total-load","calls":40}`) {
 		t.Errorf("clients usage after both stopped: got %q (%v), want 40 calls to total-load", out, err)
 	}
