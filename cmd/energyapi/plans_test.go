@@ -454,7 +454,7 @@ func TestPlansQuotaAcrossPostgreSQLReplicas(t *testing.T) {
 func TestReadPlans(t *testing.T) {
 	for _, tc := range []struct {
 		name, doc, err string
-		n             int
+		n              int
 	}{
 		{"array", `[{"name":"free","per_day":300},{"name":"pro","per_second":5}]`, "", 2},
 		{"object", `{"plans":[{"name":"free","per_day":300}]}`, "", 1},
