@@ -201,7 +201,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		return err
 	}
 
-	plans, err := newPlans(ctx, cfg.plans, st, log, sb.now(), cfg.sandbox.rateStyle, hard.metrics)
+	plans, err := newPlans(ctx, cfg.plans, st, class, log, sb.now(), cfg.sandbox.rateStyle, hard.metrics)
 	if err != nil {
 		return err
 	}

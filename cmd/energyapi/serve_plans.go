@@ -52,11 +52,12 @@ func (c *plansConfig) check() error {
 // newPlans writes the plans file's plans to the store and returns the
 // plans the server enforces, which it re-reads while it runs. With no plan
 // defined, every answer is as without plans; only usage is counted.
-func newPlans(ctx context.Context, c plansConfig, st store, log *slog.Logger, day func() time.Time, style string, m *metrics.Metrics) (*limit.Plans, error) {
-	ps, ok := st.(planStore)
+func newPlans(ctx context.Context, c plansConfig, st store, class *api.StoreClass, log *slog.Logger, day func() time.Time, style string, m *metrics.Metrics) (*limit.Plans, error) {
+	raw, ok := st.(planStore)
 	if !ok {
 		return nil, errors.New("the store keeps no plans")
 	}
+	ps := servingPlanStore{raw, class}
 	if c.file != "" {
 		f, err := os.Open(c.file)
 		if err != nil {
@@ -68,7 +69,7 @@ func newPlans(ctx context.Context, c plansConfig, st store, log *slog.Logger, da
 			return nil, usagef("--plans %s: %s", c.file, err.Error())
 		}
 		for _, p := range plans {
-			if err := ps.PutPlan(ctx, p); err != nil {
+			if err := raw.PutPlan(ctx, p); err != nil {
 				return nil, err
 			}
 		}
@@ -82,6 +83,23 @@ func newPlans(ctx context.Context, c plansConfig, st store, log *slog.Logger, da
 		Block: int64(c.block), IdleRelease: 2 * c.flush, Day: day, Log: log, Record: pm.Record,
 	})
 	return p, p.Reload(ctx)
+}
+
+// servingPlanStore is the plans' store as requests reach it: the one call
+// a data request can come to make, a claim of quota when the replica's
+// block is used up, goes through the store admission class, as the calls
+// of servingStore do. Flushes and reloads run in the background.
+type servingPlanStore struct {
+	planStore
+	class *api.StoreClass
+}
+
+func (s servingPlanStore) ClaimQuota(ctx context.Context, clientID, day string, want, limit int64) (granted, claimed int64, err error) {
+	err = s.class.Do(ctx, func(ctx context.Context) error {
+		granted, claimed, err = s.planStore.ClaimQuota(ctx, clientID, day, want, limit)
+		return err
+	})
+	return granted, claimed, err
 }
 
 // planJSON is a plan in a plans file and in "plans" output.
