@@ -24,14 +24,14 @@ type clientJSON struct {
 
 // clientsSubcommands are what "clients" does.
 func clientsSubcommands() []string {
-	return []string{"create", "list", "revoke", "rotate-secret", "approve"}
+	return []string{"create", "list", "revoke", "rotate-secret", "approve", "set-plan", "usage"}
 }
 
 func runClients(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	// The subcommand and flags are checked before the store is opened, so
 	// that a typo or -h never touches (let alone creates) a store.
 	if len(args) == 0 {
-		return usagef("clients needs a subcommand: create, list, revoke, rotate-secret or approve")
+		return usagef("clients needs a subcommand: create, list, revoke, rotate-secret, approve, set-plan or usage")
 	}
 	sub, args := args[0], args[1:]
 	if isHelpArg(sub) {
@@ -42,11 +42,15 @@ func runClients(ctx context.Context, args []string, getenv func(string) string, 
 	if !slices.Contains(clientsSubcommands(), sub) {
 		return unknownWord("clients subcommand", sub, "energyapi clients -h", clientsSubcommands())
 	}
+	if sub == "set-plan" || sub == "usage" {
+		return runClientsPlan(ctx, sub, args, getenv, stdout, stderr)
+	}
 	flags := newFlagSet("clients "+sub, stderr)
 	db := dbFlag(flags)
-	name := ""
+	name, plan := "", new(string)
 	if sub == "create" {
 		flags.StringVar(&name, "name", "", "the client's name (required)")
+		plan = planFlag(flags)
 	}
 	if err := parseFlags(flags, args, getenv); err != nil {
 		return err
@@ -72,9 +76,17 @@ func runClients(ctx context.Context, args []string, getenv func(string) string, 
 	enc := json.NewEncoder(stdout)
 	switch sub {
 	case "create":
+		if err := checkPlanExists(ctx, st, *plan); err != nil {
+			return err
+		}
 		c, secret, err := reg.Create(ctx, name)
 		if err != nil {
 			return err
+		}
+		if *plan != "" {
+			if err := st.(planStore).SetClientPlan(ctx, c.ID, *plan); err != nil {
+				return err
+			}
 		}
 		return enc.Encode(clientJSON{ClientID: c.ID, ClientSecret: secret, Name: c.Name})
 	case "list":

@@ -22,6 +22,9 @@ Usage:
   energyapi clients list                    list clients, one JSON object per line
   energyapi clients revoke ID               revoke a client and its tokens
   energyapi clients rotate-secret ID        give a client a new secret
+  energyapi clients set-plan ID PLAN        give a client a plan
+  energyapi clients usage [--days N] [ID]   print clients' calls by day and dataset
+  energyapi plans set|list|delete           define the plans clients are given (plans -h)
   energyapi import --dataset D FILE...      import files into dataset D (see energyapi datasets)
   energyapi demo [--from --to --seed]       write the demo dataset into the store
   energyapi datasets                        list the datasets: path, parameters, fields
@@ -40,7 +43,7 @@ Exit status: 0 success, 1 failure, 2 usage error.
 
 // commands are the names run dispatches on, for suggestions.
 func commands() []string {
-	return []string{"serve", "init", "clients", "import", "demo", "datasets", "get", "version", "help"}
+	return []string{"serve", "init", "clients", "plans", "import", "demo", "datasets", "get", "version", "help"}
 }
 
 // run dispatches to a subcommand. It never exits the process; main does.
@@ -68,6 +71,8 @@ func dispatch(ctx context.Context, args []string, getenv func(string) string, st
 		return runInit(ctx, rest, getenv, stdout, stderr)
 	case "clients":
 		return runClients(ctx, rest, getenv, stdout, stderr)
+	case "plans":
+		return runPlans(ctx, rest, getenv, stdout, stderr)
 	case "import":
 		return runImport(ctx, rest, getenv, stdout, stderr)
 	case "demo":
@@ -135,11 +140,13 @@ schema up to date.
   energyapi clients list                    one JSON object per client, never a secret
   energyapi clients revoke ID               refuse the client's token requests and tokens on every server within 100 ms
   energyapi clients rotate-secret ID        print a new secret; the old one and its tokens stop within 100 ms
+  energyapi clients set-plan ID PLAN        give the client a plan ("" for the default plan)
+  energyapi clients usage [--days N] [ID]   print calls by client, day and dataset
 
 The store must exist (see "energyapi init").
 `
 
-	helpClientsCreate = `Usage: energyapi clients create --name NAME [--db D]
+	helpClientsCreate = `Usage: energyapi clients create --name NAME [--plan PLAN] [--db D]
 
 Register a client and print {"client_id","client_secret","name"}; the secret
 is shown this once.
@@ -210,6 +217,9 @@ Print the module version, the VCS revision it was built from and the Go version.
 // commandHelp is the synopsis and description that -h prints above a
 // command's flags.
 func commandHelp(name string) string {
+	if text, ok := plansHelp(name); ok {
+		return text
+	}
 	switch name {
 	case "serve":
 		return helpServe

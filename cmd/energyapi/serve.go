@@ -43,6 +43,7 @@ type serveConfig struct {
 	hard            hardenConfig
 	sandbox         sandboxConfig
 	selfService     registerConfig
+	plans           plansConfig
 }
 
 func parseServeFlags(args []string, getenv func(string) string, stderr io.Writer) (serveConfig, error) {
@@ -72,6 +73,7 @@ func parseServeFlags(args []string, getenv func(string) string, stderr io.Writer
 	c.hard.register(fs)
 	c.sandbox.register(fs)
 	c.selfService.register(fs)
+	c.plans.register(fs)
 	if err := parseFlags(fs, args, getenv); err != nil {
 		return c, err
 	}
@@ -114,7 +116,7 @@ func parseServeFlags(args []string, getenv func(string) string, stderr io.Writer
 	if err := c.sandbox.check(c.demo, c.addr); err != nil {
 		return c, err
 	}
-	return c, nil
+	return c, c.plans.check()
 }
 
 // isLoopback reports whether addr listens only on the loopback interface.
@@ -169,7 +171,7 @@ func newHandler(cfg serveConfig, p *parts) http.Handler {
 			SelfService: cfg.selfService.selfService(p.log, p.reg, p.tokens)},
 		// What requests ask of the store waits in an admission class of its
 		// own, apart from the answers served from memory.
-		Limits: p.hard.limits(p.served.class, cfg.sandbox.rateStyle),
+		Limits: p.hard.limits(p.served.class, cfg.sandbox.rateStyle, p.plans),
 		Cache: api.Cache{
 			Control: cfg.cacheControl,
 			// Answers are encoded, and compressed, once per data version;

@@ -173,8 +173,9 @@ func newHardening(cfg hardenConfig, log *slog.Logger, history energy.ImportHisto
 
 // limits are the request limits; class is where requests that wait on
 // the store are admitted, and style how the rate limit refuses.
-func (h *hardening) limits(class *api.StoreClass, style string) api.Limits {
+func (h *hardening) limits(class *api.StoreClass, style string, plans *limit.Plans) api.Limits {
 	return api.Limits{
+		Plans:              plans,
 		RateLimit:          h.limiter,
 		RateLimitStyle:     api.RateLimitStyle(style),
 		MaxInFlight:        h.cfg.maxInFlight,

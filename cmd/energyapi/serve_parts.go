@@ -14,6 +14,7 @@ import (
 	"github.com/energyapi/energyapi/internal/catalog"
 	"github.com/energyapi/energyapi/internal/coding"
 	"github.com/energyapi/energyapi/internal/dataset"
+	"github.com/energyapi/energyapi/internal/limit"
 	"github.com/energyapi/energyapi/internal/poll"
 )
 
@@ -36,6 +37,8 @@ type parts struct {
 	hard        *hardening
 	sb          *sandboxSetup
 	compression *coding.Compressor // nil: compression off
+	plans       *limit.Plans
+	plansFlush  time.Duration // how often plans flush usage and reload
 }
 
 // newParts builds the parts on st, writing the demo data first with --demo.
@@ -78,6 +81,10 @@ func newParts(ctx context.Context, cfg serveConfig, log *slog.Logger, st store, 
 	if err != nil {
 		return nil, err
 	}
+	plans, err := newPlans(ctx, cfg.plans, st, served.class, log, sb.now(), cfg.sandbox.rateStyle, hard.metrics)
+	if err != nil {
+		return nil, err
+	}
 	var z *coding.Compressor
 	if cfg.compression {
 		z = coding.New()
@@ -85,6 +92,7 @@ func newParts(ctx context.Context, cfg serveConfig, log *slog.Logger, st store, 
 	return &parts{
 		log: log, served: served, cat: cat, live: live, feed: api.NewFeed(served, live.Snapshot),
 		reg: reg, keys: keys, tokens: tokens, hard: hard, sb: sb, compression: z,
+		plans: plans, plansFlush: cfg.plans.flush,
 	}, nil
 }
 
@@ -115,6 +123,7 @@ func (p *parts) startPolling(interval time.Duration) (stop func()) {
 	wg.Go(func() { p.feed.Run(ctx, interval, report("updates feed failed")) })
 	wg.Go(func() { p.reg.Sync(ctx, interval, report("client sync failed")) })
 	wg.Go(func() { poll.Every(ctx, keyReload, nil, p.refreshKeys) })
+	wg.Go(func() { p.plans.Run(ctx, p.plansFlush) }) // its last flush follows the drain
 	return func() { cancel(); wg.Wait() }
 }
 

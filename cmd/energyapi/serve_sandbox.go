@@ -38,7 +38,7 @@ func (c *sandboxConfig) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.adminToken, "sandbox-admin-token", "", "the Bearer token of the sandbox admin endpoints (default: a random one, printed at start; required off loopback)")
 	fs.IntVar(&c.journalSize, "journal-size", 1000, "with --sandbox, how many data and token requests the journal keeps")
 	fs.Uint64Var(&c.seed, "sandbox-seed", 1, "with --sandbox, the seed of fault rules that name none")
-	fs.StringVar(&c.rateStyle, "rate-limit-style", string(api.StandardRateLimit), "how --rate-limit refuses: standard (429 with Retry-After) or public (403 \"Developer Over Qps\", as the public deployment)")
+	fs.StringVar(&c.rateStyle, "rate-limit-style", string(api.StandardRateLimit), "how --rate-limit and plans refuse: standard (429 with Retry-After; with plans, RateLimit headers too) or public (403 \"Developer Over Qps\", as the public deployment; with plans, its HTML pages and \"Developer Over Rate\")")
 }
 
 // check returns a usage error for settings that cannot work together.

@@ -65,6 +65,9 @@ type queryKey struct {
 	f    format
 	year int
 	raw  string
+	// maxDays is the longest range the client's plan allows: an answer
+	// kept for one plan must not reach a client of a narrower one.
+	maxDays int
 }
 
 // cachedAnswer is one encoded answer: its identity bytes and the

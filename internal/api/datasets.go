@@ -40,7 +40,8 @@ func handleDataset(o Options, c *dataset.Catalog, d *dataset.Dataset, cache *ans
 		// A query string seen before on this snapshot has its answer ready:
 		// no parsing, no tag to compute. The year is part of the key because
 		// year windows move with it.
-		raw := queryKey{d: d, f: f, year: now.Year(), raw: r.URL.RawQuery}
+		maxDays := maxRangeDays(o, r)
+		raw := queryKey{d: d, f: f, year: now.Year(), raw: r.URL.RawQuery, maxDays: maxDays}
 		if a, ok := cache.recent(raw, snap); ok {
 			writeTagged(w, r, o, f, a, accepted, cache)
 			return
@@ -50,7 +51,7 @@ func handleDataset(o Options, c *dataset.Catalog, d *dataset.Dataset, cache *ans
 			writeQueryError(w, r, o.Log, d, err)
 			return
 		}
-		q, err := c.ParseQuery(d, params, dataset.Limits{MaxRangeDays: o.Data.MaxRangeDays, Now: now})
+		q, err := c.ParseQuery(d, params, dataset.Limits{MaxRangeDays: maxDays, Now: now})
 		if err != nil {
 			writeQueryError(w, r, o.Log, d, err)
 			return

@@ -37,10 +37,19 @@ func retryAfter(d time.Duration) string {
 	return strconv.FormatInt(max(int64((d+time.Second-1)/time.Second), 1), 10)
 }
 
-// limitClient answers 429 when the authenticated client has used up its
-// request rate. It runs after bearer authentication, so the key is a
-// registered client ID, whose number the registry bounds.
-func limitClient(o Options, next http.Handler) http.Handler {
+// limitClient refuses the authenticated client's call to dataset when it
+// is over its plan (Plans, limitByPlan) or, without one, RateLimit. It
+// runs after bearer authentication, so the key is a registered client ID,
+// whose number the registry bounds.
+func limitClient(o Options, dataset string, next http.Handler) http.Handler {
+	if o.Limits.Plans != nil {
+		return limitByPlan(o, dataset, func(h http.Handler) http.Handler { return limitRate(o, h) }, next)
+	}
+	return limitRate(o, next)
+}
+
+// limitRate applies RateLimit, the same for every client.
+func limitRate(o Options, next http.Handler) http.Handler {
 	if o.Limits.RateLimit == nil {
 		return next
 	}

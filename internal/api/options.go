@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/energyapi/energyapi/internal/budget"
+	"github.com/energyapi/energyapi/internal/limit"
 
 	"github.com/energyapi/energyapi/internal/auth"
 	"github.com/energyapi/energyapi/internal/coding"
@@ -82,6 +83,10 @@ type Limits struct {
 	RateLimit Limiter
 	// RateLimitStyle is how RateLimit refuses; the zero value is standard.
 	RateLimitStyle RateLimitStyle
+	// Plans, when set, limits the data calls of each client with a plan by
+	// its plan (RateLimitStyle says how it refuses), counts its usage and
+	// serves GET /usage; clients without a plan meet RateLimit.
+	Plans *limit.Plans
 	// MaxInFlight bounds the requests served at once; 0 for no bound. More
 	// wait for a slot (MaxQueue, QueueTimeout) or get 503 with Retry-After.
 	MaxInFlight int

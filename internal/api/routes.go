@@ -34,6 +34,9 @@ func addRoutes(rt *router, o Options) {
 		}
 	}
 	get("/catalog", handleCatalog(o)) // public, like the OpenAPI document
+	if o.Limits.Plans != nil {
+		get("/usage", handleUsage(o)) // the client's own usage, with its token
+	}
 	if o.Data.Updates != nil {
 		// Public like /catalog: an import's dataset, period and counts, no
 		// values; and a browser's EventSource cannot send a bearer token.
@@ -59,6 +62,7 @@ func addRoutes(rt *router, o Options) {
 		handle("POST /sandbox/rules", admin(handleSandboxAddRules(o, sb)))
 		handle("DELETE /sandbox/rules", admin(handleSandboxClearRules(sb)))
 		handle("DELETE /sandbox/rules/{id}", admin(handleSandboxRemoveRule(o, sb)))
+		handle("POST /sandbox/quota", admin(handleExhaustQuota(o)))
 		handle("GET /sandbox/journal", admin(handleSandboxJournal(o, sb)))
 		handle("DELETE /sandbox/journal", admin(handleSandboxResetJournal(sb)))
 		handle("GET /sandbox/clock", admin(handleSandboxClock(sb)))

@@ -45,7 +45,7 @@ func streamApart(stream, next http.Handler) http.Handler {
 // The authenticated client is kept in the request's entry (recordClient).
 func dataEndpoint(o Options, dataset string, h http.Handler) http.Handler {
 	fail := func(w http.ResponseWriter, r *http.Request, err error) { writeError(w, r, o.Log, err) }
-	limited := injectFaults(o, dataset, clientOf, limitClient(o, h))
+	limited := injectFaults(o, dataset, clientOf, limitClient(o, dataset, h))
 	// An Accept header that admits no representation is refused before the
 	// token is checked, as a content-negotiation failure.
 	acceptable := func(next http.Handler) http.Handler {

@@ -39,6 +39,12 @@ func NewLimiter(r Rate, burst, maxKeys int, now func() time.Time) *Limiter {
 // Allow takes a token from key's bucket. When the bucket is empty it takes
 // nothing and returns false with the time until a token is back.
 func (l *Limiter) Allow(key string) (retryAfter time.Duration, ok bool) {
+	_, retryAfter, ok = l.Take(key)
+	return retryAfter, ok
+}
+
+// Take is Allow that also returns the tokens left in key's bucket after it.
+func (l *Limiter) Take(key string) (left int, retryAfter time.Duration, ok bool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	now := l.now().Sub(l.base)
@@ -49,10 +55,10 @@ func (l *Limiter) Allow(key string) (retryAfter time.Duration, ok bool) {
 	}
 	next := full + l.interval
 	if ahead := next - now; ahead > l.tolerance {
-		return ahead - l.tolerance, false
+		return 0, ahead - l.tolerance, false
 	}
 	l.tab.put(k, next, now)
-	return 0, true
+	return int((l.tolerance - (next - now)) / l.interval), 0, true
 }
 
 // keys returns how many keys the limiter remembers (for tests).

@@ -1,0 +1,193 @@
+package limit
+
+import (
+	"context"
+	"errors"
+	"time"
+)
+
+// claimTimeout bounds a claim of quota made while a call waits.
+const claimTimeout = 2 * time.Second
+
+// block returns the block of k, made if new.
+func (p *Plans) blockOf(k blockKey) *block {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	b := p.blocks[k]
+	if b == nil {
+		b = &block{}
+		p.blocks[k] = b
+	}
+	return b
+}
+
+// take takes one claimed call from b; it returns the calls of the quota
+// left (this replica's and those no replica has claimed) and whether
+// there was one.
+func (p *Plans) take(b *block, pl Plan) (int64, bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if b.left == 0 {
+		return 0, false
+	}
+	b.left--
+	b.lastUse = p.cfg.Now()
+	return int64(pl.PerDay) - b.claimed + b.left, true
+}
+
+// takeDaily takes one call of pl's daily quota for a client on a day,
+// claiming a block from the store when this replica has none left. A
+// store that cannot be reached admits the call: data keep being served
+// from memory while the store is down, and quotas hold again once it is
+// back (the calls admitted meanwhile are counted in usage all the same).
+func (p *Plans) takeDaily(ctx context.Context, pl Plan, k blockKey) (int64, bool) {
+	b := p.blockOf(k)
+	if left, ok := p.take(b, pl); ok {
+		return left, true
+	}
+	b.claiming.Lock()
+	defer b.claiming.Unlock()
+	if left, ok := p.take(b, pl); ok { // another call claimed meanwhile
+		return left, true
+	}
+	p.mu.Lock()
+	recent := !b.exhausted.IsZero() && p.cfg.Now().Sub(b.exhausted) < p.cfg.IdleRelease
+	p.mu.Unlock()
+	if recent {
+		return 0, false
+	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), claimTimeout)
+	defer cancel()
+	granted, claimed, err := p.cfg.Store.ClaimQuota(ctx, k.client, k.day, p.cfg.Block, int64(pl.PerDay))
+	if err != nil {
+		p.cfg.Log.Error("quota claim failed; admitting the call", "client_id", k.client, "err", err)
+		return -1, true
+	}
+	p.mu.Lock()
+	b.left += granted
+	b.claimed = claimed
+	b.exhausted = time.Time{}
+	if granted == 0 {
+		b.exhausted = p.cfg.Now()
+	}
+	p.mu.Unlock()
+	return p.take(b, pl)
+}
+
+// Exhaust uses up what is left of the client's daily quota today, on
+// every replica: the sandbox's way to let a client meet "Over Rate" at
+// once. It returns an error if the client's plan has no daily quota.
+func (p *Plans) Exhaust(ctx context.Context, clientID string) error {
+	pl, ok := p.PlanOf(clientID)
+	if !ok || pl.PerDay == 0 {
+		return errors.New("the client's plan has no daily quota")
+	}
+	k := blockKey{clientID, p.cfg.Day().UTC().Format(DayLayout)}
+	b := p.blockOf(k)
+	b.claiming.Lock()
+	defer b.claiming.Unlock()
+	_, claimed, err := p.cfg.Store.ClaimQuota(ctx, k.client, k.day, int64(pl.PerDay), int64(pl.PerDay))
+	if err != nil {
+		return err
+	}
+	p.mu.Lock()
+	b.left, b.claimed, b.exhausted = 0, claimed, p.cfg.Now()
+	p.mu.Unlock()
+	return nil
+}
+
+// Flush writes the calls counted since the last flush to the store, and
+// gives back the claimed calls of clients idle for IdleRelease (all of
+// them with all), so that other replicas can use them. Calls it could not
+// write are kept for the next flush.
+func (p *Plans) Flush(ctx context.Context, all bool) error {
+	p.flushing.Lock()
+	defer p.flushing.Unlock()
+	p.mu.Lock()
+	pending := p.usage
+	p.usage = map[UsageRow]int64{}
+	release := p.idleBlocks(all)
+	p.mu.Unlock()
+	var errs []error
+	for k, n := range release {
+		if err := p.cfg.Store.ReleaseQuota(ctx, k.client, k.day, n); err != nil {
+			errs = append(errs, err) // those calls are lost for the day: the quota under-admits
+		}
+	}
+	if len(pending) == 0 {
+		return errors.Join(errs...)
+	}
+	rows := make([]UsageRow, 0, len(pending))
+	for r, n := range pending {
+		r.Calls = n
+		rows = append(rows, r)
+	}
+	if err := p.cfg.Store.AddUsage(ctx, rows); err != nil {
+		p.mu.Lock()
+		for r, n := range pending {
+			p.usage[r] += n
+		}
+		p.mu.Unlock()
+		errs = append(errs, err)
+	}
+	return errors.Join(errs...)
+}
+
+// idleBlocks takes the unused calls of blocks idle for IdleRelease, or of
+// every block with all, and forgets blocks of past days. p.mu is held.
+func (p *Plans) idleBlocks(all bool) map[blockKey]int64 {
+	now := p.cfg.Now()
+	today := p.cfg.Day().UTC().Format(DayLayout)
+	out := map[blockKey]int64{}
+	for k, b := range p.blocks {
+		if b.left > 0 && (all || k.day != today || now.Sub(b.lastUse) >= p.cfg.IdleRelease) {
+			out[k] = b.left
+			b.claimed -= b.left
+			b.left = 0
+		}
+		if k.day != today {
+			delete(p.blocks, k)
+		}
+	}
+	return out
+}
+
+// Pending returns the calls of a client counted here and not yet flushed,
+// by day and dataset.
+func (p *Plans) Pending(clientID string) []UsageRow {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	var out []UsageRow
+	for r, n := range p.usage {
+		if r.ClientID == clientID {
+			r.Calls = n
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// Run flushes and reloads every interval until ctx is done, then flushes
+// a last time and gives back every claimed call.
+func (p *Plans) Run(ctx context.Context, every time.Duration) {
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+			defer cancel()
+			if err := p.Flush(fctx, true); err != nil {
+				p.cfg.Log.Error("usage: last flush failed", "err", err)
+			}
+			return
+		case <-t.C:
+			if err := p.Flush(ctx, false); err != nil {
+				p.cfg.Log.Error("usage: flush failed", "err", err)
+			}
+			if err := p.Reload(ctx); err != nil {
+				p.cfg.Log.Error("plans: reload failed", "err", err)
+			}
+		}
+	}
+}
