@@ -3,11 +3,13 @@ package postgres
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/energyapi/energyapi/internal/dataset"
 	"github.com/energyapi/energyapi/internal/energy"
+	"github.com/energyapi/energyapi/internal/store/storetest"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 )
@@ -27,7 +29,7 @@ func atVersion(t testing.TB, v int) (string, *pgxpool.Pool) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := apply(t.Context(), pool, ms[:v], steps(time.Now)); err != nil {
+	if err := apply(t.Context(), pool, ms[:v], steps()); err != nil {
 		t.Fatal(err)
 	}
 	return dsn, pool
@@ -58,7 +60,7 @@ func TestMigrationKeepsImportRuns(t *testing.T) {
 	pool.Close()
 
 	s := openStore(t, dsn)
-	if got, want := fmt.Sprint(appliedMigrations(t, s)), "[0001_init 0002_parts 0003_parts_only 0004_import_events]"; got != want {
+	if got, want := fmt.Sprint(appliedMigrations(t, s)), storetest.Migrations; got != want {
 		t.Fatalf("schema_migrations: got %s, want %s", got, want)
 	}
 	runs := func() []string {
@@ -101,5 +103,23 @@ func TestMigrationKeepsImportRuns(t *testing.T) {
 	want = append(want, "6 a-new-dataset 2025-01-02T03:04:04Z 2025-01-02T03:04:05Z 3 0 0 3")
 	if got := runs(); !slices.Equal(got, want) {
 		t.Fatalf("import_runs after a new import:\ngot  %q\nwant %q", got, want)
+	}
+}
+
+// TestMigrationRefusesLegacyRecords opens a database of schema 2 whose
+// per-dataset tables hold a record: the migration that drops them fails
+// and leaves the database at schema 2, its record in place.
+func TestMigrationRefusesLegacyRecords(t *testing.T) {
+	dsn, pool := atVersion(t, 2)
+	exec(t, pool, `INSERT INTO thermoelectric VALUES (2023, 'Lorda', 'Sicilia', 'Catania', 'Bioenergie', 'Biogas', 12)`)
+	if _, err := Open(t.Context(), dsn); err == nil || !strings.Contains(err.Error(), "hold 1 records") {
+		t.Fatalf("Open of a schema 2 database with a record: got error %v, want the migration's refusal", err)
+	}
+	var version, records int
+	if err := pool.QueryRow(t.Context(), `SELECT max(version), (SELECT count(*) FROM thermoelectric) FROM schema_migrations`).Scan(&version, &records); err != nil {
+		t.Fatal(err)
+	}
+	if version != 2 || records != 1 {
+		t.Fatalf("after the refusal: got schema %d with %d records, want schema 2 with 1", version, records)
 	}
 }

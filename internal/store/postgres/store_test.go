@@ -5,11 +5,11 @@ import (
 	"fmt"
 	"os"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/energyapi/energyapi/internal/auth"
+	"github.com/energyapi/energyapi/internal/catalog"
 	"github.com/energyapi/energyapi/internal/dataset"
 	"github.com/energyapi/energyapi/internal/energy"
 	"github.com/energyapi/energyapi/internal/store/postgres/pgtest"
@@ -50,19 +50,6 @@ func newStore(t testing.TB) *Store {
 func newTestClient(id string) auth.Client {
 	return auth.Client{ID: id, Name: "Client " + id, SecretHash: []byte("hash"),
 		Created: time.Date(2024, 5, 1, 9, 30, 0, 0, time.UTC)}
-}
-
-func TestContract(t *testing.T) {
-	storetest.Run(t, func(t *testing.T) storetest.Store { return newStore(t) })
-}
-
-// TestProcessesShareDatabase uses two stores, each with its own pool, as two
-// replicas would.
-func TestProcessesShareDatabase(t *testing.T) {
-	storetest.RunShared(t, func(t *testing.T) (storetest.Store, storetest.Store) {
-		dsn := cluster.Database(t)
-		return openStore(t, dsn), openStore(t, dsn)
-	})
 }
 
 // TestImportFailingMidwayLeavesNothing has PostgreSQL itself refuse a row
@@ -119,98 +106,6 @@ func appliedMigrations(t testing.TB, s *Store) []string {
 		t.Fatal(err)
 	}
 	return got
-}
-
-func TestMigrationsAppliedOnce(t *testing.T) {
-	dsn := cluster.Database(t)
-	want := "[0001_init 0002_parts 0003_parts_only 0004_import_events]"
-
-	s, err := Open(t.Context(), dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := fmt.Sprint(appliedMigrations(t, s)); got != want {
-		t.Fatalf("after first open: got %s, want %s", got, want)
-	}
-	if _, err := s.UpdateParts(t.Context(), "test", time.Now(), nil, writePart("test", "2023")); err != nil {
-		t.Fatal(err)
-	}
-	if err := s.Close(); err != nil {
-		t.Fatal(err)
-	}
-
-	s = openStore(t, dsn)
-	if got := fmt.Sprint(appliedMigrations(t, s)); got != want {
-		t.Fatalf("after reopening: got %s, want %s", got, want)
-	}
-	ch, err := s.ChangedParts(t.Context(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(ch.Parts) != 1 || ch.Version != 1 {
-		t.Fatalf("after reopening: got %d parts at version %d, want 1 at version 1", len(ch.Parts), ch.Version)
-	}
-}
-
-// TestConcurrentOpenOfNewDatabase opens a new database from several stores at
-// once, as replicas started together would: the advisory lock must let
-// exactly one of them apply each migration.
-func TestConcurrentOpenOfNewDatabase(t *testing.T) {
-	const rounds, n = 3, 6
-	for round := range rounds {
-		dsn := cluster.Database(t)
-		stores := make([]*Store, n)
-		errs := make([]error, n)
-		start := make(chan struct{})
-		var wg sync.WaitGroup
-		for i := range n {
-			wg.Go(func() {
-				<-start
-				stores[i], errs[i] = Open(t.Context(), dsn)
-			})
-		}
-		close(start)
-		wg.Wait()
-		for i, s := range stores {
-			if errs[i] != nil {
-				t.Fatalf("round %d: Open %d: %v", round, i, errs[i])
-			}
-			t.Cleanup(func() { s.Close() })
-		}
-		if got, want := fmt.Sprint(appliedMigrations(t, stores[0])), "[0001_init 0002_parts 0003_parts_only 0004_import_events]"; got != want {
-			t.Fatalf("round %d: schema_migrations: got %s, want %s", round, got, want)
-		}
-		for i, s := range stores {
-			if err := s.CreateClient(t.Context(), newTestClient(fmt.Sprint("c", i))); err != nil {
-				t.Fatalf("round %d: CreateClient through store %d: %v", round, i, err)
-			}
-		}
-		for i, s := range stores {
-			cs, err := s.Clients(t.Context())
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(cs) != n {
-				t.Fatalf("round %d: store %d: got %d clients, want %d", round, i, len(cs), n)
-			}
-		}
-	}
-}
-
-func TestNewerSchemaRefused(t *testing.T) {
-	dsn := cluster.Database(t)
-	s := openStore(t, dsn)
-	if _, err := s.pool.Exec(t.Context(), `INSERT INTO schema_migrations (version, name) VALUES (9999, 'future')`); err != nil {
-		t.Fatal(err)
-	}
-	s2, err := Open(t.Context(), dsn)
-	if err == nil {
-		s2.Close()
-		t.Fatalf("Open of a newer schema: got nil error, want one")
-	}
-	if want := "schema version 9999 is newer than this program knows"; !strings.Contains(err.Error(), want) {
-		t.Fatalf("Open of a newer schema: got %q, want it to say %q", err, want)
-	}
 }
 
 func TestOpenErrorHidesPassword(t *testing.T) {
@@ -282,45 +177,6 @@ func TestImportWaitsForAnother(t *testing.T) {
 	}
 }
 
-// TestClockStampsImports checks that the data version's time and the import
-// history come from the store's clock, to the microsecond.
-func TestClockStampsImports(t *testing.T) {
-	s := newStore(t)
-	clock := time.Date(2025, 2, 3, 4, 5, 6, 7000, time.UTC)
-	s.now = func() time.Time { return clock }
-	_, err := s.UpdateParts(t.Context(), "test", clock, nil, writePart("test", "2025"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ch, err := s.ChangedParts(t.Context(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !ch.Updated.Equal(clock) {
-		t.Fatalf("Updated: got %v, want %v", ch.Updated, clock)
-	}
-	totals, err := s.ImportTotals(t.Context())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(totals) != 1 || !totals[0].Last.Equal(clock) {
-		t.Fatalf("ImportTotals: got %+v, want one with Last %v", totals, clock)
-	}
-}
-
-func TestPingAfterClose(t *testing.T) {
-	s, err := Open(t.Context(), cluster.Database(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := s.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if err := s.Ping(context.Background()); err == nil {
-		t.Fatalf("Ping after Close: got nil error, want one")
-	}
-}
-
 // writePart returns a merge that writes one part of dataset name.
 func writePart(name, id string) dataset.MergeFunc {
 	return func([]dataset.StoredPart, time.Time) ([]dataset.StoredPart, energy.ImportStats, error) {
@@ -329,10 +185,41 @@ func writePart(name, id string) dataset.MergeFunc {
 	}
 }
 
-func TestRevisions(t *testing.T) {
-	storetest.RunRevisions(t, func(t *testing.T, now func() time.Time) storetest.HistoryStore {
-		s := newStore(t)
-		s.now = now
-		return s
-	})
+// driver opens PostgreSQL stores for the shared tests, each on a database
+// of its own in the test's cluster.
+func driver(tb testing.TB) storetest.Driver {
+	c, err := catalog.New()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return storetest.Driver{
+		Catalog: c,
+		NewDB:   cluster.Database,
+		Open: func(ctx context.Context, dsn string, now func() time.Time) (storetest.HistoryStore, error) {
+			s, err := Open(ctx, dsn)
+			if err == nil && now != nil {
+				s.now = now
+			}
+			return s, err
+		},
+		Migrations: func(tb testing.TB, s storetest.Store) []string { return appliedMigrations(tb, s.(*Store)) },
+		Exec: func(tb testing.TB, s storetest.Store, stmt string) {
+			if _, err := s.(*Store).pool.Exec(tb.Context(), stmt); err != nil {
+				tb.Fatal(err)
+			}
+		},
+		// The advisory lock must let exactly one of them apply each migration.
+		Rounds: 3, Openers: 6,
+		Size: func(b *testing.B, s storetest.Store) int64 {
+			var n int64
+			err := s.(*Store).pool.QueryRow(b.Context(), `SELECT pg_total_relation_size('parts')`).Scan(&n)
+			if err != nil {
+				b.Fatal(err)
+			}
+			return n
+		},
+	}
 }
+
+// TestStore runs the shared tests against PostgreSQL.
+func TestStore(t *testing.T) { storetest.RunDriver(t, driver(t)) }

@@ -6,11 +6,13 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/energyapi/energyapi/internal/dataset"
 	"github.com/energyapi/energyapi/internal/energy"
+	"github.com/energyapi/energyapi/internal/store/storetest"
 )
 
 // atVersion creates a database file at path with the schema that
@@ -40,7 +42,7 @@ func atVersion(t testing.TB, path string, v int) *sql.DB {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := apply(t.Context(), db, ms[:v], steps(time.Now)); err != nil {
+	if err := apply(t.Context(), db, ms[:v], steps()); err != nil {
 		t.Fatal(err)
 	}
 	return db
@@ -72,7 +74,7 @@ func TestMigrationKeepsImportRuns(t *testing.T) {
 	}
 
 	s := openStore(t, path)
-	if got, want := fmt.Sprint(appliedMigrations(t, s)), "[0001_init 0002_parts 0003_parts_only 0004_import_events]"; got != want {
+	if got, want := fmt.Sprint(appliedMigrations(t, s)), storetest.Migrations; got != want {
 		t.Fatalf("schema_migrations: got %s, want %s", got, want)
 	}
 	runs := func() []string {
@@ -116,5 +118,24 @@ func TestMigrationKeepsImportRuns(t *testing.T) {
 	want = append(want, "6 a-new-dataset 1735787044000000 1735787045000000 3 0 0 3")
 	if got := runs(); !slices.Equal(got, want) {
 		t.Fatalf("import_runs after a new import:\ngot  %q\nwant %q", got, want)
+	}
+}
+
+// TestMigrationRefusesLegacyRecords opens a file of schema 2 whose
+// per-dataset tables hold a record: the migration that drops them fails
+// and leaves the file at schema 2, its record in place.
+func TestMigrationRefusesLegacyRecords(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "energy.db")
+	db := atVersion(t, path, 2)
+	exec(t, db, `INSERT INTO thermoelectric VALUES (2023, 'Lorda', 'Sicilia', 'Catania', 'Bioenergie', 'Biogas', 12)`)
+	if _, err := Open(t.Context(), path); err == nil || !strings.Contains(err.Error(), "hold 1 records") {
+		t.Fatalf("Open of a schema 2 file with a record: got error %v, want the migration's refusal", err)
+	}
+	var version, records int
+	if err := db.QueryRowContext(t.Context(), `SELECT max(version), (SELECT count(*) FROM thermoelectric) FROM schema_migrations`).Scan(&version, &records); err != nil {
+		t.Fatal(err)
+	}
+	if version != 2 || records != 1 {
+		t.Fatalf("after the refusal: got schema %d with %d records, want schema 2 with 1", version, records)
 	}
 }

@@ -5,14 +5,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
-	"sync"
 	"testing"
 	"time"
 
-	"github.com/energyapi/energyapi/internal/auth"
-	"github.com/energyapi/energyapi/internal/dataset"
-	"github.com/energyapi/energyapi/internal/energy"
+	"github.com/energyapi/energyapi/internal/catalog"
 	"github.com/energyapi/energyapi/internal/store/storetest"
 )
 
@@ -29,26 +25,6 @@ func openStore(t testing.TB, path string) *Store {
 		}
 	})
 	return s
-}
-
-func newTestClient(id string) auth.Client {
-	return auth.Client{ID: id, Name: "Client " + id, SecretHash: []byte("hash"),
-		Created: time.Date(2024, 5, 1, 9, 30, 0, 0, time.UTC)}
-}
-
-func TestContract(t *testing.T) {
-	storetest.Run(t, func(t *testing.T) storetest.Store {
-		return openStore(t, filepath.Join(t.TempDir(), "energy.db"))
-	})
-}
-
-// TestProcessesShareFile opens one file twice, as a server and a
-// command-line import would.
-func TestProcessesShareFile(t *testing.T) {
-	storetest.RunShared(t, func(t *testing.T) (storetest.Store, storetest.Store) {
-		path := filepath.Join(t.TempDir(), "energy.db")
-		return openStore(t, path), openStore(t, path)
-	})
 }
 
 // TestImportFailingMidwayLeavesNothing has SQLite itself refuse a row half-way
@@ -169,106 +145,6 @@ func appliedMigrations(t testing.TB, s *Store) []string {
 	return got
 }
 
-func TestMigrationsAppliedOnce(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "energy.db")
-	want := "[0001_init 0002_parts 0003_parts_only 0004_import_events]"
-
-	s, err := Open(t.Context(), path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := fmt.Sprint(appliedMigrations(t, s)); got != want {
-		t.Fatalf("after first open: got %s, want %s", got, want)
-	}
-	if _, err := s.UpdateParts(t.Context(), "test", time.Now(), nil, writePart("test", "2023")); err != nil {
-		t.Fatal(err)
-	}
-	if err := s.Close(); err != nil {
-		t.Fatal(err)
-	}
-
-	s = openStore(t, path)
-	if got := fmt.Sprint(appliedMigrations(t, s)); got != want {
-		t.Fatalf("after reopening: got %s, want %s", got, want)
-	}
-	ch, err := s.ChangedParts(t.Context(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(ch.Parts) != 1 || ch.Version != 1 {
-		t.Fatalf("after reopening: got %d parts at version %d, want 1 at version 1", len(ch.Parts), ch.Version)
-	}
-}
-
-// TestConcurrentOpenOfNewFile opens a new file from several stores at once,
-// as processes started together would. The race it guards against (two
-// connections converting the file to WAL) fails only some of the time, so it
-// repeats on fresh files.
-func TestConcurrentOpenOfNewFile(t *testing.T) {
-	const rounds, n = 25, 4
-	for round := range rounds {
-		path := filepath.Join(t.TempDir(), fmt.Sprintf("energy-%d.db", round))
-		stores := make([]*Store, n)
-		errs := make([]error, n)
-		start := make(chan struct{})
-		var wg sync.WaitGroup
-		for i := range n {
-			wg.Go(func() {
-				<-start
-				stores[i], errs[i] = Open(t.Context(), path)
-			})
-		}
-		close(start)
-		wg.Wait()
-		for i, s := range stores {
-			if errs[i] != nil {
-				t.Fatalf("round %d: Open %d: %v", round, i, errs[i])
-			}
-			t.Cleanup(func() { s.Close() })
-		}
-		if got, want := fmt.Sprint(appliedMigrations(t, stores[0])), "[0001_init 0002_parts 0003_parts_only 0004_import_events]"; got != want {
-			t.Fatalf("round %d: schema_migrations: got %s, want %s", round, got, want)
-		}
-		// Each store writes; every store sees all the writes.
-		for i, s := range stores {
-			if err := s.CreateClient(t.Context(), newTestClient(fmt.Sprint("c", i))); err != nil {
-				t.Fatalf("round %d: CreateClient through store %d: %v", round, i, err)
-			}
-		}
-		for i, s := range stores {
-			cs, err := s.Clients(t.Context())
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(cs) != n {
-				t.Fatalf("round %d: store %d: got %d clients, want %d", round, i, len(cs), n)
-			}
-		}
-	}
-}
-
-func TestNewerSchemaRefused(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "energy.db")
-	s, err := Open(t.Context(), path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := s.w.ExecContext(t.Context(), `INSERT INTO schema_migrations (version, name) VALUES (9999, 'future')`); err != nil {
-		t.Fatal(err)
-	}
-	if err := s.Close(); err != nil {
-		t.Fatal(err)
-	}
-	s, err = Open(t.Context(), path)
-	if err == nil {
-		s.Close()
-		t.Fatalf("Open of a newer schema: got nil error, want one")
-	}
-	if want := "schema version 9999 is newer than this program knows"; !strings.Contains(err.Error(), want) {
-		t.Fatalf("Open of a newer schema: got %q, want it to say %q", err, want)
-	}
-}
-
 func TestEmbeddedMigrationsParse(t *testing.T) {
 	ms, err := migrations()
 	if err != nil {
@@ -279,57 +155,33 @@ func TestEmbeddedMigrationsParse(t *testing.T) {
 	}
 }
 
-// TestClockStampsImports checks that the data version's time and the import
-// history come from the store's clock.
-func TestClockStampsImports(t *testing.T) {
-	s := openStore(t, filepath.Join(t.TempDir(), "energy.db"))
-	clock := time.Date(2025, 2, 3, 4, 5, 6, 7000, time.UTC)
-	s.now = func() time.Time { return clock }
-	_, err := s.UpdateParts(t.Context(), "test", clock, nil, writePart("test", "2025"))
+// driver opens SQLite stores for the shared tests, each on a file of its own.
+func driver(tb testing.TB) storetest.Driver {
+	c, err := catalog.New()
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
-	ch, err := s.ChangedParts(t.Context(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !ch.Updated.Equal(clock) {
-		t.Fatalf("Updated: got %v, want %v", ch.Updated, clock)
-	}
-	totals, err := s.ImportTotals(t.Context())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(totals) != 1 || !totals[0].Last.Equal(clock) {
-		t.Fatalf("ImportTotals: got %+v, want one with Last %v", totals, clock)
+	return storetest.Driver{
+		Catalog: c,
+		NewDB:   func(tb testing.TB) string { return filepath.Join(tb.TempDir(), "energy.db") },
+		Open: func(ctx context.Context, path string, now func() time.Time) (storetest.HistoryStore, error) {
+			s, err := Open(ctx, path)
+			if err == nil && now != nil {
+				s.now = now
+			}
+			return s, err
+		},
+		Migrations: func(tb testing.TB, s storetest.Store) []string { return appliedMigrations(tb, s.(*Store)) },
+		Exec: func(tb testing.TB, s storetest.Store, stmt string) {
+			if _, err := s.(*Store).w.ExecContext(tb.Context(), stmt); err != nil {
+				tb.Fatal(err)
+			}
+		},
+		// Converting a new file to WAL races only some of the time.
+		Rounds: 25, Openers: 4,
+		Size: fileSize,
 	}
 }
 
-func TestPingAfterClose(t *testing.T) {
-	s, err := Open(t.Context(), filepath.Join(t.TempDir(), "energy.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := s.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if err := s.Ping(context.Background()); err == nil {
-		t.Fatalf("Ping after Close: got nil error, want one")
-	}
-}
-
-// writePart returns a merge that writes one part of dataset name.
-func writePart(name, id string) dataset.MergeFunc {
-	return func([]dataset.StoredPart, time.Time) ([]dataset.StoredPart, energy.ImportStats, error) {
-		return []dataset.StoredPart{{PartRef: dataset.PartRef{Dataset: name, ID: id}, Records: 1, Data: []byte("part " + id)}},
-			energy.ImportStats{Read: 1, Inserted: 1}, nil
-	}
-}
-
-func TestRevisions(t *testing.T) {
-	storetest.RunRevisions(t, func(t *testing.T, now func() time.Time) storetest.HistoryStore {
-		s := openStore(t, filepath.Join(t.TempDir(), "energy.db"))
-		s.now = now
-		return s
-	})
-}
+// TestStore runs the shared tests against SQLite.
+func TestStore(t *testing.T) { storetest.RunDriver(t, driver(t)) }

@@ -39,13 +39,3 @@ func at(t testing.TB, s string) time.Time {
 	}
 	return v
 }
-
-// day returns the Date y-m-d, which a test table must give as a real day.
-func day(t testing.TB, y int, m time.Month, d int) energy.Date {
-	t.Helper()
-	v, ok := energy.NewDate(y, m, d)
-	if !ok {
-		t.Fatalf("bad day in test table: %d-%d-%d", y, m, d)
-	}
-	return v
-}

@@ -12,7 +12,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/energyapi/energyapi/internal/catalog"
 	"github.com/energyapi/energyapi/internal/dataset"
 	"github.com/energyapi/energyapi/internal/energy"
 )
@@ -165,9 +164,9 @@ func refsOf(ps []dataset.StoredPart) []string {
 	return out
 }
 
-func testParts(t *testing.T, open func(t *testing.T) Store) {
+func testParts(t *testing.T, c *dataset.Catalog, open func(t *testing.T) Store) {
 	t.Run("RoundTrip", func(t *testing.T) { testPartsRoundTrip(t, open) })
-	t.Run("Catalog", func(t *testing.T) { testPartsCatalog(t, open) })
+	t.Run("Catalog", func(t *testing.T) { testPartsCatalog(t, c, open) })
 	t.Run("OnlyChanged", func(t *testing.T) { testPartsOnlyChanged(t, open) })
 	t.Run("MergeGetsStored", func(t *testing.T) { testMergeGetsStored(t, open) })
 	t.Run("Refused", func(t *testing.T) { testPartsRefused(t, open) })
@@ -288,10 +287,8 @@ func testPartsRoundTrip(t *testing.T, open func(t *testing.T) Store) {
 
 // testPartsCatalog round-trips records of the served datasets, as their
 // descriptors in internal/catalog declare them.
-func testPartsCatalog(t *testing.T, open func(t *testing.T) Store) {
+func testPartsCatalog(t *testing.T, c *dataset.Catalog, open func(t *testing.T) Store) {
 	s := open(t)
-	c, err := catalog.New()
-	noErr(t, "catalog.New", err)
 	lookup := func(name string) *dataset.Dataset {
 		d, ok := c.Lookup(name)
 		if !ok {
@@ -325,10 +322,10 @@ func testPartsCatalog(t *testing.T, open func(t *testing.T) Store) {
 			loadRow("2024-10-27T02:15:00+01:00", "Italy", 19000, 18500),
 			loadRow("2024-10-27T02:15:00+02:00", "Italy", 20000, nan), // the first 02:15
 		}, energy.ImportStats{Read: 4, Inserted: 4}},
-		{pv, catalog.PeakValleyRows(energy.DayExtremes{Day: day(t, 2024, 5, 1),
-			Peak:   energy.Extreme{At: at(t, "2024-05-01T12:15:00+02:00"), GW: 30.5},
-			Valley: energy.Extreme{At: at(t, "2024-05-01T03:45:00+02:00"), GW: 18.25},
-		}), energy.ImportStats{Read: 2, Inserted: 2}},
+		{pv, []dataset.Row{
+			{Time: at(t, "2024-05-01T12:15:00+02:00").Unix(), Text: []string{"peak"}, Num: []float64{30.5, nan}},
+			{Time: at(t, "2024-05-01T03:45:00+02:00").Unix(), Text: []string{"valley"}, Num: []float64{nan, 18.25}},
+		}, energy.ImportStats{Read: 2, Inserted: 2}},
 	}
 	for _, step := range steps {
 		st, err := dataset.Import(t.Context(), s, c, step.d, step.rows, t0())

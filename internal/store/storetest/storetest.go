@@ -45,10 +45,12 @@ type Store interface {
 	Close() error
 }
 
-// Run runs the contract suite. open must return a new, empty store for the
+// Run runs the contract suite, with c the catalogue the server serves
+// (catalog.New: nothing under internal/store imports the catalogue, so the
+// caller hands it in). open must return a new, empty store for the
 // test it is given and arrange for the store to be closed when that test ends
 // (t.Cleanup). Subtests do not run in parallel, so open need not support that.
-func Run(t *testing.T, open func(t *testing.T) Store) {
+func Run(t *testing.T, c *dataset.Catalog, open func(t *testing.T) Store) {
 	t.Run("Ping", func(t *testing.T) {
 		if err := open(t).Ping(t.Context()); err != nil {
 			t.Fatalf("Ping: got error %v, want nil", err)
@@ -59,5 +61,5 @@ func Run(t *testing.T, open func(t *testing.T) Store) {
 	t.Run("ServerSecret", func(t *testing.T) { testServerSecret(t, open) })
 	t.Run("Text", func(t *testing.T) { testText(t, open) })
 	t.Run("TextOrder", func(t *testing.T) { testTextOrder(t, open) })
-	t.Run("Parts", func(t *testing.T) { testParts(t, open) })
+	t.Run("Parts", func(t *testing.T) { testParts(t, c, open) })
 }
