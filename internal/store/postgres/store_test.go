@@ -15,6 +15,8 @@ import (
 	"github.com/energyapi/energyapi/internal/store/postgres/pgtest"
 	"github.com/energyapi/energyapi/internal/store/storetest"
 	"github.com/energyapi/energyapi/internal/testwait"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
 )
 
 // cluster is the server every test of this binary creates its database on.
@@ -84,28 +86,6 @@ func TestImportFailingMidwayLeavesNothing(t *testing.T) {
 		return n
 	}
 	storetest.FailingMidway(t, s, refuse, count)
-}
-
-func appliedMigrations(t testing.TB, s *Store) []string {
-	t.Helper()
-	rows, err := s.pool.Query(t.Context(), `SELECT version, name FROM schema_migrations ORDER BY version`)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rows.Close()
-	var got []string
-	for rows.Next() {
-		var v int
-		var name string
-		if err := rows.Scan(&v, &name); err != nil {
-			t.Fatal(err)
-		}
-		got = append(got, fmt.Sprintf("%04d_%s", v, name))
-	}
-	if err := rows.Err(); err != nil {
-		t.Fatal(err)
-	}
-	return got
 }
 
 func TestOpenErrorHidesPassword(t *testing.T) {
@@ -202,11 +182,10 @@ func driver(tb testing.TB) storetest.Driver {
 			}
 			return s, err
 		},
-		Migrations: func(tb testing.TB, s storetest.Store) []string { return appliedMigrations(tb, s.(*Store)) },
-		Exec: func(tb testing.TB, s storetest.Store, stmt string) {
-			if _, err := s.(*Store).pool.Exec(tb.Context(), stmt); err != nil {
-				tb.Fatal(err)
-			}
+		Raw:       func(tb testing.TB, dsn string) storetest.DB { return raw(tb, dsn) },
+		AtVersion: atVersion,
+		Micros: func(col string) string {
+			return "(extract(epoch FROM " + col + ") * 1000000)::bigint"
 		},
 		// The advisory lock must let exactly one of them apply each migration.
 		Rounds: 3, Openers: 6,
@@ -223,3 +202,57 @@ func driver(tb testing.TB) storetest.Driver {
 
 // TestStore runs the shared tests against PostgreSQL.
 func TestStore(t *testing.T) { storetest.RunDriver(t, driver(t)) }
+
+// rawDB is a pool on a database outside any store.
+type rawDB struct{ pool *pgxpool.Pool }
+
+// raw connects to the database at dsn until tb ends.
+func raw(tb testing.TB, dsn string) rawDB {
+	tb.Helper()
+	pool, err := pgxpool.New(tb.Context(), dsn)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(pool.Close)
+	return rawDB{pool}
+}
+
+// atVersion gives the new database at dsn the schema that migrations 1 to
+// v leave, as an older program would have.
+func atVersion(tb testing.TB, dsn string, v int) storetest.DB {
+	tb.Helper()
+	r := raw(tb, dsn)
+	ms, err := migrations()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if err := apply(tb.Context(), r.pool, ms[:v], steps()); err != nil {
+		tb.Fatal(err)
+	}
+	return r
+}
+
+func (r rawDB) Exec(tb testing.TB, stmts ...string) {
+	tb.Helper()
+	for _, q := range stmts {
+		if _, err := r.pool.Exec(tb.Context(), q); err != nil {
+			tb.Fatalf("%s: %v", q, err)
+		}
+	}
+}
+
+func (r rawDB) Query(tb testing.TB, q string) []string {
+	tb.Helper()
+	rows, err := r.pool.Query(tb.Context(), q)
+	if err != nil {
+		tb.Fatalf("%s: %v", q, err)
+	}
+	got, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (string, error) {
+		vals, err := row.Values()
+		return storetest.Line(vals), err
+	})
+	if err != nil {
+		tb.Fatalf("%s: %v", q, err)
+	}
+	return got
+}

@@ -2,6 +2,7 @@ package sqlite
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -123,28 +124,6 @@ func TestPaths(t *testing.T) {
 	}
 }
 
-func appliedMigrations(t testing.TB, s *Store) []string {
-	t.Helper()
-	rows, err := s.r.QueryContext(t.Context(), `SELECT version, name FROM schema_migrations ORDER BY version`)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rows.Close()
-	var got []string
-	for rows.Next() {
-		var v int
-		var name string
-		if err := rows.Scan(&v, &name); err != nil {
-			t.Fatal(err)
-		}
-		got = append(got, fmt.Sprintf("%04d_%s", v, name))
-	}
-	if err := rows.Err(); err != nil {
-		t.Fatal(err)
-	}
-	return got
-}
-
 func TestEmbeddedMigrationsParse(t *testing.T) {
 	ms, err := migrations()
 	if err != nil {
@@ -171,12 +150,9 @@ func driver(tb testing.TB) storetest.Driver {
 			}
 			return s, err
 		},
-		Migrations: func(tb testing.TB, s storetest.Store) []string { return appliedMigrations(tb, s.(*Store)) },
-		Exec: func(tb testing.TB, s storetest.Store, stmt string) {
-			if _, err := s.(*Store).w.ExecContext(tb.Context(), stmt); err != nil {
-				tb.Fatal(err)
-			}
-		},
+		Raw:       func(tb testing.TB, path string) storetest.DB { return raw(tb, path) },
+		AtVersion: atVersion,
+		Micros:    func(col string) string { return col }, // as stored
 		// Converting a new file to WAL races only some of the time.
 		Rounds: 25, Openers: 4,
 		Size: fileSize,
@@ -185,3 +161,84 @@ func driver(tb testing.TB) storetest.Driver {
 
 // TestStore runs the shared tests against SQLite.
 func TestStore(t *testing.T) { storetest.RunDriver(t, driver(t)) }
+
+// rawDB is a connection to a database file outside any store.
+type rawDB struct{ db *sql.DB }
+
+// raw connects to the file at path, as the store's writer does, until tb
+// ends.
+func raw(tb testing.TB, path string) rawDB {
+	tb.Helper()
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	db, err := sql.Open("sqlite", dsn(abs, writeParams))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	db.SetMaxOpenConns(1)
+	tb.Cleanup(func() { db.Close() })
+	return rawDB{db}
+}
+
+// atVersion creates a database file at path with the schema that
+// migrations 1 to v leave, as an older program would have.
+func atVersion(tb testing.TB, path string, v int) storetest.DB {
+	tb.Helper()
+	// The store's connections never create the file (mode=rw): an empty
+	// file, owner-only as Open makes it, is a new database.
+	if err := os.WriteFile(path, nil, 0o600); err != nil {
+		tb.Fatal(err)
+	}
+	r := raw(tb, path)
+	if err := setWAL(tb.Context(), r.db); err != nil {
+		tb.Fatal(err)
+	}
+	ms, err := migrations()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if err := apply(tb.Context(), r.db, ms[:v], steps()); err != nil {
+		tb.Fatal(err)
+	}
+	return r
+}
+
+func (r rawDB) Exec(tb testing.TB, stmts ...string) {
+	tb.Helper()
+	for _, q := range stmts {
+		if _, err := r.db.ExecContext(tb.Context(), q); err != nil {
+			tb.Fatalf("%s: %v", q, err)
+		}
+	}
+}
+
+func (r rawDB) Query(tb testing.TB, q string) []string {
+	tb.Helper()
+	rows, err := r.db.QueryContext(tb.Context(), q)
+	if err != nil {
+		tb.Fatalf("%s: %v", q, err)
+	}
+	defer rows.Close()
+	cols, err := rows.Columns()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var got []string
+	for rows.Next() {
+		vals := make([]any, len(cols))
+		ptrs := make([]any, len(cols))
+		for i := range vals {
+			ptrs[i] = &vals[i]
+		}
+		if err := rows.Scan(ptrs...); err != nil {
+			tb.Fatal(err)
+		}
+		got = append(got, storetest.Line(vals))
+	}
+	if err := rows.Err(); err != nil {
+		tb.Fatal(err)
+	}
+	return got
+}

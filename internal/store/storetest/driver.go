@@ -3,6 +3,8 @@ package storetest
 import (
 	"context"
 	"fmt"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -26,11 +28,16 @@ type Driver struct {
 	// Open opens the store at loc, migrating its schema, with now as its
 	// clock (time.Now if nil). The caller closes it.
 	Open func(ctx context.Context, loc string, now func() time.Time) (HistoryStore, error)
-	// Migrations lists the migrations applied to s's database, as
-	// NNNN_name, in order.
-	Migrations func(tb testing.TB, s Store) []string
-	// Exec runs one statement on s's database.
-	Exec func(tb testing.TB, s Store, stmt string)
+	// Raw connects to the database at loc, outside any store, until tb
+	// ends.
+	Raw func(tb testing.TB, loc string) DB
+	// AtVersion creates a new database at loc with the schema that
+	// migrations 1 to v leave, as the program of schema v would have, and
+	// connects to it as Raw does.
+	AtVersion func(tb testing.TB, loc string, v int) DB
+	// Micros is the SQL expression of the time column col as Unix
+	// microseconds.
+	Micros func(col string) string
 	// Rounds and Openers: how many times that many stores open a new
 	// database at once.
 	Rounds, Openers int
@@ -39,8 +46,43 @@ type Driver struct {
 	Size func(b *testing.B, s Store) int64
 }
 
+// DB is a connection to a database outside any store, as an older program
+// or an operator's shell would have it.
+type DB interface {
+	// Exec runs statements, failing tb on the first error.
+	Exec(tb testing.TB, stmts ...string)
+	// Query returns the rows of q, each as its values separated by
+	// spaces, bytes as text.
+	Query(tb testing.TB, q string) []string
+}
+
+// Line returns the values of a row as DB.Query does.
+func Line(vals []any) string {
+	var line []string
+	for _, v := range vals {
+		if b, ok := v.([]byte); ok {
+			v = string(b)
+		}
+		line = append(line, fmt.Sprint(v))
+	}
+	return strings.Join(line, " ")
+}
+
 // Migrations are the migrations of either store, by NNNN_name.
 const Migrations = "[0001_init 0002_parts 0003_parts_only 0004_import_events]"
+
+// Applied returns the migrations applied to db, as Migrations lists them.
+func Applied(tb testing.TB, db DB) string {
+	tb.Helper()
+	var names []string
+	for _, row := range db.Query(tb, `SELECT version, name FROM schema_migrations ORDER BY version`) {
+		v, name, _ := strings.Cut(row, " ")
+		n, err := strconv.Atoi(v)
+		noErr(tb, "schema_migrations version", err)
+		names = append(names, fmt.Sprintf("%04d_%s", n, name))
+	}
+	return fmt.Sprint(names)
+}
 
 // open opens the store at loc for tb and closes it when tb ends.
 func (d Driver) open(tb testing.TB, loc string, now func() time.Time) HistoryStore {
@@ -78,6 +120,8 @@ func RunDriver(t *testing.T, d Driver) {
 	t.Run("NewerSchemaRefused", func(t *testing.T) { testNewerSchemaRefused(t, d) })
 	t.Run("ClockStampsImports", func(t *testing.T) { testClockStampsImports(t, d) })
 	t.Run("PingAfterClose", func(t *testing.T) { testPingAfterClose(t, d) })
+	t.Run("RefusesLegacyRecords", func(t *testing.T) { testRefusesLegacyRecords(t, d) })
+	t.Run("PartHistory", func(t *testing.T) { testPartHistory(t, d) })
 }
 
 // testMigrationsAppliedOnce opens a new database, writes, and opens it
@@ -86,7 +130,7 @@ func testMigrationsAppliedOnce(t *testing.T, d Driver) {
 	loc := d.NewDB(t)
 	s, err := d.Open(t.Context(), loc, nil)
 	noErr(t, "Open", err)
-	if got := fmt.Sprint(d.Migrations(t, s)); got != Migrations {
+	if got := Applied(t, d.Raw(t, loc)); got != Migrations {
 		t.Fatalf("after first open: got %s, want %s", got, Migrations)
 	}
 	_, err = s.UpdateParts(t.Context(), "test", time.Now(), nil, writePart("test", "2023"))
@@ -94,7 +138,7 @@ func testMigrationsAppliedOnce(t *testing.T, d Driver) {
 	noErr(t, "Close", s.Close())
 
 	s = d.open(t, loc, nil)
-	if got := fmt.Sprint(d.Migrations(t, s)); got != Migrations {
+	if got := Applied(t, d.Raw(t, loc)); got != Migrations {
 		t.Fatalf("after reopening: got %s, want %s", got, Migrations)
 	}
 	ch, err := s.ChangedParts(t.Context(), nil)
@@ -129,7 +173,7 @@ func testConcurrentOpen(t *testing.T, d Driver) {
 			}
 			t.Cleanup(func() { s.Close() })
 		}
-		if got := fmt.Sprint(d.Migrations(t, stores[0])); got != Migrations {
+		if got := Applied(t, d.Raw(t, loc)); got != Migrations {
 			t.Fatalf("round %d: schema_migrations: got %s, want %s", round, got, Migrations)
 		}
 		for i, s := range stores {
@@ -151,7 +195,8 @@ func testConcurrentOpen(t *testing.T, d Driver) {
 // testNewerSchemaRefused opens a database that a newer program migrated.
 func testNewerSchemaRefused(t *testing.T, d Driver) {
 	loc := d.NewDB(t)
-	d.Exec(t, d.open(t, loc, nil), `INSERT INTO schema_migrations (version, name) VALUES (9999, 'future')`)
+	d.open(t, loc, nil)
+	d.Raw(t, loc).Exec(t, `INSERT INTO schema_migrations (version, name) VALUES (9999, 'future')`)
 	s, err := d.Open(t.Context(), loc, nil)
 	if err == nil {
 		s.Close()
@@ -187,6 +232,102 @@ func testPingAfterClose(t *testing.T, d Driver) {
 	noErr(t, "Close", s.Close())
 	if err := s.Ping(context.Background()); err == nil {
 		t.Fatalf("Ping after Close: got nil error, want one")
+	}
+}
+
+// testRefusesLegacyRecords opens a database of schema 2 whose per-dataset
+// tables hold a record: the migration that drops them fails and leaves the
+// database at schema 2, its record in place.
+func testRefusesLegacyRecords(t *testing.T, d Driver) {
+	loc := d.NewDB(t)
+	db := d.AtVersion(t, loc, 2)
+	db.Exec(t, `INSERT INTO thermoelectric VALUES (2023, 'Lorda', 'Sicilia', 'Catania', 'Bioenergie', 'Biogas', 12)`)
+	if s, err := d.Open(t.Context(), loc, nil); err == nil || !strings.Contains(err.Error(), "hold 1 records") {
+		if err == nil {
+			s.Close()
+		}
+		t.Fatalf("Open of a schema 2 database with a record: got error %v, want the migration's refusal", err)
+	}
+	got := db.Query(t, `SELECT max(version), (SELECT count(*) FROM thermoelectric) FROM schema_migrations`)
+	if want := []string{"2 1"}; !slices.Equal(got, want) {
+		t.Fatalf("after the refusal: got schema and records %q, want %q", got, want)
+	}
+}
+
+// testPartHistory checks that an import that replaces a part keeps the
+// replaced one in part_history, stamped with the store's clock, and that
+// the current part carries the time it was written.
+func testPartHistory(t *testing.T, d Driver) {
+	loc := d.NewDB(t)
+	var clock time.Time
+	s := d.open(t, loc, func() time.Time { return clock })
+	ref := dataset.PartRef{Dataset: "test", ID: "2024-01"}
+	write := func(at time.Time, records int, data string) {
+		t.Helper()
+		clock = at
+		_, err := s.UpdateParts(t.Context(), "test", at, []dataset.PartRef{ref},
+			func([]dataset.StoredPart, time.Time) ([]dataset.StoredPart, energy.ImportStats, error) {
+				return []dataset.StoredPart{{PartRef: ref, Records: records, Data: []byte(data)}}, energy.ImportStats{}, nil
+			})
+		noErr(t, "UpdateParts", err)
+	}
+	write(time.Date(2025, 1, 1, 0, 0, 0, 1000, time.UTC), 1, "one")
+	write(time.Date(2025, 1, 2, 0, 0, 0, 2000, time.UTC), 2, "two")
+	write(time.Date(2025, 1, 3, 0, 0, 0, 3000, time.UTC), 3, "three")
+
+	db := d.Raw(t, loc)
+	cases := []struct {
+		query string
+		want  []string
+	}{
+		{`SELECT dataset, id, version, ` + d.Micros("written") + `, records, data FROM parts`,
+			[]string{"test 2024-01 3 1735862400000003 3 three"}},
+		{`SELECT dataset, id, version, ` + d.Micros("written") + `, replaced_by, ` + d.Micros("replaced_at") + `, records, data
+			FROM part_history ORDER BY version`,
+			[]string{
+				"test 2024-01 1 1735689600000001 2 1735776000000002 1 one",
+				"test 2024-01 2 1735776000000002 3 1735862400000003 2 two",
+			}},
+	}
+	for _, c := range cases {
+		if got := db.Query(t, c.query); !slices.Equal(got, c.want) {
+			t.Errorf("%s:\ngot  %q\nwant %q", c.query, got, c.want)
+		}
+	}
+}
+
+// MigrationKeepsImportRuns opens the database at loc, which has schema 1
+// and, in its import_runs, runs 1 and 5 of thermoelectric and run 2 of
+// total-load, started and finished at Unix seconds 1 to 6 (the rows it
+// wants below). The migration must keep them, IDs included, and accept any
+// dataset name afterwards.
+func MigrationKeepsImportRuns(t *testing.T, d Driver, loc string) {
+	clock := time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC)
+	s := d.open(t, loc, func() time.Time { return clock })
+	db := d.Raw(t, loc)
+	if got := Applied(t, db); got != Migrations {
+		t.Fatalf("schema_migrations: got %s, want %s", got, Migrations)
+	}
+	runs := `SELECT id, dataset, ` + d.Micros("started") + `, ` + d.Micros("finished") + `, rows_read, inserted, updated, unchanged
+		FROM import_runs ORDER BY id`
+	want := []string{
+		"1 thermoelectric 1000000 2000000 10 10 0 0",
+		"2 total-load 3000000 4000000 96 90 6 0",
+		"5 thermoelectric 5000000 6000000 10 0 1 9",
+	}
+	if got := db.Query(t, runs); !slices.Equal(got, want) {
+		t.Fatalf("import_runs after the migration:\ngot  %q\nwant %q", got, want)
+	}
+	_, err := s.UpdateParts(t.Context(), "a-new-dataset", clock.Add(-time.Second), nil,
+		func([]dataset.StoredPart, time.Time) ([]dataset.StoredPart, energy.ImportStats, error) {
+			return nil, energy.ImportStats{Read: 3, Unchanged: 3}, nil
+		})
+	if err != nil {
+		t.Fatalf("an import run of a dataset schema 1 did not know: %v", err)
+	}
+	want = append(want, "6 a-new-dataset 1735787044000000 1735787045000000 3 0 0 3")
+	if got := db.Query(t, runs); !slices.Equal(got, want) {
+		t.Fatalf("import_runs after a new import:\ngot  %q\nwant %q", got, want)
 	}
 }
 
