@@ -23,7 +23,7 @@ func noErr(t testing.TB, what string, err error) {
 	}
 }
 
-func dataVersion(t testing.TB, s Store) int64 {
+func dataVersion(t testing.TB, s PartStore) int64 {
 	t.Helper()
 	v, err := s.DataVersion(t.Context())
 	noErr(t, "DataVersion", err)

@@ -18,7 +18,7 @@ func RunShared(t *testing.T, open func(t *testing.T) (Store, Store)) {
 	t.Run("ClientChangesToldAcrossProcesses", func(t *testing.T) { testClientChangesTold(t, open) })
 	t.Run("PartImportsTakeTurns", func(t *testing.T) {
 		a, b := open(t)
-		partImportsTakeTurns(t, []Store{a, b, a, b})
+		partImportsTakeTurns(t, []PartStore{a, b, a, b})
 	})
 }
 

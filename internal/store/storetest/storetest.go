@@ -45,6 +45,13 @@ type Store interface {
 	Close() error
 }
 
+// PartStore is what a store of parts implements: every store, and
+// dataset.Memory.
+type PartStore interface {
+	dataset.PartSource
+	dataset.PartWriter
+}
+
 // Run runs the contract suite, with c the catalogue the server serves
 // (catalog.New: nothing under internal/store imports the catalogue, so the
 // caller hands it in). open must return a new, empty store for the
