@@ -182,7 +182,10 @@ func driver(tb testing.TB) storetest.Driver {
 			}
 			return s, err
 		},
-		Raw:       func(tb testing.TB, dsn string) storetest.DB { return raw(tb, dsn) },
+		Raw: func(tb testing.TB, dsn string) storetest.DB {
+			r, _ := raw(tb, dsn)
+			return r
+		},
 		AtVersion: atVersion,
 		Micros: func(col string) string {
 			return "(extract(epoch FROM " + col + ") * 1000000)::bigint"
@@ -203,56 +206,38 @@ func driver(tb testing.TB) storetest.Driver {
 // TestStore runs the shared tests against PostgreSQL.
 func TestStore(t *testing.T) { storetest.RunDriver(t, driver(t)) }
 
-// rawDB is a pool on a database outside any store.
-type rawDB struct{ pool *pgxpool.Pool }
-
 // raw connects to the database at dsn until tb ends.
-func raw(tb testing.TB, dsn string) rawDB {
+func raw(tb testing.TB, dsn string) (storetest.DB, *pgxpool.Pool) {
 	tb.Helper()
 	pool, err := pgxpool.New(tb.Context(), dsn)
 	if err != nil {
 		tb.Fatal(err)
 	}
 	tb.Cleanup(pool.Close)
-	return rawDB{pool}
+	exec := func(ctx context.Context, stmt string) error {
+		_, err := pool.Exec(ctx, stmt)
+		return err
+	}
+	return storetest.DB{ExecSQL: exec, QuerySQL: func(ctx context.Context, q string) ([][]any, error) {
+		rows, err := pool.Query(ctx, q)
+		if err != nil {
+			return nil, err
+		}
+		return pgx.CollectRows(rows, func(row pgx.CollectableRow) ([]any, error) { return row.Values() })
+	}}, pool
 }
 
 // atVersion gives the new database at dsn the schema that migrations 1 to
 // v leave, as an older program would have.
 func atVersion(tb testing.TB, dsn string, v int) storetest.DB {
 	tb.Helper()
-	r := raw(tb, dsn)
+	r, pool := raw(tb, dsn)
 	ms, err := migrations()
 	if err != nil {
 		tb.Fatal(err)
 	}
-	if err := apply(tb.Context(), r.pool, ms[:v], steps()); err != nil {
+	if err := apply(tb.Context(), pool, ms[:v], steps()); err != nil {
 		tb.Fatal(err)
 	}
 	return r
-}
-
-func (r rawDB) Exec(tb testing.TB, stmts ...string) {
-	tb.Helper()
-	for _, q := range stmts {
-		if _, err := r.pool.Exec(tb.Context(), q); err != nil {
-			tb.Fatalf("%s: %v", q, err)
-		}
-	}
-}
-
-func (r rawDB) Query(tb testing.TB, q string) []string {
-	tb.Helper()
-	rows, err := r.pool.Query(tb.Context(), q)
-	if err != nil {
-		tb.Fatalf("%s: %v", q, err)
-	}
-	got, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (string, error) {
-		vals, err := row.Values()
-		return storetest.Line(vals), err
-	})
-	if err != nil {
-		tb.Fatalf("%s: %v", q, err)
-	}
-	return got
 }

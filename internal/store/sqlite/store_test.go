@@ -150,7 +150,10 @@ func driver(tb testing.TB) storetest.Driver {
 			}
 			return s, err
 		},
-		Raw:       func(tb testing.TB, path string) storetest.DB { return raw(tb, path) },
+		Raw: func(tb testing.TB, path string) storetest.DB {
+			r, _ := raw(tb, path)
+			return r
+		},
 		AtVersion: atVersion,
 		Micros:    func(col string) string { return col }, // as stored
 		// Converting a new file to WAL races only some of the time.
@@ -162,12 +165,9 @@ func driver(tb testing.TB) storetest.Driver {
 // TestStore runs the shared tests against SQLite.
 func TestStore(t *testing.T) { storetest.RunDriver(t, driver(t)) }
 
-// rawDB is a connection to a database file outside any store.
-type rawDB struct{ db *sql.DB }
-
 // raw connects to the file at path, as the store's writer does, until tb
 // ends.
-func raw(tb testing.TB, path string) rawDB {
+func raw(tb testing.TB, path string) (storetest.DB, *sql.DB) {
 	tb.Helper()
 	abs, err := filepath.Abs(path)
 	if err != nil {
@@ -179,7 +179,32 @@ func raw(tb testing.TB, path string) rawDB {
 	}
 	db.SetMaxOpenConns(1)
 	tb.Cleanup(func() { db.Close() })
-	return rawDB{db}
+	exec := func(ctx context.Context, stmt string) error {
+		_, err := db.ExecContext(ctx, stmt)
+		return err
+	}
+	return storetest.DB{ExecSQL: exec, QuerySQL: func(ctx context.Context, q string) ([][]any, error) {
+		rows, err := db.QueryContext(ctx, q)
+		if err != nil {
+			return nil, err
+		}
+		defer rows.Close()
+		cols, err := rows.Columns()
+		var out [][]any
+		for err == nil && rows.Next() {
+			vals := make([]any, len(cols))
+			ptrs := make([]any, len(cols))
+			for i := range vals {
+				ptrs[i] = &vals[i]
+			}
+			err = rows.Scan(ptrs...)
+			out = append(out, vals)
+		}
+		if err != nil {
+			return nil, err
+		}
+		return out, rows.Err()
+	}}, db
 }
 
 // atVersion creates a database file at path with the schema that
@@ -191,54 +216,16 @@ func atVersion(tb testing.TB, path string, v int) storetest.DB {
 	if err := os.WriteFile(path, nil, 0o600); err != nil {
 		tb.Fatal(err)
 	}
-	r := raw(tb, path)
-	if err := setWAL(tb.Context(), r.db); err != nil {
+	r, db := raw(tb, path)
+	if err := setWAL(tb.Context(), db); err != nil {
 		tb.Fatal(err)
 	}
 	ms, err := migrations()
 	if err != nil {
 		tb.Fatal(err)
 	}
-	if err := apply(tb.Context(), r.db, ms[:v], steps()); err != nil {
+	if err := apply(tb.Context(), db, ms[:v], steps()); err != nil {
 		tb.Fatal(err)
 	}
 	return r
-}
-
-func (r rawDB) Exec(tb testing.TB, stmts ...string) {
-	tb.Helper()
-	for _, q := range stmts {
-		if _, err := r.db.ExecContext(tb.Context(), q); err != nil {
-			tb.Fatalf("%s: %v", q, err)
-		}
-	}
-}
-
-func (r rawDB) Query(tb testing.TB, q string) []string {
-	tb.Helper()
-	rows, err := r.db.QueryContext(tb.Context(), q)
-	if err != nil {
-		tb.Fatalf("%s: %v", q, err)
-	}
-	defer rows.Close()
-	cols, err := rows.Columns()
-	if err != nil {
-		tb.Fatal(err)
-	}
-	var got []string
-	for rows.Next() {
-		vals := make([]any, len(cols))
-		ptrs := make([]any, len(cols))
-		for i := range vals {
-			ptrs[i] = &vals[i]
-		}
-		if err := rows.Scan(ptrs...); err != nil {
-			tb.Fatal(err)
-		}
-		got = append(got, storetest.Line(vals))
-	}
-	if err := rows.Err(); err != nil {
-		tb.Fatal(err)
-	}
-	return got
 }

@@ -47,25 +47,45 @@ type Driver struct {
 }
 
 // DB is a connection to a database outside any store, as an older program
-// or an operator's shell would have it.
-type DB interface {
-	// Exec runs statements, failing tb on the first error.
-	Exec(tb testing.TB, stmts ...string)
-	// Query returns the rows of q, each as its values separated by
-	// spaces, bytes as text.
-	Query(tb testing.TB, q string) []string
+// or an operator's shell would have it: a store's package gives the two
+// functions in its driver's terms.
+type DB struct {
+	// ExecSQL runs one statement.
+	ExecSQL func(ctx context.Context, stmt string) error
+	// QuerySQL returns the values of each row of q.
+	QuerySQL func(ctx context.Context, q string) ([][]any, error)
 }
 
-// Line returns the values of a row as DB.Query does.
-func Line(vals []any) string {
-	var line []string
-	for _, v := range vals {
-		if b, ok := v.([]byte); ok {
-			v = string(b)
+// Exec runs statements, failing tb on the first error.
+func (db DB) Exec(tb testing.TB, stmts ...string) {
+	tb.Helper()
+	for _, q := range stmts {
+		if err := db.ExecSQL(tb.Context(), q); err != nil {
+			tb.Fatalf("%s: %v", q, err)
 		}
-		line = append(line, fmt.Sprint(v))
 	}
-	return strings.Join(line, " ")
+}
+
+// Query returns the rows of q, each as its values separated by spaces,
+// bytes as text.
+func (db DB) Query(tb testing.TB, q string) []string {
+	tb.Helper()
+	rows, err := db.QuerySQL(tb.Context(), q)
+	if err != nil {
+		tb.Fatalf("%s: %v", q, err)
+	}
+	out := make([]string, len(rows))
+	for i, vals := range rows {
+		line := make([]string, len(vals))
+		for j, v := range vals {
+			if b, ok := v.([]byte); ok {
+				v = string(b)
+			}
+			line[j] = fmt.Sprint(v)
+		}
+		out[i] = strings.Join(line, " ")
+	}
+	return out
 }
 
 // Migrations are the migrations of either store, by NNNN_name.

@@ -1,6 +1,7 @@
 // Package storetest is the behavioural contract of the stores. Every store
 // (SQLite, PostgreSQL) runs the same suite against a real database, so that
-// the server behaves the same on either.
+// the server behaves the same on either; the tests are written here once,
+// and each store's package keeps only what needs its own SQL.
 //
 // Beyond what the interfaces' doc comments say, the suite holds stores to
 // these rules:
@@ -21,7 +22,11 @@
 //     text; a part's bytes and record count come back as written.
 //
 // RunShared and FailingMidway hold stores to more, where a test needs two
-// processes on one database or SQL of the store's own.
+// processes on one database or SQL of the store's own. RunDriver runs every
+// shared test, those on opening and migrating a database included, against
+// the Driver a store's package fills in, and Bench its benchmarks; RunParts
+// holds dataset.Memory to the rules on parts that apply to it. The
+// catalogue comes from the caller: nothing under internal/store imports it.
 package storetest
 
 import (
