@@ -54,40 +54,6 @@ func newTestClient(id string) auth.Client {
 		Created: time.Date(2024, 5, 1, 9, 30, 0, 0, time.UTC)}
 }
 
-// TestImportFailingMidwayLeavesNothing has PostgreSQL itself refuse a row
-// half-way through an import, with a row trigger in the test's own database.
-func TestImportFailingMidwayLeavesNothing(t *testing.T) {
-	s := newStore(t)
-	ctx := t.Context()
-	refuse := func(t testing.TB, table string, after int) func() {
-		t.Helper()
-		setup := fmt.Sprintf(`CREATE FUNCTION fail() RETURNS trigger LANGUAGE plpgsql AS $$
-			BEGIN
-				IF (SELECT count(*) FROM %[1]s) >= %[2]d THEN RAISE EXCEPTION '%[3]s'; END IF;
-				RETURN NEW;
-			END $$;
-			CREATE TRIGGER fail BEFORE INSERT ON %[1]s FOR EACH ROW EXECUTE FUNCTION fail();`,
-			table, after, storetest.Refusal)
-		if _, err := s.pool.Exec(ctx, setup); err != nil {
-			t.Fatal(err)
-		}
-		return func() {
-			if _, err := s.pool.Exec(context.WithoutCancel(ctx), `DROP FUNCTION fail() CASCADE`); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
-	count := func(t testing.TB, table string) int {
-		t.Helper()
-		var n int
-		if err := s.pool.QueryRow(ctx, "SELECT count(*) FROM "+table).Scan(&n); err != nil {
-			t.Fatal(err)
-		}
-		return n
-	}
-	storetest.FailingMidway(t, s, refuse, count)
-}
-
 func TestOpenErrorHidesPassword(t *testing.T) {
 	// Port 1 on the loopback address: nothing listens there.
 	_, err := Open(t.Context(), "postgres://energy:hunter2@127.0.0.1:1/energy?connect_timeout=5")
@@ -200,6 +166,29 @@ func driver(tb testing.TB) storetest.Driver {
 			}
 			return n
 		},
+		Refuse: refuse,
+	}
+}
+
+// refuse has PostgreSQL itself refuse rows of table
+// (storetest.Driver.Refuse), with a row trigger in the test's own database.
+func refuse(tb testing.TB, st storetest.Store, table string, after int) func() {
+	tb.Helper()
+	s := st.(*Store)
+	setup := fmt.Sprintf(`CREATE FUNCTION fail() RETURNS trigger LANGUAGE plpgsql AS $$
+		BEGIN
+			IF (SELECT count(*) FROM %[1]s) >= %[2]d THEN RAISE EXCEPTION '%[3]s'; END IF;
+			RETURN NEW;
+		END $$;
+		CREATE TRIGGER fail BEFORE INSERT ON %[1]s FOR EACH ROW EXECUTE FUNCTION fail();`,
+		table, after, storetest.Refusal)
+	if _, err := s.pool.Exec(tb.Context(), setup); err != nil {
+		tb.Fatal(err)
+	}
+	return func() {
+		if _, err := s.pool.Exec(context.WithoutCancel(tb.Context()), `DROP FUNCTION fail() CASCADE`); err != nil {
+			tb.Fatal(err)
+		}
 	}
 }
 

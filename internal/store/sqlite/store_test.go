@@ -28,37 +28,6 @@ func openStore(t testing.TB, path string) *Store {
 	return s
 }
 
-// TestImportFailingMidwayLeavesNothing has SQLite itself refuse a row half-way
-// through an import. A TEMP trigger lives on the one writer connection only,
-// which every import uses.
-func TestImportFailingMidwayLeavesNothing(t *testing.T) {
-	s := openStore(t, filepath.Join(t.TempDir(), "energy.db"))
-	ctx := t.Context()
-	refuse := func(t testing.TB, table string, after int) func() {
-		t.Helper()
-		trigger := fmt.Sprintf(`CREATE TEMP TRIGGER fail BEFORE INSERT ON main.%[1]s
-			WHEN (SELECT count(*) FROM main.%[1]s) >= %[2]d
-			BEGIN SELECT RAISE(ABORT, '%[3]s'); END`, table, after, storetest.Refusal)
-		if _, err := s.w.ExecContext(ctx, trigger); err != nil {
-			t.Fatal(err)
-		}
-		return func() {
-			if _, err := s.w.ExecContext(ctx, `DROP TRIGGER temp.fail`); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
-	count := func(t testing.TB, table string) int {
-		t.Helper()
-		var n int
-		if err := s.r.QueryRowContext(ctx, "SELECT count(*) FROM "+table).Scan(&n); err != nil {
-			t.Fatal(err)
-		}
-		return n
-	}
-	storetest.FailingMidway(t, s, refuse, count)
-}
-
 func TestPragmas(t *testing.T) {
 	s := openStore(t, filepath.Join(t.TempDir(), "energy.db"))
 	cases := []struct {
@@ -158,7 +127,27 @@ func driver(tb testing.TB) storetest.Driver {
 		Micros:    func(col string) string { return col }, // as stored
 		// Converting a new file to WAL races only some of the time.
 		Rounds: 25, Openers: 4,
-		Size: fileSize,
+		Size:   fileSize,
+		Refuse: refuse,
+	}
+}
+
+// refuse has SQLite itself refuse rows of table (storetest.Driver.Refuse).
+// A TEMP trigger lives on the one writer connection only, which every
+// import uses.
+func refuse(tb testing.TB, st storetest.Store, table string, after int) func() {
+	tb.Helper()
+	s := st.(*Store)
+	trigger := fmt.Sprintf(`CREATE TEMP TRIGGER fail BEFORE INSERT ON main.%[1]s
+		WHEN (SELECT count(*) FROM main.%[1]s) >= %[2]d
+		BEGIN SELECT RAISE(ABORT, '%[3]s'); END`, table, after, storetest.Refusal)
+	if _, err := s.w.ExecContext(tb.Context(), trigger); err != nil {
+		tb.Fatal(err)
+	}
+	return func() {
+		if _, err := s.w.ExecContext(tb.Context(), `DROP TRIGGER temp.fail`); err != nil {
+			tb.Fatal(err)
+		}
 	}
 }
 

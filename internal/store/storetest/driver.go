@@ -41,6 +41,11 @@ type Driver struct {
 	// Rounds and Openers: how many times that many stores open a new
 	// database at once.
 	Rounds, Openers int
+	// Refuse makes the database of s fail, with an error that says
+	// Refusal, every insert into table while it holds at least after rows
+	// (counting an import's own, uncommitted ones), and returns a function
+	// that undoes that.
+	Refuse func(tb testing.TB, s Store, table string, after int) (undo func())
 	// Size, if not nil, returns the bytes that hold s's parts, which the
 	// import benchmark reports per point.
 	Size func(b *testing.B, s Store) int64
@@ -142,6 +147,7 @@ func RunDriver(t *testing.T, d Driver) {
 	t.Run("PingAfterClose", func(t *testing.T) { testPingAfterClose(t, d) })
 	t.Run("RefusesLegacyRecords", func(t *testing.T) { testRefusesLegacyRecords(t, d) })
 	t.Run("PartHistory", func(t *testing.T) { testPartHistory(t, d) })
+	t.Run("ImportFailingMidway", func(t *testing.T) { testFailingMidway(t, d) })
 }
 
 // testMigrationsAppliedOnce opens a new database, writes, and opens it
