@@ -21,12 +21,13 @@
 //     the time the import ended. Names and IDs of parts follow the rule on
 //     text; a part's bytes and record count come back as written.
 //
-// RunShared and FailingMidway hold stores to more, where a test needs two
-// processes on one database or SQL of the store's own. RunDriver runs every
-// shared test, those on opening and migrating a database included, against
-// the Driver a store's package fills in, and Bench its benchmarks; RunParts
-// holds dataset.Memory to the rules on parts that apply to it. The
-// catalogue comes from the caller: nothing under internal/store imports it.
+// RunShared and the test of an import failing midway hold stores to more,
+// where a test needs two processes on one database or SQL of the store's
+// own. RunDriver runs every shared test, those on opening and migrating a
+// database included, against the Driver a store's package fills in, and
+// Bench its benchmarks; RunParts holds dataset.Memory to the rules on parts
+// that apply to it. The catalogue comes from the caller: nothing under
+// internal/store imports it.
 package storetest
 
 import (
