@@ -1,6 +1,9 @@
 package store
 
-import "fmt"
+import (
+	"context"
+	"fmt"
+)
 
 // Schemas 1 and 2 kept three datasets in tables of their own
 // (thermoelectric, total_load, peak_valley and its zones), which migration 3
@@ -9,16 +12,22 @@ import "fmt"
 // into parts: migration 3 refuses, rather than drops, tables that still hold
 // records, and an empty database of schema 1 or 2 migrates as before.
 
-// LegacyRecordsQuery counts the records of the per-dataset tables of
-// schemas 1 and 2; both stores run it in migration 3's transaction.
-const LegacyRecordsQuery = `SELECT (SELECT count(*) FROM thermoelectric) + (SELECT count(*) FROM total_load) + (SELECT count(*) FROM peak_valley)`
+// legacyRecords counts the records of the per-dataset tables of schemas 1
+// and 2.
+const legacyRecords = `SELECT (SELECT count(*) FROM thermoelectric) + (SELECT count(*) FROM total_load) + (SELECT count(*) FROM peak_valley)`
 
-// RefuseLegacy returns the error of migration 3 when the per-dataset tables
-// hold n records, and nil when they hold none.
-func RefuseLegacy(n int64) error {
-	if n == 0 {
-		return nil
+// Steps returns the steps in Go of the migrations, by version, for a store
+// whose transactions are Tx: each runs in its migration's transaction,
+// before its SQL. count returns the one integer that query gives in tx.
+func Steps[Tx any](count func(ctx context.Context, tx Tx, query string) (int64, error)) map[int]func(context.Context, Tx) error {
+	return map[int]func(context.Context, Tx) error{
+		3: func(ctx context.Context, tx Tx) error {
+			n, err := count(ctx, tx, legacyRecords)
+			if err != nil || n == 0 {
+				return err
+			}
+			return fmt.Errorf("the tables of schema 1 or 2 hold %d records, which this program no longer moves into parts: "+
+				"import the source files into a new database instead", n)
+		},
 	}
-	return fmt.Errorf("the tables of schema 1 or 2 hold %d records, which this program no longer moves into parts: "+
-		"import the source files into a new database instead", n)
 }

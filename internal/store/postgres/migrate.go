@@ -37,17 +37,12 @@ func migrate(ctx context.Context, pool *pgxpool.Pool) error {
 	return apply(ctx, pool, ms, steps())
 }
 
-// steps returns the Go steps of the migrations, by version.
+// steps returns the Go steps of the migrations, by version (store.Steps).
 func steps() map[int]func(context.Context, pgx.Tx) error {
-	return map[int]func(context.Context, pgx.Tx) error{
-		3: func(ctx context.Context, tx pgx.Tx) error {
-			var n int64
-			if err := tx.QueryRow(ctx, store.LegacyRecordsQuery).Scan(&n); err != nil {
-				return err
-			}
-			return store.RefuseLegacy(n)
-		},
-	}
+	return store.Steps(func(ctx context.Context, tx pgx.Tx, q string) (n int64, err error) {
+		err = tx.QueryRow(ctx, q).Scan(&n)
+		return n, err
+	})
 }
 
 // apply applies ms, the migrations from the first up to some version, as

@@ -33,17 +33,12 @@ func migrate(ctx context.Context, db *sql.DB) error {
 	return apply(ctx, db, ms, steps())
 }
 
-// steps returns the Go steps of the migrations, by version.
+// steps returns the Go steps of the migrations, by version (store.Steps).
 func steps() map[int]func(context.Context, *sql.Tx) error {
-	return map[int]func(context.Context, *sql.Tx) error{
-		3: func(ctx context.Context, tx *sql.Tx) error {
-			var n int64
-			if err := tx.QueryRowContext(ctx, store.LegacyRecordsQuery).Scan(&n); err != nil {
-				return err
-			}
-			return store.RefuseLegacy(n)
-		},
-	}
+	return store.Steps(func(ctx context.Context, tx *sql.Tx, q string) (n int64, err error) {
+		err = tx.QueryRowContext(ctx, q).Scan(&n)
+		return n, err
+	})
 }
 
 // apply applies ms, the migrations from the first up to some version, as

@@ -1,4 +1,4 @@
--- The per-dataset tables go. The migration's Go step (store.RefuseLegacy)
+-- The per-dataset tables go. The migration's Go step (store.Steps)
 -- has checked, in this same transaction, that they hold no records: this
 -- program no longer moves the records of schemas 1 and 2 into parts.
 
