@@ -31,16 +31,7 @@ func TestMain(m *testing.M) {
 // openStore opens dsn and closes the store when the test ends.
 func openStore(t testing.TB, dsn string) *Store {
 	t.Helper()
-	s, err := Open(t.Context(), dsn)
-	if err != nil {
-		t.Fatalf("Open: %v", err)
-	}
-	t.Cleanup(func() {
-		if err := s.Close(); err != nil {
-			t.Errorf("Close: %v", err)
-		}
-	})
-	return s
+	return storetest.Opened[*Store](t)(Open(t.Context(), dsn))
 }
 
 // newStore opens a store on a new database of its own.

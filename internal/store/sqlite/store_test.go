@@ -16,16 +16,7 @@ import (
 // openStore opens the file at path and closes it when the test ends.
 func openStore(t testing.TB, path string) *Store {
 	t.Helper()
-	s, err := Open(t.Context(), path)
-	if err != nil {
-		t.Fatalf("Open: %v", err)
-	}
-	t.Cleanup(func() {
-		if err := s.Close(); err != nil {
-			t.Errorf("Close: %v", err)
-		}
-	})
-	return s
+	return storetest.Opened[*Store](t)(Open(t.Context(), path))
 }
 
 func TestPragmas(t *testing.T) {

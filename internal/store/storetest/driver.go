@@ -3,6 +3,7 @@ package storetest
 import (
 	"context"
 	"fmt"
+	"io"
 	"slices"
 	"strconv"
 	"strings"
@@ -112,14 +113,23 @@ func Applied(tb testing.TB, db DB) string {
 // open opens the store at loc for tb and closes it when tb ends.
 func (d Driver) open(tb testing.TB, loc string, now func() time.Time) HistoryStore {
 	tb.Helper()
-	s, err := d.Open(tb.Context(), loc, now)
-	noErr(tb, "Open", err)
-	tb.Cleanup(func() {
-		if err := s.Close(); err != nil {
-			tb.Errorf("Close: %v", err)
-		}
-	})
-	return s
+	return Opened[HistoryStore](tb)(d.Open(tb.Context(), loc, now))
+}
+
+// Opened returns a function that fails tb unless err is nil and otherwise
+// returns s, which it closes when tb ends: a test writes
+// storetest.Opened[*Store](t)(Open(ctx, path)).
+func Opened[S io.Closer](tb testing.TB) func(s S, err error) S {
+	return func(s S, err error) S {
+		tb.Helper()
+		noErr(tb, "Open", err)
+		tb.Cleanup(func() {
+			if err := s.Close(); err != nil {
+				tb.Errorf("Close: %v", err)
+			}
+		})
+		return s
+	}
 }
 
 // RunDriver runs every shared test against the stores d opens: the
