@@ -10,8 +10,6 @@ import (
 
 	"github.com/energyapi/energyapi/internal/auth"
 	"github.com/energyapi/energyapi/internal/catalog"
-	"github.com/energyapi/energyapi/internal/dataset"
-	"github.com/energyapi/energyapi/internal/energy"
 	"github.com/energyapi/energyapi/internal/store/postgres/pgtest"
 	"github.com/energyapi/energyapi/internal/store/storetest"
 	"github.com/energyapi/energyapi/internal/testwait"
@@ -76,7 +74,7 @@ func TestImportWaitsForAnother(t *testing.T) {
 	}
 	done := make(chan error, 1)
 	go func() {
-		_, err := s.UpdateParts(ctx, "test", time.Now(), nil, writePart("test", "2023"))
+		_, err := s.UpdateParts(ctx, "test", time.Now(), nil, storetest.WritePart("test", "2023"))
 		done <- err
 	}()
 	// The import must be seen waiting on the advisory lock.
@@ -111,14 +109,6 @@ func TestImportWaitsForAnother(t *testing.T) {
 		}
 	case <-time.After(testwait.Scale(30 * time.Second)):
 		t.Fatal("import did not finish within 30 s of the lock's release")
-	}
-}
-
-// writePart returns a merge that writes one part of dataset name.
-func writePart(name, id string) dataset.MergeFunc {
-	return func([]dataset.StoredPart, time.Time) ([]dataset.StoredPart, energy.ImportStats, error) {
-		return []dataset.StoredPart{{PartRef: dataset.PartRef{Dataset: name, ID: id}, Records: 1, Data: []byte("part " + id)}},
-			energy.ImportStats{Read: 1, Inserted: 1}, nil
 	}
 }
 

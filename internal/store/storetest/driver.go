@@ -169,7 +169,7 @@ func testMigrationsAppliedOnce(t *testing.T, d Driver) {
 	if got := Applied(t, d.Raw(t, loc)); got != Migrations {
 		t.Fatalf("after first open: got %s, want %s", got, Migrations)
 	}
-	_, err = s.UpdateParts(t.Context(), "test", time.Now(), nil, writePart("test", "2023"))
+	_, err = s.UpdateParts(t.Context(), "test", time.Now(), nil, WritePart("test", "2023"))
 	noErr(t, "UpdateParts", err)
 	noErr(t, "Close", s.Close())
 
@@ -248,7 +248,7 @@ func testNewerSchemaRefused(t *testing.T, d Driver) {
 func testClockStampsImports(t *testing.T, d Driver) {
 	clock := time.Date(2025, 2, 3, 4, 5, 6, 7000, time.UTC)
 	s := d.open(t, d.NewDB(t), func() time.Time { return clock })
-	_, err := s.UpdateParts(t.Context(), "test", clock, nil, writePart("test", "2025"))
+	_, err := s.UpdateParts(t.Context(), "test", clock, nil, WritePart("test", "2025"))
 	noErr(t, "UpdateParts", err)
 	ch, err := s.ChangedParts(t.Context(), nil)
 	noErr(t, "ChangedParts", err)
@@ -367,8 +367,8 @@ func MigrationKeepsImportRuns(t *testing.T, d Driver, loc string) {
 	}
 }
 
-// writePart returns a merge that writes one part of dataset name.
-func writePart(name, id string) dataset.MergeFunc {
+// WritePart returns a merge that writes one part of dataset name.
+func WritePart(name, id string) dataset.MergeFunc {
 	return func([]dataset.StoredPart, time.Time) ([]dataset.StoredPart, energy.ImportStats, error) {
 		return []dataset.StoredPart{{PartRef: dataset.PartRef{Dataset: name, ID: id}, Records: 1, Data: []byte("part " + id)}},
 			energy.ImportStats{Read: 1, Inserted: 1}, nil
