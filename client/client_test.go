@@ -35,23 +35,20 @@ func utc(y int, m time.Month, d, h, min int) time.Time {
 
 // testData is a small hand-written dataset; the expectations below are
 // written from it by hand.
-func testData() energy.Data {
+func testData() apitest.Rows {
 	day := func(y int, m time.Month, d int, peakAt time.Time, peak float64, valleyAt time.Time, valley float64) energy.DayExtremes {
 		return energy.DayExtremes{Day: energy.Date{Year: y, Month: m, Day: d}, Peak: energy.Extreme{At: peakAt, GW: peak}, Valley: energy.Extreme{At: valleyAt, GW: valley}}
 	}
-	rec := func(year int, ct, region, prov, cat, sub string, gwh float64) energy.ThermoRecord {
-		return energy.ThermoRecord{Year: year, CapacityType: ct, Region: region, Province: prov, Category: cat, Subcategory: sub, ProductionGWh: gwh}
-	}
-	return energy.Data{
-		Version: 1,
-		Thermo: []energy.ThermoRecord{
+	rec := apitest.Thermo
+	return apitest.Rows{
+		"thermoelectric": {
 			rec(2023, "Lorda", "Puglia", "Brindisi", "Non cogenerativa", "Condensazione", 5234.5678),
 			rec(2023, "Netta", "Puglia", "Brindisi", "Non cogenerativa", "Condensazione", 5012.1),
 			rec(2023, "Lorda", "Puglia", "Taranto", "Cogenerativa", "Contropressione", 0.408),
 			rec(2023, "Lorda", "Lombardia", "Milano", "Non cogenerativa", "Ciclo combinato", 27389.4),
 			rec(2022, "Lorda", "Puglia", "Brindisi", "Non cogenerativa", "Condensazione", -16368.385),
 		},
-		PeakValley: []energy.DayExtremes{
+		"peak-valley": apitest.PeakValley(
 			day(2024, 1, 1, utc(2024, 1, 1, 17, 0), 31, utc(2024, 1, 1, 3, 0), 18.2),
 			day(2024, 1, 15, utc(2024, 1, 15, 17, 15), 40.5, utc(2024, 1, 15, 3, 15), 21.25),
 			day(2024, 2, 29, utc(2024, 2, 29, 17, 30), 38.125, utc(2024, 2, 29, 2, 45), 22),
@@ -61,7 +58,7 @@ func testData() energy.Data {
 			// The valley is in the repeated hour, its second occurrence:
 			// 02:30 +01:00, which is 01:30 UTC.
 			day(2024, 10, 27, utc(2024, 10, 27, 17, 45), 30.25, utc(2024, 10, 27, 1, 30), 19.5),
-		},
+		),
 	}
 }
 

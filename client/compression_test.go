@@ -14,7 +14,6 @@ import (
 	"github.com/energyapi/energyapi/client"
 	"github.com/energyapi/energyapi/internal/api/apitest"
 	"github.com/energyapi/energyapi/internal/demo"
-	"github.com/energyapi/energyapi/internal/energy"
 )
 
 // wire records, for each data request, what the client asked for and how
@@ -48,7 +47,7 @@ func (w *wire) RoundTrip(r *http.Request) (*http.Response, error) {
 // cache keeps the answer's own tag (the gzip form's), which the server
 // answers 304 on the next fetch.
 func TestCompressedAnswersAndCache(t *testing.T) {
-	srv := apitest.NewServer(t, apitest.Options{Data: energy.Data{Thermo: demo.Thermoelectric()}})
+	srv := apitest.NewServer(t, apitest.Options{Data: apitest.Rows{"thermoelectric": demo.Thermoelectric()}})
 	w := &wire{base: apitest.NewValidator(t).Transport(t, nil)}
 	dir := filepath.Join(t.TempDir(), "answers")
 	c := client.New(srv.URL, client.WithHTTPClient(&http.Client{Transport: w}),
@@ -98,7 +97,7 @@ func TestCompressedAnswersAndCache(t *testing.T) {
 // TestZstdAnswerDecoded: an answer in zstd (from a server that prefers it)
 // is decoded too.
 func TestZstdAnswerDecoded(t *testing.T) {
-	srv := apitest.NewServer(t, apitest.Options{Data: energy.Data{Thermo: demo.Thermoelectric()}})
+	srv := apitest.NewServer(t, apitest.Options{Data: apitest.Rows{"thermoelectric": demo.Thermoelectric()}})
 	w := &wire{base: onlyZstd{apitest.NewValidator(t).Transport(t, nil)}}
 	c := client.New(srv.URL, client.WithHTTPClient(&http.Client{Transport: w}), client.WithCredentials(apitest.ClientID, apitest.ClientSecret))
 	recs, err := c.Get(t.Context(), thermoPath, url.Values{"year": {"2023"}})

@@ -15,7 +15,6 @@ import (
 	"github.com/energyapi/energyapi/internal/catalog"
 	"github.com/energyapi/energyapi/internal/dataset"
 	"github.com/energyapi/energyapi/internal/demo"
-	"github.com/energyapi/energyapi/internal/energy"
 )
 
 // TestGetAsOfChangedSinceAndCache corrects a value between two imports and
@@ -82,7 +81,7 @@ func TestGetAsOfChangedSinceAndCache(t *testing.T) {
 // answer, and with --cache-dir revalidates it under its gzip tag: the
 // second fetch is a 304, and both print the same records.
 func TestGetCompressedWithCache(t *testing.T) {
-	srv := apitest.NewServer(t, apitest.Options{Data: energy.Data{Thermo: demo.Thermoelectric()}})
+	srv := apitest.NewServer(t, apitest.Options{Data: apitest.Rows{"thermoelectric": demo.Thermoelectric()}})
 	var mu sync.Mutex
 	var seen []string // Accept-Encoding, If-None-Match, status, Content-Encoding of each data request
 	rec := roundTripFunc(func(r *http.Request) (*http.Response, error) {

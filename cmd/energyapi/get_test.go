@@ -23,30 +23,27 @@ import (
 
 // getData is a small hand-written dataset; the expected outputs below are
 // written from it by hand.
-func getData() energy.Data {
+func getData() apitest.Rows {
 	utc := func(m time.Month, d, h, min int) time.Time { return time.Date(2024, m, d, h, min, 0, 0, time.UTC) }
 	day := func(m time.Month, d int, peakAt time.Time, peak float64, valleyAt time.Time, valley float64) energy.DayExtremes {
 		return energy.DayExtremes{Day: energy.Date{Year: 2024, Month: m, Day: d}, Peak: energy.Extreme{At: peakAt, GW: peak}, Valley: energy.Extreme{At: valleyAt, GW: valley}}
 	}
-	rec := func(year int, ct, region, prov, cat, sub string, gwh float64) energy.ThermoRecord {
-		return energy.ThermoRecord{Year: year, CapacityType: ct, Region: region, Province: prov, Category: cat, Subcategory: sub, ProductionGWh: gwh}
-	}
-	return energy.Data{
-		Version: 1,
-		Thermo: []energy.ThermoRecord{
+	rec := apitest.Thermo
+	return apitest.Rows{
+		"thermoelectric": {
 			rec(2023, "Lorda", "Puglia", "Brindisi", "Non cogenerativa", "Condensazione", 5234.5678),
 			rec(2023, "Netta", "Puglia", "Brindisi", "Non cogenerativa", "Condensazione", 5012.1),
 			rec(2023, "Lorda", "Puglia", "Taranto", "Cogenerativa", "Contropressione", 0.408),
 			rec(2023, "Lorda", "Lombardia", "Milano", "Non cogenerativa", "Ciclo combinato", 27389.4),
 			rec(2022, "Lorda", "Puglia", "Brindisi", "Non cogenerativa", "Condensazione", -16368.385),
 		},
-		PeakValley: []energy.DayExtremes{
+		"peak-valley": apitest.PeakValley(
 			day(1, 1, utc(1, 1, 17, 0), 31, utc(1, 1, 3, 0), 18.2),
 			day(2, 29, utc(2, 29, 17, 30), 38.125, utc(2, 29, 2, 45), 22),
 			day(3, 1, utc(3, 1, 17, 0), 37.75, utc(3, 1, 3, 0), 21.5),
 			// Summer time from 31 March: 01:00 UTC is 03:00 +02:00.
 			day(3, 31, utc(3, 31, 18, 0), 29.9876, utc(3, 31, 1, 0), 17.0004),
-		},
+		),
 	}
 }
 

@@ -18,7 +18,7 @@ import (
 )
 
 // demoData derives the served data from the demo generators as an import would.
-func demoData(tb testing.TB) energy.Data {
+func demoData(tb testing.TB) apitest.Rows {
 	tb.Helper()
 	from, to := demo.LoadRange()
 	pts := demo.TotalLoad(from, to)
@@ -36,7 +36,7 @@ func demoData(tb testing.TB) energy.Data {
 		}
 		i = j
 	}
-	return energy.Data{Version: 1, Thermo: demo.Thermoelectric(), PeakValley: days}
+	return apitest.Rows{"thermoelectric": demo.Thermoelectric(), "peak-valley": apitest.PeakValley(days...)}
 }
 
 // benchGet measures a request end to end through the handler: bearer check,
@@ -118,7 +118,7 @@ func BenchmarkPeakValley60Days(b *testing.B) {
 // does not weigh on the figure. scripts/bench-token-ratio measures the same
 // endpoint over the network against a minimal net/http server.
 func BenchmarkTokenRequest(b *testing.B) {
-	srv := apitest.NewServer(b, apitest.Options{Data: energy.Data{Version: 1}, Log: io.Discard})
+	srv := apitest.NewServer(b, apitest.Options{Log: io.Discard})
 	handler := srv.Handler()
 	body := "client_id=" + testClientID + "&client_secret=" + testClientSecret + "&grant_type=client_credentials"
 	b.ReportAllocs()

@@ -103,7 +103,7 @@ var codings = []struct {
 func compressionFixture(tb testing.TB, adjust func(*api.Options)) (*harness, *coding.Compressor) {
 	_, last := demo.LoadRange()
 	return compressionHarness(tb, apitest.Options{
-		Data: energy.Data{Thermo: demo.Thermoelectric()},
+		Data: apitest.Rows{"thermoelectric": demo.Thermoelectric()},
 		Load: demo.TotalLoad(last.AddDays(-2), last),
 	}, adjust)
 }

@@ -57,7 +57,7 @@ func TestDataAsCSV(t *testing.T) {
 }
 
 func TestUnknownPathsAndMethodsAnswerTheEnvelope(t *testing.T) {
-	h := newHarness(t, energy.Data{})
+	h := newHarness(t, nil)
 	for _, tc := range []struct {
 		method, path string
 		status       int

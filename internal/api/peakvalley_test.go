@@ -7,6 +7,7 @@ import (
 	"os"
 	"testing"
 
+	"github.com/energyapi/energyapi/internal/api/apitest"
 	"github.com/energyapi/energyapi/internal/demo"
 	"github.com/energyapi/energyapi/internal/energy"
 )
@@ -15,13 +16,13 @@ var update = flag.Bool("update", false, "rewrite golden files that are generated
 
 const peakValleyPath = "/load/v2.0/peak-valley-load"
 
-func pvData(tb testing.TB) energy.Data {
+func pvData(tb testing.TB) apitest.Rows {
 	tb.Helper()
 	day := func(d string, peakAt string, peak float64, valleyAt string, valley float64) energy.DayExtremes {
 		p := rome(tb, peakAt)
 		return energy.DayExtremes{Day: energy.DateOf(p), Peak: energy.Extreme{At: p, GW: peak}, Valley: energy.Extreme{At: rome(tb, valleyAt), GW: valley}}
 	}
-	return energy.Data{Version: 1, PeakValley: []energy.DayExtremes{
+	return apitest.Rows{"peak-valley": apitest.PeakValley(
 		day("2024-01-01", "2024-01-01 18:00:00 +01:00", 31, "2024-01-01 04:00:00 +01:00", 18.2),
 		day("2024-03-31", "2024-03-31 20:00:00 +02:00", 29.9876, "2024-03-31 03:00:00 +02:00", 17.0004),
 		day("2024-10-26", "2024-10-26 18:00:00 +02:00", 33.456, "2024-10-26 04:15:00 +02:00", 20.123),
@@ -29,7 +30,7 @@ func pvData(tb testing.TB) energy.Data {
 		day("2024-10-27", "2024-10-27 18:45:00 +01:00", 30.25, "2024-10-27 02:30:00 +01:00", 19.5),
 		// A valley after the peak: records stay in chronological order.
 		day("2024-12-25", "2024-12-25 01:00:00 +01:00", 25.5, "2024-12-25 23:45:00 +01:00", 19.25),
-	}}
+	)}
 }
 
 type pvBody struct {
@@ -136,7 +137,7 @@ func TestPeakValleyDemoGolden(t *testing.T) {
 			days = append(days, ext)
 		}
 	}
-	h := newHarness(t, energy.Data{Version: 1, PeakValley: days})
+	h := newHarness(t, apitest.Rows{"peak-valley": apitest.PeakValley(days...)})
 	r := h.get(t, peakValleyPath+"?dateFrom=25/10/2024&dateTo=28/10/2024")
 	const golden = "testdata/peak_valley_demo_2024-10-25_28.json"
 	if *update {

@@ -35,7 +35,7 @@ const (
 	testClientSecret = apitest.ClientSecret
 )
 
-func newHarness(tb testing.TB, data energy.Data) *harness {
+func newHarness(tb testing.TB, data apitest.Rows) *harness {
 	tb.Helper()
 	return newHarnessWith(tb, apitest.Options{Data: data})
 }

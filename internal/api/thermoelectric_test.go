@@ -6,16 +6,14 @@ import (
 	"os"
 	"testing"
 
-	"github.com/energyapi/energyapi/internal/energy"
+	"github.com/energyapi/energyapi/internal/api/apitest"
 )
 
 // thermoData is a small hand-written dataset; expected answers below are
 // written from it by hand.
-func thermoData() energy.Data {
-	rec := func(year int, ct, region, prov, cat, sub string, gwh float64) energy.ThermoRecord {
-		return energy.ThermoRecord{Year: year, CapacityType: ct, Region: region, Province: prov, Category: cat, Subcategory: sub, ProductionGWh: gwh}
-	}
-	return energy.Data{Version: 1, Thermo: []energy.ThermoRecord{
+func thermoData() apitest.Rows {
+	rec := apitest.Thermo
+	return apitest.Rows{"thermoelectric": {
 		rec(2023, "Netta", "Puglia", "Brindisi", "Non cogenerativa", "Condensazione", 5012.1),
 		rec(2023, "Lorda", "Puglia", "Brindisi", "Non cogenerativa", "Condensazione", 5234.5678),
 		rec(2023, "Lorda", "Puglia", "Taranto", "Cogenerativa", "Contropressione", 0.408),

@@ -1,8 +1,6 @@
 package catalog
 
 import (
-	"time"
-
 	"github.com/energyapi/energyapi/internal/dataset"
 	"github.com/energyapi/energyapi/internal/demo"
 	"github.com/energyapi/energyapi/internal/energy"
@@ -39,23 +37,8 @@ func ThermoelectricProduction() *dataset.Dataset {
 		},
 		Fields: append(thermoFields(),
 			dataset.Field{Name: "production_GWh", Kind: dataset.Number, Format: dataset.Italian3, Doc: "Production, GWh, Italian number format."}),
-		Order: []string{"region", "province", "category", "subcategory", "capacity_type"},
-		Demo: func(dataset.DemoInput) []dataset.Row {
-			var rows []dataset.Row
-			for _, r := range demo.Thermoelectric() {
-				rows = append(rows, ThermoRow(r))
-			}
-			return rows
-		},
+		Order:  []string{"region", "province", "category", "subcategory", "capacity_type"},
+		Demo:   func(dataset.DemoInput) []dataset.Row { return demo.Thermoelectric() },
 		Import: &dataset.ImportSpec{},
-	}
-}
-
-// ThermoRow returns a thermoelectric record as the dataset's row.
-func ThermoRow(r energy.ThermoRecord) dataset.Row {
-	return dataset.Row{
-		Time: time.Date(r.Year, time.January, 1, 0, 0, 0, 0, energy.Rome()).Unix(),
-		Text: []string{r.CapacityType, r.Region, r.Province, r.Category, r.Subcategory},
-		Num:  []float64{r.ProductionGWh},
 	}
 }

@@ -197,7 +197,7 @@ func heatRatio(sub string) float64 {
 // returns the same values in new slices.
 func GenerationStats() Stats {
 	rng := rand.New(rand.NewPCG(statsSeed, statsSeed>>9))
-	thermo := Thermoelectric()
+	thermo := thermoRecords()
 	var s Stats
 	round := func(v float64) float64 { return energy.Round(v, 3) }
 

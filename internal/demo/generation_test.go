@@ -129,7 +129,7 @@ func TestGenerationStatsAgree(t *testing.T) {
 	}
 	// Bioenergies burn in thermoelectric plants: never more than their net production.
 	thermo := map[yp]float64{}
-	for _, r := range demo.Thermoelectric() {
+	for _, r := range thermoRecs(t) {
 		if r.CapacityType == energy.Netta {
 			thermo[yp{r.Year, r.Province}] += r.ProductionGWh
 		}

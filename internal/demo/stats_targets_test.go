@@ -17,7 +17,7 @@ func TestThermoelectricGrossMatchesPublished(t *testing.T) {
 		2020: 181.3, 2021: 189.9, 2022: 199.1, 2023: 163.6, 2024: 156.5,
 	}
 	got := map[int]float64{}
-	for _, r := range Thermoelectric() {
+	for _, r := range thermoRecords() {
 		if r.CapacityType == energy.Lorda {
 			got[r.Year] += r.ProductionGWh / 1000
 		}
@@ -34,7 +34,7 @@ func TestThermoelectricRegionsRankAsPublished(t *testing.T) {
 	// Foggia and Bari combined cycles) ahead of Emilia-Romagna in gross
 	// thermoelectric production, and Valle d'Aosta last: a few GWh.
 	gross := map[int]map[string]float64{}
-	for _, r := range Thermoelectric() {
+	for _, r := range thermoRecords() {
 		if r.CapacityType != energy.Lorda {
 			continue
 		}
@@ -63,7 +63,7 @@ func TestEveryRegionEveryYear(t *testing.T) {
 		region, province string
 	}
 	sets := map[string][]rec{}
-	for _, r := range Thermoelectric() {
+	for _, r := range thermoRecords() {
 		sets["thermoelectric"] = append(sets["thermoelectric"], rec{r.Year, r.Region, r.Province})
 	}
 	for name, ps := range map[string][]ProvinceStat{"renewable sources": stats.RenewableSources, "generation plants": stats.GenerationPlants} {

@@ -5,7 +5,9 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strings"
+	"time"
 
+	"github.com/energyapi/energyapi/internal/dataset"
 	"github.com/energyapi/energyapi/internal/energy"
 )
 
@@ -197,7 +199,33 @@ func thermoSmallKinds() []struct {
 // Each year's gross records sum to a national total close to Italy's
 // published figures; each net record is 2% to 5% below its gross one. Every
 // call returns the same records in a new slice.
-func Thermoelectric() []energy.ThermoRecord {
+//
+// The records are rows of the thermoelectric dataset as internal/catalog
+// declares it: the year's first instant in Rome; capacity type, region,
+// province, category and subcategory; production in GWh.
+func Thermoelectric() []dataset.Row {
+	recs := thermoRecords()
+	rows := make([]dataset.Row, len(recs))
+	for i, r := range recs {
+		rows[i] = dataset.Row{
+			Time: time.Date(r.Year, time.January, 1, 0, 0, 0, 0, energy.Rome()).Unix(),
+			Text: []string{r.CapacityType, r.Region, r.Province, r.Category, r.Subcategory},
+			Num:  []float64{r.ProductionGWh},
+		}
+	}
+	return rows
+}
+
+// thermoRecord is a record of Thermoelectric as the demo's models work
+// with it (GenerationStats derives capacities from them).
+type thermoRecord struct {
+	Year                                                  int
+	CapacityType, Region, Province, Category, Subcategory string
+	ProductionGWh                                         float64
+}
+
+// thermoRecords returns the records of Thermoelectric, in its order.
+func thermoRecords() []thermoRecord {
 	rng := rand.New(rand.NewPCG(thermoSeed, thermoSeed>>7))
 	sites := thermoSites()
 	for _, p := range thermoSmallProvinces() {
@@ -210,7 +238,7 @@ func Thermoelectric() []energy.ThermoRecord {
 	}
 
 	type key struct{ province, category, subcategory string }
-	var out []energy.ThermoRecord
+	var out []thermoRecord
 	for year := ThermoFirstYear; year <= ThermoLastYear; year++ {
 		var keys []key // first-seen order, so that map order never matters
 		gross := map[key]float64{}
@@ -239,14 +267,14 @@ func Thermoelectric() []energy.ThermoRecord {
 				ct  string
 				gwh float64
 			}{{energy.Lorda, g}, {energy.Netta, n}} {
-				out = append(out, energy.ThermoRecord{
+				out = append(out, thermoRecord{
 					Year: year, CapacityType: r.ct, Region: region, Province: k.province,
 					Category: k.category, Subcategory: k.subcategory, ProductionGWh: r.gwh,
 				})
 			}
 		}
 	}
-	slices.SortFunc(out, func(a, b energy.ThermoRecord) int {
+	slices.SortFunc(out, func(a, b thermoRecord) int {
 		return cmp.Or(
 			cmp.Compare(a.Year, b.Year),
 			strings.Compare(a.Region, b.Region),

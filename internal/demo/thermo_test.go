@@ -3,50 +3,89 @@ package demo_test
 import (
 	"cmp"
 	"math"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/energyapi/energyapi/internal/catalog"
+	"github.com/energyapi/energyapi/internal/dataset"
 	"github.com/energyapi/energyapi/internal/demo"
 	"github.com/energyapi/energyapi/internal/energy"
 )
+
+// thermoRec is a row of demo.Thermoelectric with its fields named, in the
+// order the thermoelectric descriptor declares them.
+type thermoRec struct {
+	Year                                                  int
+	CapacityType, Region, Province, Category, Subcategory string
+	ProductionGWh                                         float64
+}
+
+func thermoRecs(tb testing.TB) []thermoRec {
+	tb.Helper()
+	var out []thermoRec
+	for _, r := range demo.Thermoelectric() {
+		if len(r.Text) != 5 || len(r.Num) != 1 {
+			tb.Fatalf("row %+v: want 5 text and 1 number values", r)
+		}
+		out = append(out, thermoRec{time.Unix(r.Time, 0).In(energy.Rome()).Year(),
+			r.Text[0], r.Text[1], r.Text[2], r.Text[3], r.Text[4], r.Num[0]})
+	}
+	return out
+}
 
 func TestThermoelectricDeterministic(t *testing.T) {
 	a, b := demo.Thermoelectric(), demo.Thermoelectric()
 	if len(a) == 0 {
 		t.Fatal("got no records, want some")
 	}
-	if !slices.Equal(a, b) {
+	if !reflect.DeepEqual(a, b) {
 		t.Error("two calls returned different records, want the same")
 	}
-	a[0].ProductionGWh = -1
-	if c := demo.Thermoelectric(); c[0] != b[0] {
+	a[0].Num[0], a[0].Text[0] = -1, "changed"
+	if c := demo.Thermoelectric(); !reflect.DeepEqual(c[0], b[0]) {
 		t.Errorf("after modifying a returned record, the next call returned %+v, want %+v", c[0], b[0])
 	}
 }
 
+// TestThermoelectricRecordsValid checks every record against the
+// thermoelectric descriptor: canonical names, a province of its region, a
+// subcategory of its category, one record per key.
 func TestThermoelectricRecordsValid(t *testing.T) {
+	c, err := catalog.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, _ := c.Lookup("thermoelectric")
+	seen := map[string]bool{}
 	for _, r := range demo.Thermoelectric() {
-		got, err := energy.ValidateThermo(r)
-		if err != nil {
+		got := dataset.Row{Time: r.Time, Text: slices.Clone(r.Text), Num: slices.Clone(r.Num)}
+		if err := c.Canonical(d, &got); err != nil {
 			t.Fatalf("record %+v: %v", r, err)
 		}
-		if got != r {
-			t.Fatalf("record %+v is not canonical: ValidateThermo gives %+v", r, got)
+		if !slices.Equal(got.Text, r.Text) {
+			t.Fatalf("record %+v is not canonical: the descriptor gives %q", r, got.Text)
 		}
-		if r.ProductionGWh <= 0 {
-			t.Errorf("record %+v: got production %v, want above zero", r, r.ProductionGWh)
+		if r.Num[0] <= 0 {
+			t.Errorf("record %+v: got production %v, want above zero", r, r.Num[0])
 		}
-		if milli := r.ProductionGWh * 1000; math.Abs(milli-math.Round(milli)) > 1e-6 {
-			t.Errorf("record %+v: got production %v, want it rounded to 3 decimals", r, r.ProductionGWh)
+		if milli := r.Num[0] * 1000; math.Abs(milli-math.Round(milli)) > 1e-6 {
+			t.Errorf("record %+v: got production %v, want it rounded to 3 decimals", r, r.Num[0])
+		}
+		if k := c.KeyOf(d, r); seen[k] {
+			t.Errorf("key %q appears twice, want once", k)
+		} else {
+			seen[k] = true
 		}
 	}
 }
 
 func TestThermoelectricOrdered(t *testing.T) {
-	recs := demo.Thermoelectric()
-	ordered := slices.IsSortedFunc(recs, func(a, b energy.ThermoRecord) int {
+	recs := thermoRecs(t)
+	ordered := slices.IsSortedFunc(recs, func(a, b thermoRec) int {
 		return cmp.Or(cmp.Compare(a.Year, b.Year), strings.Compare(a.Region, b.Region),
 			strings.Compare(a.Province, b.Province), strings.Compare(a.Category, b.Category),
 			strings.Compare(a.Subcategory, b.Subcategory), strings.Compare(a.CapacityType, b.CapacityType))
@@ -56,19 +95,9 @@ func TestThermoelectricOrdered(t *testing.T) {
 	}
 }
 
-func TestThermoelectricNoDuplicateKeys(t *testing.T) {
-	seen := map[energy.ThermoKey]bool{}
-	for _, r := range demo.Thermoelectric() {
-		if seen[r.Key()] {
-			t.Errorf("key %+v appears twice, want once", r.Key())
-		}
-		seen[r.Key()] = true
-	}
-}
-
 func TestThermoelectricYearlyGross(t *testing.T) {
 	gross := map[int]float64{}
-	for _, r := range demo.Thermoelectric() {
+	for _, r := range thermoRecs(t) {
 		if r.CapacityType == energy.Lorda {
 			gross[r.Year] += r.ProductionGWh
 		}
@@ -90,7 +119,7 @@ func TestThermoelectricYearlyGross(t *testing.T) {
 // half of 2015's.
 func TestThermoelectricCoalPhaseDown(t *testing.T) {
 	condensing := map[int]float64{}
-	for _, r := range demo.Thermoelectric() {
+	for _, r := range thermoRecs(t) {
 		if r.CapacityType == energy.Lorda && r.Category == energy.NonCogenerativa && r.Subcategory == "Condensazione" {
 			condensing[r.Year] += r.ProductionGWh
 		}
@@ -106,7 +135,7 @@ func TestThermoelectricNetBelowGross(t *testing.T) {
 		region, province, category, subcategory string
 	}
 	gross, net := map[site]float64{}, map[site]float64{}
-	for _, r := range demo.Thermoelectric() {
+	for _, r := range thermoRecs(t) {
 		s := site{r.Year, r.Region, r.Province, r.Category, r.Subcategory}
 		switch r.CapacityType {
 		case energy.Lorda:
@@ -131,7 +160,7 @@ func TestThermoelectricNetBelowGross(t *testing.T) {
 }
 
 func TestThermoelectricCoverage(t *testing.T) {
-	recs := demo.Thermoelectric()
+	recs := thermoRecs(t)
 	provinces := map[string]bool{}
 	categories := map[int]map[string]bool{}
 	for _, r := range recs {

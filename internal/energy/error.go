@@ -1,13 +1,15 @@
-// Package energy is the domain of the Energy Data API: calendar days and
-// instants in Europe/Rome (date.go, querydate.go), numbers as the family
-// writes them (number.go), the reference lists that filters and imports
-// match values against (Names and the Canonical* functions), the bidding
-// zones and quarter-hourly load points with the daily peak and valley
-// derived from them (load.go, derive.go), the typed thermoelectric records
-// that the demo generator and older tests still use (thermo.go, Data), and
-// Error with the codes that the edges map once. It imports nothing from
-// this repository and knows nothing of HTTP or SQL; the datasets themselves
-// are declared in internal/catalog and served by internal/dataset.
+// Package energy is the domain of the Energy Data API, the vocabulary that
+// every other package shares: calendar days and instants in Europe/Rome
+// (date.go, querydate.go); numbers as the family writes them (number.go);
+// the reference lists that filters and imports match values against, with
+// their accepted spellings (reference.go, names*.go); the bidding zones,
+// quarter-hourly load points and the daily peak and valley derived from
+// them (load.go, derive.go), which the total-load importer and the
+// peak-valley derivation work with; the counts an import reports
+// (store.go); and Error with the codes that the edges map once. It imports
+// nothing from this repository and knows nothing of HTTP or SQL. Records
+// themselves are rows of the datasets that internal/catalog declares and
+// internal/dataset stores and serves; this package has no type per dataset.
 package energy
 
 import (

@@ -1,7 +1,6 @@
 package energy
 
 import (
-	"math"
 	"slices"
 	"strings"
 	"unicode"
@@ -350,64 +349,8 @@ func RegionOf(province string) (string, bool) {
 	return ref.regionOf[p], true
 }
 
-// Year bounds that ValidateThermo accepts.
+// Year bounds that imports accept.
 const (
 	MinYear = 1900
 	MaxYear = 2100
 )
-
-// ValidateThermo returns r with every text field replaced by its canonical
-// name. It returns an *Error with code Invalid, whose message names the field
-// and repeats the value, if a field is missing or names nothing in the
-// reference lists, if the subcategory belongs to another category, if the
-// province lies in another region, if the year is outside MinYear..MaxYear, or
-// if the production is not a finite number. Negative production is valid: net
-// production can be below zero.
-func ValidateThermo(r ThermoRecord) (ThermoRecord, error) {
-	if r.Year < MinYear || r.Year > MaxYear {
-		return r, Errorf(Invalid, "year %d is outside %d..%d", r.Year, MinYear, MaxYear)
-	}
-	fields := []struct {
-		name string
-		val  *string
-	}{
-		{"capacity_type", &r.CapacityType}, {"region", &r.Region}, {"province", &r.Province},
-		{"category", &r.Category}, {"subcategory", &r.Subcategory},
-	}
-	for _, f := range fields {
-		if strings.TrimSpace(*f.val) == "" {
-			return r, Errorf(Invalid, "%s is missing", f.name)
-		}
-	}
-	ct, ok := CanonicalCapacityType(r.CapacityType)
-	if !ok {
-		return r, Errorf(Invalid, "unknown capacity_type %q (want %q or %q)", r.CapacityType, Lorda, Netta)
-	}
-	region, ok := CanonicalRegion(r.Region)
-	if !ok {
-		return r, Errorf(Invalid, "unknown region %q", r.Region)
-	}
-	prov, ok := CanonicalProvince(r.Province)
-	if !ok {
-		return r, Errorf(Invalid, "unknown province %q", r.Province)
-	}
-	if ref.regionOf[prov] != region {
-		return r, Errorf(Invalid, "province %q is not in region %q (it is in %q)", r.Province, region, ref.regionOf[prov])
-	}
-	cat, ok := CanonicalCategory(r.Category)
-	if !ok {
-		return r, Errorf(Invalid, "unknown category %q (want %q or %q)", r.Category, NonCogenerativa, Cogenerativa)
-	}
-	sub, ok := lookupSubcategory(r.Subcategory)
-	if !ok {
-		return r, Errorf(Invalid, "unknown subcategory %q", r.Subcategory)
-	}
-	if sub.category != cat {
-		return r, Errorf(Invalid, "subcategory %q does not belong to category %q", r.Subcategory, cat)
-	}
-	if math.IsNaN(r.ProductionGWh) || math.IsInf(r.ProductionGWh, 0) {
-		return r, Errorf(Invalid, "production_GWh %v is not a finite number", r.ProductionGWh)
-	}
-	r.CapacityType, r.Region, r.Province, r.Category, r.Subcategory = ct, region, prov, cat, sub.name
-	return r, nil
-}

@@ -1,8 +1,6 @@
 package energy_test
 
 import (
-	"errors"
-	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -307,91 +305,5 @@ func TestEveryListedNameIsCanonical(t *testing.T) {
 				t.Errorf("RegionOf(%q) = %q, %v; want %q, true", p, got, ok, region)
 			}
 		}
-	}
-}
-
-func goodRecord() energy.ThermoRecord {
-	return energy.ThermoRecord{
-		Year: 2023, CapacityType: "Lorda", Region: "Puglia", Province: "Brindisi",
-		Category: "Non cogenerativa", Subcategory: "Condensazione", ProductionGWh: 1234.5,
-	}
-}
-
-func TestValidateThermoCanonicalises(t *testing.T) {
-	in := energy.ThermoRecord{
-		Year: 2021, CapacityType: " netta", Region: "trentino alto adige", Province: "Bolzano/Bozen",
-		Category: "Non cogenerative", Subcategory: "Celle combustibili", ProductionGWh: -16368.385,
-	}
-	want := energy.ThermoRecord{
-		Year: 2021, CapacityType: "Netta", Region: "Trentino-Alto Adige", Province: "Bolzano",
-		Category: "Non cogenerativa", Subcategory: "Celle a combustibile", ProductionGWh: -16368.385,
-	}
-	got, err := energy.ValidateThermo(in)
-	if err != nil {
-		t.Fatalf("ValidateThermo(%+v): %v", in, err)
-	}
-	if got != want {
-		t.Errorf("ValidateThermo(%+v) = %+v, want %+v", in, got, want)
-	}
-}
-
-func TestValidateThermoRejects(t *testing.T) {
-	tests := []struct {
-		name    string
-		edit    func(r *energy.ThermoRecord)
-		wantMsg string
-	}{
-		{"unknown category", func(r *energy.ThermoRecord) { r.Category = "Geotermica" }, `unknown category "Geotermica"`},
-		{"subcategory of other category", func(r *energy.ThermoRecord) { r.Subcategory = "Contropressione" },
-			`subcategory "Contropressione" does not belong to category "Non cogenerativa"`},
-		{"unknown subcategory", func(r *energy.ThermoRecord) { r.Subcategory = "Nucleare" }, `unknown subcategory "Nucleare"`},
-		{"unknown region", func(r *energy.ThermoRecord) { r.Region = "Apulia" }, `unknown region "Apulia"`},
-		{"unknown province", func(r *energy.ThermoRecord) { r.Province = "Carbonia-Iglesias" }, `unknown province "Carbonia-Iglesias"`},
-		{"province of other region", func(r *energy.ThermoRecord) { r.Province = "Udine" },
-			`province "Udine" is not in region "Puglia" (it is in "Friuli-Venezia Giulia")`},
-		{"unknown capacity type", func(r *energy.ThermoRecord) { r.CapacityType = "Gross" }, `unknown capacity_type "Gross"`},
-		{"missing province", func(r *energy.ThermoRecord) { r.Province = " " }, "province is missing"},
-		{"year too early", func(r *energy.ThermoRecord) { r.Year = 1899 }, "year 1899 is outside 1900..2100"},
-		{"year too late", func(r *energy.ThermoRecord) { r.Year = 2101 }, "year 2101 is outside 1900..2100"},
-		{"NaN production", func(r *energy.ThermoRecord) { r.ProductionGWh = math.NaN() }, "production_GWh NaN is not a finite number"},
-		{"infinite production", func(r *energy.ThermoRecord) { r.ProductionGWh = math.Inf(-1) }, "production_GWh -Inf is not a finite number"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			r := goodRecord()
-			tt.edit(&r)
-			_, err := energy.ValidateThermo(r)
-			var e *energy.Error
-			if !errors.As(err, &e) {
-				t.Fatalf("ValidateThermo(%+v) error = %v, want an *energy.Error", r, err)
-			}
-			if e.Code != energy.Invalid {
-				t.Errorf("got code %q, want %q", e.Code, energy.Invalid)
-			}
-			if !strings.HasPrefix(e.Message, tt.wantMsg) {
-				t.Errorf("got message %q, want it to start with %q", e.Message, tt.wantMsg)
-			}
-		})
-	}
-}
-
-func TestValidateThermoBoundaries(t *testing.T) {
-	tests := []struct {
-		name string
-		edit func(r *energy.ThermoRecord)
-	}{
-		{"year 1900", func(r *energy.ThermoRecord) { r.Year = 1900 }},
-		{"year 2100", func(r *energy.ThermoRecord) { r.Year = 2100 }},
-		{"negative production", func(r *energy.ThermoRecord) { r.ProductionGWh = -16368.385 }},
-		{"zero production", func(r *energy.ThermoRecord) { r.ProductionGWh = 0 }},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			r := goodRecord()
-			tt.edit(&r)
-			if _, err := energy.ValidateThermo(r); err != nil {
-				t.Errorf("ValidateThermo(%+v) = %v, want no error", r, err)
-			}
-		})
 	}
 }

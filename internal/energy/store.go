@@ -13,20 +13,11 @@ type ImportStats struct {
 	Unchanged int // existing keys with identical values
 }
 
-// Data is a set of records in domain form: what tests and the demo
-// generators hand to the importers.
-type Data struct {
-	Version    int64
-	Updated    time.Time
-	Thermo     []ThermoRecord
-	PeakValley []DayExtremes // one per day
-}
-
 // ImportTotal sums the imports of one dataset that committed. Stores record a
 // run inside each import's own transaction, so the totals are exact across
 // processes and survive restarts.
 type ImportTotal struct {
-	Dataset string // "thermoelectric", "total-load" or "peak-valley"
+	Dataset string // the dataset's name in the catalogue
 	Runs    int64
 	Rows    int64 // records read, over all runs
 	Last    time.Time

@@ -8,7 +8,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/energyapi/energyapi/internal/dataset"
 	"github.com/energyapi/energyapi/internal/energy"
 	"github.com/energyapi/energyapi/internal/ingest"
 	"github.com/xuri/excelize/v2"
@@ -61,7 +63,7 @@ func FuzzParseThermoelectricCSV(f *testing.F) {
 	f.Add([]byte("year,capacity_type,region,province,category,subcategory,production_GWh\n2023,Lorda,Abruzzo,Chieti,Non cogenerativa,Altro genere,1e308\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		const name = "thermo.csv"
-		recs, err := parseThermo(name, bytes.NewReader(data))
+		recs, err := parseThermo(t, name, bytes.NewReader(data))
 		if err != nil {
 			checkParseError(t, name, err)
 			return
@@ -69,19 +71,24 @@ func FuzzParseThermoelectricCSV(f *testing.F) {
 		if len(recs) == 0 {
 			t.Fatal("no records and no error, want the no-data-row error")
 		}
-		seen := map[energy.ThermoKey]bool{}
+		c, d := thermoDataset(t)
+		seen := map[string]bool{}
 		for _, r := range recs {
-			canon, err := energy.ValidateThermo(r)
-			if err != nil {
+			canon := dataset.Row{Time: r.Time, Text: slices.Clone(r.Text), Num: slices.Clone(r.Num)}
+			if err := c.Canonical(d, &canon); err != nil {
 				t.Fatalf("record %+v fails validation: %v", r, err)
 			}
-			if canon != r {
+			if y := time.Unix(r.Time, 0).In(energy.Rome()); y.Year() < energy.MinYear || y.Year() > energy.MaxYear || y.YearDay() != 1 || y.Hour() != 0 {
+				t.Fatalf("record %+v: time %v is not the start of a year from %d to %d", r, y, energy.MinYear, energy.MaxYear)
+			}
+			if !slices.Equal(canon.Text, r.Text) || !slices.Equal(canon.Num, r.Num) {
 				t.Fatalf("record %+v is not in canonical form %+v", r, canon)
 			}
-			if seen[r.Key()] {
-				t.Fatalf("key %+v returned twice", r.Key())
+			if k := c.KeyOf(d, r); seen[k] {
+				t.Fatalf("key %q returned twice", k)
+			} else {
+				seen[k] = true
 			}
-			seen[r.Key()] = true
 		}
 	})
 }

@@ -2,32 +2,30 @@ package ingest_test
 
 import (
 	"io"
-	"time"
+	"testing"
 
 	"github.com/energyapi/energyapi/internal/catalog"
-	"github.com/energyapi/energyapi/internal/energy"
+	"github.com/energyapi/energyapi/internal/dataset"
 	"github.com/energyapi/energyapi/internal/ingest"
 )
 
-// parseThermo reads a thermoelectric file as import does, through the
-// generic reader and the dataset's declaration, and returns its records.
-func parseThermo(name string, r io.Reader) ([]energy.ThermoRecord, error) {
+// thermoDataset returns the catalogue and its thermoelectric dataset.
+func thermoDataset(tb testing.TB) (*dataset.Catalog, *dataset.Dataset) {
+	tb.Helper()
 	c, err := catalog.New()
 	if err != nil {
-		return nil, err
+		tb.Fatal(err)
 	}
-	d, _ := c.Lookup("thermoelectric")
-	rows, err := ingest.ReadRows(c, d, name, r)
-	if err != nil {
-		return nil, err
+	d, ok := c.Lookup("thermoelectric")
+	if !ok {
+		tb.Fatal("catalogue lacks thermoelectric")
 	}
-	out := make([]energy.ThermoRecord, len(rows))
-	for i, row := range rows {
-		out[i] = energy.ThermoRecord{
-			Year:         time.Unix(row.Time, 0).In(energy.Rome()).Year(),
-			CapacityType: row.Text[0], Region: row.Text[1], Province: row.Text[2], Category: row.Text[3], Subcategory: row.Text[4],
-			ProductionGWh: row.Num[0],
-		}
-	}
-	return out, nil
+	return c, d
+}
+
+// parseThermo reads a thermoelectric file as import does, through the
+// generic reader and the dataset's declaration, and returns its rows.
+func parseThermo(tb testing.TB, name string, r io.Reader) ([]dataset.Row, error) {
+	c, d := thermoDataset(tb)
+	return ingest.ReadRows(c, d, name, r)
 }

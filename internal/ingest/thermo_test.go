@@ -6,38 +6,42 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
+	"reflect"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/energyapi/energyapi/internal/dataset"
 	"github.com/energyapi/energyapi/internal/energy"
 	"github.com/xuri/excelize/v2"
 )
 
-func thermo(year int, ct, region, province, category, sub string, gwh float64) energy.ThermoRecord {
-	return energy.ThermoRecord{
-		Year: year, CapacityType: ct, Region: region, Province: province,
-		Category: category, Subcategory: sub, ProductionGWh: gwh,
+// thermo is a row of the thermoelectric dataset, in its descriptor's order.
+func thermo(year int, ct, region, province, category, sub string, gwh float64) dataset.Row {
+	return dataset.Row{
+		Time: time.Date(year, time.January, 1, 0, 0, 0, 0, energy.Rome()).Unix(),
+		Text: []string{ct, region, province, category, sub},
+		Num:  []float64{gwh},
 	}
 }
 
-func parseThermoFixture(tb testing.TB, name string) []energy.ThermoRecord {
+func parseThermoFixture(tb testing.TB, name string) []dataset.Row {
 	tb.Helper()
 	f, err := os.Open(filepath.Join("testdata", name))
 	if err != nil {
 		tb.Fatal(err)
 	}
 	defer f.Close()
-	recs, err := parseThermo(name, f)
+	recs, err := parseThermo(tb, name, f)
 	if err != nil {
 		tb.Fatalf("ParseThermoelectric(%s): %v", name, err)
 	}
 	return recs
 }
 
-func checkThermo(tb testing.TB, got, want []energy.ThermoRecord) {
+func checkThermo(tb testing.TB, got, want []dataset.Row) {
 	tb.Helper()
-	if !slices.Equal(got, want) {
+	if !reflect.DeepEqual(got, want) {
 		tb.Errorf("got %d records:\n%+v\nwant %d:\n%+v", len(got), got, len(want), want)
 	}
 }
@@ -46,9 +50,9 @@ func TestParseThermoelectricFiles(t *testing.T) {
 	const nc, c = "Non cogenerativa", "Cogenerativa"
 	tests := []struct {
 		file string
-		want []energy.ThermoRecord
+		want []dataset.Row
 	}{
-		{"thermo_comma.csv", []energy.ThermoRecord{
+		{"thermo_comma.csv", []dataset.Row{
 			thermo(2023, "Lorda", "Puglia", "Brindisi", nc, "Condensazione", 5123.456),
 			thermo(2023, "Netta", "Puglia", "Brindisi", nc, "Condensazione", 4950.1),
 			thermo(2023, "Lorda", "Calabria", "Reggio di Calabria", nc, "Celle a combustibile", 0.408),
@@ -57,13 +61,13 @@ func TestParseThermoelectricFiles(t *testing.T) {
 		}},
 		// Semicolons, a byte order mark, CRLF, other column order and letter
 		// case, an extra column and aliases.
-		{"thermo_semicolon.csv", []energy.ThermoRecord{
+		{"thermo_semicolon.csv", []dataset.Row{
 			thermo(2022, "Lorda", "Friuli-Venezia Giulia", "Udine", c, "Turbine a gas con cogenerazione", 20.976),
 			thermo(2022, "Netta", "Abruzzo", "Chieti", nc, "Ciclo combinato", 27389.4),
 			thermo(2022, "Lorda", "Trentino-Alto Adige", "Bolzano", c, "Combustione interna con cogenerazione", 1234567),
 		}},
 		// A title row, blank rows between records and blank trailing rows.
-		{"thermo_title.csv", []energy.ThermoRecord{
+		{"thermo_title.csv", []dataset.Row{
 			thermo(2021, "Lorda", "Piemonte", "Torino", c, "Ciclo combinato con cogenerazione", 3456.789),
 			thermo(2021, "Netta", "Piemonte", "Torino", c, "Ciclo combinato con cogenerazione", 3380),
 		}},
@@ -157,11 +161,11 @@ func TestParseThermoelectricXLSX(t *testing.T) {
 	// excelize writes numbers in plain decimals; Excel writes small and large
 	// ones in E notation, as the stored XML here now does.
 	data = replaceInZip(t, data, "xl/worksheets/sheet1.xml", "<v>0.0000125</v>", "<v>1.25E-5</v>")
-	got, err := parseThermo("thermo.xlsx", bytes.NewReader(data))
+	got, err := parseThermo(t, "thermo.xlsx", bytes.NewReader(data))
 	if err != nil {
 		t.Fatalf("ParseThermoelectric: %v", err)
 	}
-	checkThermo(t, got, []energy.ThermoRecord{
+	checkThermo(t, got, []dataset.Row{
 		thermo(2024, "Lorda", "Liguria", "La Spezia", "Non cogenerativa", "Ciclo combinato", 1234.567),
 		thermo(2024, "Netta", "Liguria", "La Spezia", "Non cogenerativa", "Ciclo combinato", 1200.5),
 		thermo(2024, "Lorda", "Emilia-Romagna", "Reggio nell'Emilia", "Cogenerativa", "Contropressione", 0.0000125),
@@ -176,7 +180,7 @@ func TestParseThermoelectricXLSXError(t *testing.T) {
 		{2024, "Lorda", "Liguria", "La Spezia", "Non cogenerativa", "Ciclo combinato", 1234.567},
 		{2024, "Lorda", "Liguria", "Genova", "Non cogenerativa", "Contropressione", 1},
 	})
-	_, err := parseThermo("thermo.xlsx", bytes.NewReader(data))
+	_, err := parseThermo(t, "thermo.xlsx", bytes.NewReader(data))
 	want := `thermo.xlsx:4: subcategory "Contropressione" is not in category "Non cogenerativa" (it is in "Cogenerativa")`
 	if err == nil || err.Error() != want {
 		t.Errorf("got error %v, want %q", err, want)
@@ -240,7 +244,7 @@ func TestParseThermoelectricErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			recs, err := parseThermo(tt.file, strings.NewReader(tt.content))
+			recs, err := parseThermo(t, tt.file, strings.NewReader(tt.content))
 			if err == nil {
 				t.Fatalf("got %d records and no error, want error %q", len(recs), tt.want)
 			}

@@ -34,7 +34,8 @@ const (
 // Options configure Start. The zero value serves no data with the server's
 // defaults: 300 s tokens, the real clock and a 60-day range limit.
 type Options struct {
-	Data energy.Data
+	// Data are served as the datasets' records, imported as such.
+	Data Rows
 	// Catalog and Source, when set, are what the server serves instead of
 	// Data and Load: the datasets of Catalog, from the parts of Source.
 	Catalog *dataset.Catalog

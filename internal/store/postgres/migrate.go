@@ -4,7 +4,6 @@ import (
 	"context"
 	"embed"
 	"fmt"
-	"time"
 
 	"github.com/energyapi/energyapi/internal/store"
 	"github.com/jackc/pgx/v5"
@@ -29,27 +28,21 @@ func migrations() ([]store.Migration, error) {
 // migration that fails leaves nothing behind.
 //
 // A migration may have a step in Go (steps), which runs in its transaction
-// before its SQL. Steps stamp what they write with the time now returns.
+// before its SQL.
 func migrate(ctx context.Context, pool *pgxpool.Pool) error {
 	ms, err := migrations()
 	if err != nil {
 		return fmt.Errorf("migrate: %w", err)
 	}
-	return apply(ctx, pool, ms, steps(time.Now))
+	return apply(ctx, pool, ms, steps())
 }
 
-// steps returns the Go steps of the migrations, by version.
-func steps(now func() time.Time) map[int]func(context.Context, pgx.Tx) error {
-	return map[int]func(context.Context, pgx.Tx) error{
-		// Moving records into parts writes parts, so it takes the import
-		// lock too: a process of schema 2 may be importing meanwhile.
-		3: func(ctx context.Context, tx pgx.Tx) error {
-			if err := lockImports(ctx, tx); err != nil {
-				return err
-			}
-			return store.MoveLegacy(ctx, legacyTx{partTx{tx}}, now)
-		},
-	}
+// steps returns the Go steps of the migrations, by version (store.Steps).
+func steps() map[int]func(context.Context, pgx.Tx) error {
+	return store.Steps(func(ctx context.Context, tx pgx.Tx, q string) (n int64, err error) {
+		err = tx.QueryRow(ctx, q).Scan(&n)
+		return n, err
+	})
 }
 
 // apply applies ms, the migrations from the first up to some version, as

@@ -5,16 +5,16 @@ import (
 	"fmt"
 	"os"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/energyapi/energyapi/internal/auth"
-	"github.com/energyapi/energyapi/internal/dataset"
-	"github.com/energyapi/energyapi/internal/energy"
+	"github.com/energyapi/energyapi/internal/catalog"
 	"github.com/energyapi/energyapi/internal/store/postgres/pgtest"
 	"github.com/energyapi/energyapi/internal/store/storetest"
 	"github.com/energyapi/energyapi/internal/testwait"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
 )
 
 // cluster is the server every test of this binary creates its database on.
@@ -29,16 +29,7 @@ func TestMain(m *testing.M) {
 // openStore opens dsn and closes the store when the test ends.
 func openStore(t testing.TB, dsn string) *Store {
 	t.Helper()
-	s, err := Open(t.Context(), dsn)
-	if err != nil {
-		t.Fatalf("Open: %v", err)
-	}
-	t.Cleanup(func() {
-		if err := s.Close(); err != nil {
-			t.Errorf("Close: %v", err)
-		}
-	})
-	return s
+	return storetest.Opened[*Store](t)(Open(t.Context(), dsn))
 }
 
 // newStore opens a store on a new database of its own.
@@ -50,167 +41,6 @@ func newStore(t testing.TB) *Store {
 func newTestClient(id string) auth.Client {
 	return auth.Client{ID: id, Name: "Client " + id, SecretHash: []byte("hash"),
 		Created: time.Date(2024, 5, 1, 9, 30, 0, 0, time.UTC)}
-}
-
-func TestContract(t *testing.T) {
-	storetest.Run(t, func(t *testing.T) storetest.Store { return newStore(t) })
-}
-
-// TestProcessesShareDatabase uses two stores, each with its own pool, as two
-// replicas would.
-func TestProcessesShareDatabase(t *testing.T) {
-	storetest.RunShared(t, func(t *testing.T) (storetest.Store, storetest.Store) {
-		dsn := cluster.Database(t)
-		return openStore(t, dsn), openStore(t, dsn)
-	})
-}
-
-// TestImportFailingMidwayLeavesNothing has PostgreSQL itself refuse a row
-// half-way through an import, with a row trigger in the test's own database.
-func TestImportFailingMidwayLeavesNothing(t *testing.T) {
-	s := newStore(t)
-	ctx := t.Context()
-	refuse := func(t testing.TB, table string, after int) func() {
-		t.Helper()
-		setup := fmt.Sprintf(`CREATE FUNCTION fail() RETURNS trigger LANGUAGE plpgsql AS $$
-			BEGIN
-				IF (SELECT count(*) FROM %[1]s) >= %[2]d THEN RAISE EXCEPTION '%[3]s'; END IF;
-				RETURN NEW;
-			END $$;
-			CREATE TRIGGER fail BEFORE INSERT ON %[1]s FOR EACH ROW EXECUTE FUNCTION fail();`,
-			table, after, storetest.Refusal)
-		if _, err := s.pool.Exec(ctx, setup); err != nil {
-			t.Fatal(err)
-		}
-		return func() {
-			if _, err := s.pool.Exec(context.WithoutCancel(ctx), `DROP FUNCTION fail() CASCADE`); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
-	count := func(t testing.TB, table string) int {
-		t.Helper()
-		var n int
-		if err := s.pool.QueryRow(ctx, "SELECT count(*) FROM "+table).Scan(&n); err != nil {
-			t.Fatal(err)
-		}
-		return n
-	}
-	storetest.FailingMidway(t, s, refuse, count)
-}
-
-func appliedMigrations(t testing.TB, s *Store) []string {
-	t.Helper()
-	rows, err := s.pool.Query(t.Context(), `SELECT version, name FROM schema_migrations ORDER BY version`)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rows.Close()
-	var got []string
-	for rows.Next() {
-		var v int
-		var name string
-		if err := rows.Scan(&v, &name); err != nil {
-			t.Fatal(err)
-		}
-		got = append(got, fmt.Sprintf("%04d_%s", v, name))
-	}
-	if err := rows.Err(); err != nil {
-		t.Fatal(err)
-	}
-	return got
-}
-
-func TestMigrationsAppliedOnce(t *testing.T) {
-	dsn := cluster.Database(t)
-	want := "[0001_init 0002_parts 0003_parts_only 0004_import_events 0005_registration 0006_plans]"
-
-	s, err := Open(t.Context(), dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := fmt.Sprint(appliedMigrations(t, s)); got != want {
-		t.Fatalf("after first open: got %s, want %s", got, want)
-	}
-	if _, err := s.UpdateParts(t.Context(), "test", time.Now(), nil, writePart("test", "2023")); err != nil {
-		t.Fatal(err)
-	}
-	if err := s.Close(); err != nil {
-		t.Fatal(err)
-	}
-
-	s = openStore(t, dsn)
-	if got := fmt.Sprint(appliedMigrations(t, s)); got != want {
-		t.Fatalf("after reopening: got %s, want %s", got, want)
-	}
-	ch, err := s.ChangedParts(t.Context(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(ch.Parts) != 1 || ch.Version != 1 {
-		t.Fatalf("after reopening: got %d parts at version %d, want 1 at version 1", len(ch.Parts), ch.Version)
-	}
-}
-
-// TestConcurrentOpenOfNewDatabase opens a new database from several stores at
-// once, as replicas started together would: the advisory lock must let
-// exactly one of them apply each migration.
-func TestConcurrentOpenOfNewDatabase(t *testing.T) {
-	const rounds, n = 3, 6
-	for round := range rounds {
-		dsn := cluster.Database(t)
-		stores := make([]*Store, n)
-		errs := make([]error, n)
-		start := make(chan struct{})
-		var wg sync.WaitGroup
-		for i := range n {
-			wg.Go(func() {
-				<-start
-				stores[i], errs[i] = Open(t.Context(), dsn)
-			})
-		}
-		close(start)
-		wg.Wait()
-		for i, s := range stores {
-			if errs[i] != nil {
-				t.Fatalf("round %d: Open %d: %v", round, i, errs[i])
-			}
-			t.Cleanup(func() { s.Close() })
-		}
-		if got, want := fmt.Sprint(appliedMigrations(t, stores[0])), "[0001_init 0002_parts 0003_parts_only 0004_import_events 0005_registration 0006_plans]"; got != want {
-			t.Fatalf("round %d: schema_migrations: got %s, want %s", round, got, want)
-		}
-		for i, s := range stores {
-			if err := s.CreateClient(t.Context(), newTestClient(fmt.Sprint("c", i))); err != nil {
-				t.Fatalf("round %d: CreateClient through store %d: %v", round, i, err)
-			}
-		}
-		for i, s := range stores {
-			cs, err := s.Clients(t.Context())
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(cs) != n {
-				t.Fatalf("round %d: store %d: got %d clients, want %d", round, i, len(cs), n)
-			}
-		}
-	}
-}
-
-func TestNewerSchemaRefused(t *testing.T) {
-	dsn := cluster.Database(t)
-	s := openStore(t, dsn)
-	if _, err := s.pool.Exec(t.Context(), `INSERT INTO schema_migrations (version, name) VALUES (9999, 'future')`); err != nil {
-		t.Fatal(err)
-	}
-	s2, err := Open(t.Context(), dsn)
-	if err == nil {
-		s2.Close()
-		t.Fatalf("Open of a newer schema: got nil error, want one")
-	}
-	if want := "schema version 9999 is newer than this program knows"; !strings.Contains(err.Error(), want) {
-		t.Fatalf("Open of a newer schema: got %q, want it to say %q", err, want)
-	}
 }
 
 func TestOpenErrorHidesPassword(t *testing.T) {
@@ -244,7 +74,7 @@ func TestImportWaitsForAnother(t *testing.T) {
 	}
 	done := make(chan error, 1)
 	go func() {
-		_, err := s.UpdateParts(ctx, "test", time.Now(), nil, writePart("test", "2023"))
+		_, err := s.UpdateParts(ctx, "test", time.Now(), nil, storetest.WritePart("test", "2023"))
 		done <- err
 	}()
 	// The import must be seen waiting on the advisory lock.
@@ -282,57 +112,102 @@ func TestImportWaitsForAnother(t *testing.T) {
 	}
 }
 
-// TestClockStampsImports checks that the data version's time and the import
-// history come from the store's clock, to the microsecond.
-func TestClockStampsImports(t *testing.T) {
-	s := newStore(t)
-	clock := time.Date(2025, 2, 3, 4, 5, 6, 7000, time.UTC)
-	s.now = func() time.Time { return clock }
-	_, err := s.UpdateParts(t.Context(), "test", clock, nil, writePart("test", "2025"))
+// driver opens PostgreSQL stores for the shared tests, each on a database
+// of its own in the test's cluster.
+func driver(tb testing.TB) storetest.Driver {
+	c, err := catalog.New()
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
-	ch, err := s.ChangedParts(t.Context(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !ch.Updated.Equal(clock) {
-		t.Fatalf("Updated: got %v, want %v", ch.Updated, clock)
-	}
-	totals, err := s.ImportTotals(t.Context())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(totals) != 1 || !totals[0].Last.Equal(clock) {
-		t.Fatalf("ImportTotals: got %+v, want one with Last %v", totals, clock)
+	return storetest.Driver{
+		Catalog: c,
+		NewDB:   cluster.Database,
+		Open: func(ctx context.Context, dsn string, now func() time.Time) (storetest.HistoryStore, error) {
+			s, err := Open(ctx, dsn)
+			if err == nil && now != nil {
+				s.now = now
+			}
+			return s, err
+		},
+		Raw: func(tb testing.TB, dsn string) storetest.DB {
+			r, _ := raw(tb, dsn)
+			return r
+		},
+		AtVersion: atVersion,
+		Micros: func(col string) string {
+			return "(extract(epoch FROM " + col + ") * 1000000)::bigint"
+		},
+		// The advisory lock must let exactly one of them apply each migration.
+		Rounds: 3, Openers: 6,
+		Size: func(b *testing.B, s storetest.Store) int64 {
+			var n int64
+			err := s.(*Store).pool.QueryRow(b.Context(), `SELECT pg_total_relation_size('parts')`).Scan(&n)
+			if err != nil {
+				b.Fatal(err)
+			}
+			return n
+		},
+		Refuse: refuse,
 	}
 }
 
-func TestPingAfterClose(t *testing.T) {
-	s, err := Open(t.Context(), cluster.Database(t))
+// refuse has PostgreSQL itself refuse rows of table
+// (storetest.Driver.Refuse), with a row trigger in the test's own database.
+func refuse(tb testing.TB, st storetest.Store, table string, after int) func() {
+	tb.Helper()
+	s := st.(*Store)
+	setup := fmt.Sprintf(`CREATE FUNCTION fail() RETURNS trigger LANGUAGE plpgsql AS $$
+		BEGIN
+			IF (SELECT count(*) FROM %[1]s) >= %[2]d THEN RAISE EXCEPTION '%[3]s'; END IF;
+			RETURN NEW;
+		END $$;
+		CREATE TRIGGER fail BEFORE INSERT ON %[1]s FOR EACH ROW EXECUTE FUNCTION fail();`,
+		table, after, storetest.Refusal)
+	if _, err := s.pool.Exec(tb.Context(), setup); err != nil {
+		tb.Fatal(err)
+	}
+	return func() {
+		if _, err := s.pool.Exec(context.WithoutCancel(tb.Context()), `DROP FUNCTION fail() CASCADE`); err != nil {
+			tb.Fatal(err)
+		}
+	}
+}
+
+// TestStore runs the shared tests against PostgreSQL.
+func TestStore(t *testing.T) { storetest.RunDriver(t, driver(t)) }
+
+// raw connects to the database at dsn until tb ends.
+func raw(tb testing.TB, dsn string) (storetest.DB, *pgxpool.Pool) {
+	tb.Helper()
+	pool, err := pgxpool.New(tb.Context(), dsn)
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
-	if err := s.Close(); err != nil {
-		t.Fatal(err)
+	tb.Cleanup(pool.Close)
+	exec := func(ctx context.Context, stmt string) error {
+		_, err := pool.Exec(ctx, stmt)
+		return err
 	}
-	if err := s.Ping(context.Background()); err == nil {
-		t.Fatalf("Ping after Close: got nil error, want one")
-	}
+	return storetest.DB{ExecSQL: exec, QuerySQL: func(ctx context.Context, q string) ([][]any, error) {
+		rows, err := pool.Query(ctx, q)
+		if err != nil {
+			return nil, err
+		}
+		return pgx.CollectRows(rows, func(row pgx.CollectableRow) ([]any, error) { return row.Values() })
+	}}, pool
 }
 
-// writePart returns a merge that writes one part of dataset name.
-func writePart(name, id string) dataset.MergeFunc {
-	return func([]dataset.StoredPart, time.Time) ([]dataset.StoredPart, energy.ImportStats, error) {
-		return []dataset.StoredPart{{PartRef: dataset.PartRef{Dataset: name, ID: id}, Records: 1, Data: []byte("part " + id)}},
-			energy.ImportStats{Read: 1, Inserted: 1}, nil
+// atVersion gives the new database at dsn the schema that migrations 1 to
+// v leave, as an older program would have.
+func atVersion(tb testing.TB, dsn string, v int) storetest.DB {
+	tb.Helper()
+	r, pool := raw(tb, dsn)
+	ms, err := migrations()
+	if err != nil {
+		tb.Fatal(err)
 	}
-}
-
-func TestRevisions(t *testing.T) {
-	storetest.RunRevisions(t, func(t *testing.T, now func() time.Time) storetest.HistoryStore {
-		s := newStore(t)
-		s.now = now
-		return s
-	})
+	if err := apply(tb.Context(), pool, ms[:v], steps()); err != nil {
+		tb.Fatal(err)
+	}
+	return r
 }

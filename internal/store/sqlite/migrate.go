@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"embed"
 	"fmt"
-	"time"
 
 	"github.com/energyapi/energyapi/internal/store"
 )
@@ -25,22 +24,21 @@ func migrations() ([]store.Migration, error) {
 // for the other and then finds the migration already applied.
 //
 // A migration may have a step in Go (steps), which runs in its transaction
-// before its SQL. Steps stamp what they write with the time now returns.
+// before its SQL.
 func migrate(ctx context.Context, db *sql.DB) error {
 	ms, err := migrations()
 	if err != nil {
 		return fmt.Errorf("migrate: %w", err)
 	}
-	return apply(ctx, db, ms, steps(time.Now))
+	return apply(ctx, db, ms, steps())
 }
 
-// steps returns the Go steps of the migrations, by version.
-func steps(now func() time.Time) map[int]func(context.Context, *sql.Tx) error {
-	return map[int]func(context.Context, *sql.Tx) error{
-		3: func(ctx context.Context, tx *sql.Tx) error {
-			return store.MoveLegacy(ctx, legacyTx{partTx{tx}}, now)
-		},
-	}
+// steps returns the Go steps of the migrations, by version (store.Steps).
+func steps() map[int]func(context.Context, *sql.Tx) error {
+	return store.Steps(func(ctx context.Context, tx *sql.Tx, q string) (n int64, err error) {
+		err = tx.QueryRowContext(ctx, q).Scan(&n)
+		return n, err
+	})
 }
 
 // apply applies ms, the migrations from the first up to some version, as

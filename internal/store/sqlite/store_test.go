@@ -2,84 +2,21 @@ package sqlite
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
-	"sync"
 	"testing"
 	"time"
 
-	"github.com/energyapi/energyapi/internal/auth"
-	"github.com/energyapi/energyapi/internal/dataset"
-	"github.com/energyapi/energyapi/internal/energy"
+	"github.com/energyapi/energyapi/internal/catalog"
 	"github.com/energyapi/energyapi/internal/store/storetest"
 )
 
 // openStore opens the file at path and closes it when the test ends.
 func openStore(t testing.TB, path string) *Store {
 	t.Helper()
-	s, err := Open(t.Context(), path)
-	if err != nil {
-		t.Fatalf("Open: %v", err)
-	}
-	t.Cleanup(func() {
-		if err := s.Close(); err != nil {
-			t.Errorf("Close: %v", err)
-		}
-	})
-	return s
-}
-
-func newTestClient(id string) auth.Client {
-	return auth.Client{ID: id, Name: "Client " + id, SecretHash: []byte("hash"),
-		Created: time.Date(2024, 5, 1, 9, 30, 0, 0, time.UTC)}
-}
-
-func TestContract(t *testing.T) {
-	storetest.Run(t, func(t *testing.T) storetest.Store {
-		return openStore(t, filepath.Join(t.TempDir(), "energy.db"))
-	})
-}
-
-// TestProcessesShareFile opens one file twice, as a server and a
-// command-line import would.
-func TestProcessesShareFile(t *testing.T) {
-	storetest.RunShared(t, func(t *testing.T) (storetest.Store, storetest.Store) {
-		path := filepath.Join(t.TempDir(), "energy.db")
-		return openStore(t, path), openStore(t, path)
-	})
-}
-
-// TestImportFailingMidwayLeavesNothing has SQLite itself refuse a row half-way
-// through an import. A TEMP trigger lives on the one writer connection only,
-// which every import uses.
-func TestImportFailingMidwayLeavesNothing(t *testing.T) {
-	s := openStore(t, filepath.Join(t.TempDir(), "energy.db"))
-	ctx := t.Context()
-	refuse := func(t testing.TB, table string, after int) func() {
-		t.Helper()
-		trigger := fmt.Sprintf(`CREATE TEMP TRIGGER fail BEFORE INSERT ON main.%[1]s
-			WHEN (SELECT count(*) FROM main.%[1]s) >= %[2]d
-			BEGIN SELECT RAISE(ABORT, '%[3]s'); END`, table, after, storetest.Refusal)
-		if _, err := s.w.ExecContext(ctx, trigger); err != nil {
-			t.Fatal(err)
-		}
-		return func() {
-			if _, err := s.w.ExecContext(ctx, `DROP TRIGGER temp.fail`); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
-	count := func(t testing.TB, table string) int {
-		t.Helper()
-		var n int
-		if err := s.r.QueryRowContext(ctx, "SELECT count(*) FROM "+table).Scan(&n); err != nil {
-			t.Fatal(err)
-		}
-		return n
-	}
-	storetest.FailingMidway(t, s, refuse, count)
+	return storetest.Opened[*Store](t)(Open(t.Context(), path))
 }
 
 func TestPragmas(t *testing.T) {
@@ -147,128 +84,6 @@ func TestPaths(t *testing.T) {
 	}
 }
 
-func appliedMigrations(t testing.TB, s *Store) []string {
-	t.Helper()
-	rows, err := s.r.QueryContext(t.Context(), `SELECT version, name FROM schema_migrations ORDER BY version`)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rows.Close()
-	var got []string
-	for rows.Next() {
-		var v int
-		var name string
-		if err := rows.Scan(&v, &name); err != nil {
-			t.Fatal(err)
-		}
-		got = append(got, fmt.Sprintf("%04d_%s", v, name))
-	}
-	if err := rows.Err(); err != nil {
-		t.Fatal(err)
-	}
-	return got
-}
-
-func TestMigrationsAppliedOnce(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "energy.db")
-	want := "[0001_init 0002_parts 0003_parts_only 0004_import_events 0005_registration 0006_plans]"
-
-	s, err := Open(t.Context(), path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := fmt.Sprint(appliedMigrations(t, s)); got != want {
-		t.Fatalf("after first open: got %s, want %s", got, want)
-	}
-	if _, err := s.UpdateParts(t.Context(), "test", time.Now(), nil, writePart("test", "2023")); err != nil {
-		t.Fatal(err)
-	}
-	if err := s.Close(); err != nil {
-		t.Fatal(err)
-	}
-
-	s = openStore(t, path)
-	if got := fmt.Sprint(appliedMigrations(t, s)); got != want {
-		t.Fatalf("after reopening: got %s, want %s", got, want)
-	}
-	ch, err := s.ChangedParts(t.Context(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(ch.Parts) != 1 || ch.Version != 1 {
-		t.Fatalf("after reopening: got %d parts at version %d, want 1 at version 1", len(ch.Parts), ch.Version)
-	}
-}
-
-// TestConcurrentOpenOfNewFile opens a new file from several stores at once,
-// as processes started together would. The race it guards against (two
-// connections converting the file to WAL) fails only some of the time, so it
-// repeats on fresh files.
-func TestConcurrentOpenOfNewFile(t *testing.T) {
-	const rounds, n = 25, 4
-	for round := range rounds {
-		path := filepath.Join(t.TempDir(), fmt.Sprintf("energy-%d.db", round))
-		stores := make([]*Store, n)
-		errs := make([]error, n)
-		start := make(chan struct{})
-		var wg sync.WaitGroup
-		for i := range n {
-			wg.Go(func() {
-				<-start
-				stores[i], errs[i] = Open(t.Context(), path)
-			})
-		}
-		close(start)
-		wg.Wait()
-		for i, s := range stores {
-			if errs[i] != nil {
-				t.Fatalf("round %d: Open %d: %v", round, i, errs[i])
-			}
-			t.Cleanup(func() { s.Close() })
-		}
-		if got, want := fmt.Sprint(appliedMigrations(t, stores[0])), "[0001_init 0002_parts 0003_parts_only 0004_import_events 0005_registration 0006_plans]"; got != want {
-			t.Fatalf("round %d: schema_migrations: got %s, want %s", round, got, want)
-		}
-		// Each store writes; every store sees all the writes.
-		for i, s := range stores {
-			if err := s.CreateClient(t.Context(), newTestClient(fmt.Sprint("c", i))); err != nil {
-				t.Fatalf("round %d: CreateClient through store %d: %v", round, i, err)
-			}
-		}
-		for i, s := range stores {
-			cs, err := s.Clients(t.Context())
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(cs) != n {
-				t.Fatalf("round %d: store %d: got %d clients, want %d", round, i, len(cs), n)
-			}
-		}
-	}
-}
-
-func TestNewerSchemaRefused(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "energy.db")
-	s, err := Open(t.Context(), path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := s.w.ExecContext(t.Context(), `INSERT INTO schema_migrations (version, name) VALUES (9999, 'future')`); err != nil {
-		t.Fatal(err)
-	}
-	if err := s.Close(); err != nil {
-		t.Fatal(err)
-	}
-	s, err = Open(t.Context(), path)
-	if err == nil {
-		s.Close()
-		t.Fatalf("Open of a newer schema: got nil error, want one")
-	}
-	if want := "schema version 9999 is newer than this program knows"; !strings.Contains(err.Error(), want) {
-		t.Fatalf("Open of a newer schema: got %q, want it to say %q", err, want)
-	}
-}
-
 func TestEmbeddedMigrationsParse(t *testing.T) {
 	ms, err := migrations()
 	if err != nil {
@@ -279,57 +94,118 @@ func TestEmbeddedMigrationsParse(t *testing.T) {
 	}
 }
 
-// TestClockStampsImports checks that the data version's time and the import
-// history come from the store's clock.
-func TestClockStampsImports(t *testing.T) {
-	s := openStore(t, filepath.Join(t.TempDir(), "energy.db"))
-	clock := time.Date(2025, 2, 3, 4, 5, 6, 7000, time.UTC)
-	s.now = func() time.Time { return clock }
-	_, err := s.UpdateParts(t.Context(), "test", clock, nil, writePart("test", "2025"))
+// driver opens SQLite stores for the shared tests, each on a file of its own.
+func driver(tb testing.TB) storetest.Driver {
+	c, err := catalog.New()
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
-	ch, err := s.ChangedParts(t.Context(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !ch.Updated.Equal(clock) {
-		t.Fatalf("Updated: got %v, want %v", ch.Updated, clock)
-	}
-	totals, err := s.ImportTotals(t.Context())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(totals) != 1 || !totals[0].Last.Equal(clock) {
-		t.Fatalf("ImportTotals: got %+v, want one with Last %v", totals, clock)
+	return storetest.Driver{
+		Catalog: c,
+		NewDB:   func(tb testing.TB) string { return filepath.Join(tb.TempDir(), "energy.db") },
+		Open: func(ctx context.Context, path string, now func() time.Time) (storetest.HistoryStore, error) {
+			s, err := Open(ctx, path)
+			if err == nil && now != nil {
+				s.now = now
+			}
+			return s, err
+		},
+		Raw: func(tb testing.TB, path string) storetest.DB {
+			r, _ := raw(tb, path)
+			return r
+		},
+		AtVersion: atVersion,
+		Micros:    func(col string) string { return col }, // as stored
+		// Converting a new file to WAL races only some of the time.
+		Rounds: 25, Openers: 4,
+		Size:   fileSize,
+		Refuse: refuse,
 	}
 }
 
-func TestPingAfterClose(t *testing.T) {
-	s, err := Open(t.Context(), filepath.Join(t.TempDir(), "energy.db"))
+// refuse has SQLite itself refuse rows of table (storetest.Driver.Refuse).
+// A TEMP trigger lives on the one writer connection only, which every
+// import uses.
+func refuse(tb testing.TB, st storetest.Store, table string, after int) func() {
+	tb.Helper()
+	s := st.(*Store)
+	trigger := fmt.Sprintf(`CREATE TEMP TRIGGER fail BEFORE INSERT ON main.%[1]s
+		WHEN (SELECT count(*) FROM main.%[1]s) >= %[2]d
+		BEGIN SELECT RAISE(ABORT, '%[3]s'); END`, table, after, storetest.Refusal)
+	if _, err := s.w.ExecContext(tb.Context(), trigger); err != nil {
+		tb.Fatal(err)
+	}
+	return func() {
+		if _, err := s.w.ExecContext(tb.Context(), `DROP TRIGGER temp.fail`); err != nil {
+			tb.Fatal(err)
+		}
+	}
+}
+
+// TestStore runs the shared tests against SQLite.
+func TestStore(t *testing.T) { storetest.RunDriver(t, driver(t)) }
+
+// raw connects to the file at path, as the store's writer does, until tb
+// ends.
+func raw(tb testing.TB, path string) (storetest.DB, *sql.DB) {
+	tb.Helper()
+	abs, err := filepath.Abs(path)
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
-	if err := s.Close(); err != nil {
-		t.Fatal(err)
+	db, err := sql.Open("sqlite", dsn(abs, writeParams))
+	if err != nil {
+		tb.Fatal(err)
 	}
-	if err := s.Ping(context.Background()); err == nil {
-		t.Fatalf("Ping after Close: got nil error, want one")
+	db.SetMaxOpenConns(1)
+	tb.Cleanup(func() { db.Close() })
+	exec := func(ctx context.Context, stmt string) error {
+		_, err := db.ExecContext(ctx, stmt)
+		return err
 	}
+	return storetest.DB{ExecSQL: exec, QuerySQL: func(ctx context.Context, q string) ([][]any, error) {
+		rows, err := db.QueryContext(ctx, q)
+		if err != nil {
+			return nil, err
+		}
+		defer rows.Close()
+		cols, err := rows.Columns()
+		var out [][]any
+		for err == nil && rows.Next() {
+			vals := make([]any, len(cols))
+			ptrs := make([]any, len(cols))
+			for i := range vals {
+				ptrs[i] = &vals[i]
+			}
+			err = rows.Scan(ptrs...)
+			out = append(out, vals)
+		}
+		if err != nil {
+			return nil, err
+		}
+		return out, rows.Err()
+	}}, db
 }
 
-// writePart returns a merge that writes one part of dataset name.
-func writePart(name, id string) dataset.MergeFunc {
-	return func([]dataset.StoredPart, time.Time) ([]dataset.StoredPart, energy.ImportStats, error) {
-		return []dataset.StoredPart{{PartRef: dataset.PartRef{Dataset: name, ID: id}, Records: 1, Data: []byte("part " + id)}},
-			energy.ImportStats{Read: 1, Inserted: 1}, nil
+// atVersion creates a database file at path with the schema that
+// migrations 1 to v leave, as an older program would have.
+func atVersion(tb testing.TB, path string, v int) storetest.DB {
+	tb.Helper()
+	// The store's connections never create the file (mode=rw): an empty
+	// file, owner-only as Open makes it, is a new database.
+	if err := os.WriteFile(path, nil, 0o600); err != nil {
+		tb.Fatal(err)
 	}
-}
-
-func TestRevisions(t *testing.T) {
-	storetest.RunRevisions(t, func(t *testing.T, now func() time.Time) storetest.HistoryStore {
-		s := openStore(t, filepath.Join(t.TempDir(), "energy.db"))
-		s.now = now
-		return s
-	})
+	r, db := raw(tb, path)
+	if err := setWAL(tb.Context(), db); err != nil {
+		tb.Fatal(err)
+	}
+	ms, err := migrations()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if err := apply(tb.Context(), db, ms[:v], steps()); err != nil {
+		tb.Fatal(err)
+	}
+	return r
 }

@@ -5,7 +5,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/energyapi/energyapi/internal/catalog"
 	"github.com/energyapi/energyapi/internal/dataset"
 	"github.com/energyapi/energyapi/internal/energy"
 )
@@ -52,27 +51,24 @@ func syntheticLoadYear(year int) []dataset.Row {
 	return loadRows(syntheticLoad(start, start.AddDate(1, 0, 0)))
 }
 
-// totalLoad returns the catalogue and its total-load dataset.
-func totalLoad(b *testing.B) (*dataset.Catalog, *dataset.Dataset) {
-	c, err := catalog.New()
-	if err != nil {
-		b.Fatal(err)
-	}
+// totalLoad returns the total-load dataset of c.
+func totalLoad(b *testing.B, c *dataset.Catalog) *dataset.Dataset {
 	d, ok := c.Lookup("total-load")
 	if !ok {
 		b.Fatal("catalogue lacks total-load")
 	}
-	return c, d
+	return d
 }
 
-// BenchImportParts times importing a year of syntheticLoad, 280,320
+// benchImportParts times importing a year of syntheticLoad, 280,320
 // points, as parts of total-load (dataset.Import) into a new store per
-// iteration, which open returns (outside the timer) and this closes; with
+// iteration, which drv opens (outside the timer) and this closes; with
 // again, the points are already stored, which times comparing without
-// writing. If size is not nil, it reports size's figure for the store after
-// the import (the bytes that hold the parts) per point, as B/point.
-func BenchImportParts(b *testing.B, open func(b *testing.B) Store, again bool, size func(b *testing.B, s Store) int64) {
-	c, d := totalLoad(b)
+// writing. If drv.Size is not nil, it reports its figure for the store
+// after the import (the bytes that hold the parts) per point, as B/point.
+func benchImportParts(b *testing.B, drv Driver, again bool) {
+	c, size := drv.Catalog, drv.Size
+	d := totalLoad(b, c)
 	rows := syntheticLoadYear(0)
 	ctx := b.Context()
 	var bytes int64
@@ -80,7 +76,10 @@ func BenchImportParts(b *testing.B, open func(b *testing.B) Store, again bool, s
 	b.ResetTimer()
 	for range b.N {
 		b.StopTimer()
-		s := open(b)
+		s, err := drv.Open(ctx, drv.NewDB(b), nil)
+		if err != nil {
+			b.Fatal(err)
+		}
 		if again {
 			if _, err := dataset.Import(ctx, s, c, d, rows, time.Now()); err != nil {
 				b.Fatal(err)
@@ -109,16 +108,20 @@ func BenchImportParts(b *testing.B, open func(b *testing.B) Store, again bool, s
 	}
 }
 
-// BenchChangedParts stores seven years of syntheticLoad as parts of
-// total-load (84 monthly parts, about two million points) in the store
-// that open returns, and then times ChangedParts: of every part (a server
-// that starts), or with all parts current (a reload after an import that
+// benchChangedParts stores seven years of syntheticLoad as parts of
+// total-load (84 monthly parts, about two million points) in a store that
+// drv opens, and then times ChangedParts: of every part (a server that
+// starts), or with all parts current (a reload after an import that
 // changed another dataset).
-func BenchChangedParts(b *testing.B, open func(b *testing.B) Store, all bool) {
-	c, d := totalLoad(b)
-	s := open(b)
-	defer s.Close()
+func benchChangedParts(b *testing.B, drv Driver, all bool) {
+	c := drv.Catalog
+	d := totalLoad(b, c)
 	ctx := b.Context()
+	s, err := drv.Open(ctx, drv.NewDB(b), nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
 	for y := range 7 {
 		if _, err := dataset.Import(ctx, s, c, d, syntheticLoadYear(y), time.Now()); err != nil {
 			b.Fatal(err)
@@ -155,4 +158,19 @@ func BenchChangedParts(b *testing.B, open func(b *testing.B) Store, all bool) {
 			b.Fatalf("got %d parts", len(ch.Parts))
 		}
 	}
+}
+
+// Bench runs the benchmarks of the stores that drv opens:
+//   - ImportPartsYear imports a year of every zone (280,320 points) as
+//     parts of total-load into a new database, and reports drv.Size per
+//     point;
+//   - ReimportPartsYear imports a year that is already stored;
+//   - ChangedParts7Years reads every part of seven years of load;
+//   - ChangedPartsNone7Years asks for the parts of seven years of load
+//     that changed, when none did.
+func Bench(b *testing.B, drv Driver) {
+	b.Run("ImportPartsYear", func(b *testing.B) { benchImportParts(b, drv, false) })
+	b.Run("ReimportPartsYear", func(b *testing.B) { benchImportParts(b, drv, true) })
+	b.Run("ChangedParts7Years", func(b *testing.B) { benchChangedParts(b, drv, true) })
+	b.Run("ChangedPartsNone7Years", func(b *testing.B) { benchChangedParts(b, drv, false) })
 }

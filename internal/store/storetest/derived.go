@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/energyapi/energyapi/internal/catalog"
 	"github.com/energyapi/energyapi/internal/dataset"
 )
 
@@ -18,12 +17,10 @@ import (
 // undoes an earlier change revises the record again. The answers are the
 // same whether a server loaded every version as it came, missed one, or
 // loaded all of them at once from the history.
-func testDerivedRevisions(t *testing.T, open func(t *testing.T, now func() time.Time) HistoryStore) {
+func testDerivedRevisions(t *testing.T, c *dataset.Catalog, open func(t *testing.T, now func() time.Time) HistoryStore) {
 	ctx := t.Context()
 	clock := at(t, "2024-05-01T10:00:00Z")
 	s := open(t, func() time.Time { return clock })
-	c, err := catalog.New()
-	noErr(t, "catalog.New", err)
 	load, _ := c.Lookup("total-load")
 	pv, _ := c.Lookup("peak-valley")
 	// Italy's load is 30000+i MW at quarter hour i of 10 and 11 March

@@ -23,7 +23,7 @@ func noErr(t testing.TB, what string, err error) {
 	}
 }
 
-func dataVersion(t testing.TB, s Store) int64 {
+func dataVersion(t testing.TB, s PartStore) int64 {
 	t.Helper()
 	v, err := s.DataVersion(t.Context())
 	noErr(t, "DataVersion", err)
@@ -36,16 +36,6 @@ func at(t testing.TB, s string) time.Time {
 	v, err := time.Parse(time.RFC3339, s)
 	if err != nil {
 		t.Fatalf("bad instant in test table: %v", err)
-	}
-	return v
-}
-
-// day returns the Date y-m-d, which a test table must give as a real day.
-func day(t testing.TB, y int, m time.Month, d int) energy.Date {
-	t.Helper()
-	v, ok := energy.NewDate(y, m, d)
-	if !ok {
-		t.Fatalf("bad day in test table: %d-%d-%d", y, m, d)
 	}
 	return v
 }

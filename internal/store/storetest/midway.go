@@ -2,6 +2,7 @@ package storetest
 
 import (
 	"maps"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -10,7 +11,7 @@ import (
 )
 
 // Refusal is the message with which a test's database refuses a row (see
-// FailingMidway).
+// Driver.Refuse).
 const Refusal = "refused by test trigger"
 
 // Tables lists every table an import writes, as both schemas name them.
@@ -18,16 +19,12 @@ func Tables() []string {
 	return []string{"import_runs", "parts", "part_history"}
 }
 
-// FailingMidway makes the database itself refuse a row once an import has
-// already written part of its rows inside its transaction, and checks that
-// none of them is visible or kept.
-//
-// s must be a new, empty store. refuse must make the database fail, with an
-// error that says Refusal, every insert into table while it holds at least
-// after rows (counting the import's own, uncommitted ones), and return a
-// function that undoes that; count returns how many rows table holds. Both
-// need SQL, which is each store's own.
-func FailingMidway(t *testing.T, s Store, refuse func(t testing.TB, table string, after int) (undo func()), count func(t testing.TB, table string) int) {
+// testFailingMidway makes the database itself refuse a row once an import
+// has already written part of its rows inside its transaction (d.Refuse),
+// and checks that none of them is visible or kept.
+func testFailingMidway(t *testing.T, drv Driver) {
+	loc := drv.NewDB(t)
+	s, db := drv.open(t, loc, nil), drv.Raw(t, loc)
 	ctx := t.Context()
 	// One part stored; imports that add four parts, and that replace it.
 	c, d := sensorCatalog(t)
@@ -56,7 +53,9 @@ func FailingMidway(t *testing.T, s Store, refuse func(t testing.TB, table string
 	rows := func(t testing.TB) map[string]int {
 		counts := map[string]int{}
 		for _, table := range Tables() {
-			counts[table] = count(t, table)
+			n, err := strconv.Atoi(strings.Join(db.Query(t, "SELECT count(*) FROM "+table), ""))
+			noErr(t, "count of "+table, err)
+			counts[table] = n
 		}
 		return counts
 	}
@@ -64,7 +63,7 @@ func FailingMidway(t *testing.T, s Store, refuse func(t testing.TB, table string
 		t.Run(c.name, func(t *testing.T) {
 			before := readState(t, s)
 			beforeRows := rows(t)
-			undo := refuse(t, c.table, c.after)
+			undo := drv.Refuse(t, s, c.table, c.after)
 			err := c.do()
 			undo()
 			if err == nil || !strings.Contains(err.Error(), Refusal) {

@@ -20,9 +20,9 @@ type HistoryStore interface {
 
 // RunRevisions tests publication times, revisions and the import feed.
 // open must return a new, empty store whose clock is now: the test moves
-// it between imports.
-func RunRevisions(t *testing.T, open func(t *testing.T, now func() time.Time) HistoryStore) {
-	t.Run("derived", func(t *testing.T) { testDerivedRevisions(t, open) })
+// it between imports. cat is the catalogue the server serves, as for Run.
+func RunRevisions(t *testing.T, cat *dataset.Catalog, open func(t *testing.T, now func() time.Time) HistoryStore) {
+	t.Run("derived", func(t *testing.T) { testDerivedRevisions(t, cat, open) })
 	ctx := t.Context()
 	clock := at(t, "2024-05-01T10:00:00Z")
 	s := open(t, func() time.Time { return clock })

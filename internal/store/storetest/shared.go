@@ -19,7 +19,7 @@ func RunShared(t *testing.T, open func(t *testing.T) (Store, Store)) {
 	t.Run("Registrations", func(t *testing.T) { testRegistrations(t, open) })
 	t.Run("PartImportsTakeTurns", func(t *testing.T) {
 		a, b := open(t)
-		partImportsTakeTurns(t, []Store{a, b, a, b})
+		partImportsTakeTurns(t, []PartStore{a, b, a, b})
 	})
 }
 

@@ -1,6 +1,7 @@
 // Package storetest is the behavioural contract of the stores. Every store
 // (SQLite, PostgreSQL) runs the same suite against a real database, so that
-// the server behaves the same on either.
+// the server behaves the same on either; the tests are written here once,
+// and each store's package keeps only what needs its own SQL.
 //
 // Beyond what the interfaces' doc comments say, the suite holds stores to
 // these rules:
@@ -20,8 +21,13 @@
 //     the time the import ended. Names and IDs of parts follow the rule on
 //     text; a part's bytes and record count come back as written.
 //
-// RunShared and FailingMidway hold stores to more, where a test needs two
-// processes on one database or SQL of the store's own.
+// RunShared and the test of an import failing midway hold stores to more,
+// where a test needs two processes on one database or SQL of the store's
+// own. RunDriver runs every shared test, those on opening and migrating a
+// database included, against the Driver a store's package fills in, and
+// Bench its benchmarks; RunParts holds dataset.Memory to the rules on parts
+// that apply to it. The catalogue comes from the caller: nothing under
+// internal/store imports it.
 package storetest
 
 import (
@@ -45,10 +51,19 @@ type Store interface {
 	Close() error
 }
 
-// Run runs the contract suite. open must return a new, empty store for the
+// PartStore is what a store of parts implements: every store, and
+// dataset.Memory.
+type PartStore interface {
+	dataset.PartSource
+	dataset.PartWriter
+}
+
+// Run runs the contract suite, with c the catalogue the server serves
+// (catalog.New: nothing under internal/store imports the catalogue, so the
+// caller hands it in). open must return a new, empty store for the
 // test it is given and arrange for the store to be closed when that test ends
 // (t.Cleanup). Subtests do not run in parallel, so open need not support that.
-func Run(t *testing.T, open func(t *testing.T) Store) {
+func Run(t *testing.T, c *dataset.Catalog, open func(t *testing.T) Store) {
 	t.Run("Ping", func(t *testing.T) {
 		if err := open(t).Ping(t.Context()); err != nil {
 			t.Fatalf("Ping: got error %v, want nil", err)
@@ -59,5 +74,5 @@ func Run(t *testing.T, open func(t *testing.T) Store) {
 	t.Run("ServerSecret", func(t *testing.T) { testServerSecret(t, open) })
 	t.Run("Text", func(t *testing.T) { testText(t, open) })
 	t.Run("TextOrder", func(t *testing.T) { testTextOrder(t, open) })
-	t.Run("Parts", func(t *testing.T) { testParts(t, open) })
+	t.Run("Parts", func(t *testing.T) { testParts(t, c, open) })
 }

@@ -1,7 +1,6 @@
--- The per-dataset tables go. Their records are in parts by now: the
--- migration's Go step (store.MoveLegacy) moved them, in this same
--- transaction, just before this file runs. The derived rows of
--- peak_valley are not kept: they are computed from total-load's parts.
+-- The per-dataset tables go. The migration's Go step (store.Steps)
+-- has checked, in this same transaction, that they hold no records: this
+-- program no longer moves the records of schemas 1 and 2 into parts.
 
 DROP TABLE thermoelectric;
 DROP TABLE total_load;
