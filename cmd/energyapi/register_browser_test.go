@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"os"
 	"os/exec"
@@ -94,6 +95,18 @@ func TestRegistrationInBrowser(t *testing.T) {
 	)
 	if shownID != id {
 		t.Errorf("signed in as %q, want %q", shownID, id)
+	}
+	// The page shows the client's usage from GET /usage: at least the two
+	// data calls made on this replica (those made on the other reach the
+	// store at its next flush).
+	var today string
+	var calls int
+	runBrowser(t, ctx, "usage",
+		chromedp.Text("#usage-today", &today, chromedp.ByQuery),
+		chromedp.Evaluate(`window.developersPage.usage.today.calls`, &calls),
+	)
+	if calls < 2 || !strings.Contains(today, fmt.Sprintf("%d calls", calls)) {
+		t.Errorf("usage shown: %q (%d calls); want the data calls made, at least 2", today, calls)
 	}
 	var rotated string
 	runBrowser(t, ctx, "rotate",

@@ -103,7 +103,8 @@ async function showUsage() {
   const t = u.today || {};
   const p = document.createElement("p");
   p.id = "usage-today";
-  p.textContent = `Today (${t.date}): ${t.calls} calls of ${t.limit}, ${t.remaining} remaining; resets at ${t.resets_at}. Plan: ${u.plan}.`;
+  const quota = t.limit == null ? "no daily quota" : `${t.remaining} of ${t.limit} remaining; resets at ${t.resets_at}`;
+  p.textContent = `Today (${t.date}): ${t.calls} calls, ${quota}. Plan: ${u.plan}.`;
   const table = document.createElement("table");
   table.id = "usage-days";
   table.append(row(["Day", "Calls"]));
