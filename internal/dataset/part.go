@@ -98,6 +98,22 @@ func (p *Part) Rows() []Row {
 	return out
 }
 
+// Span returns the moments of the first and last records, Unix seconds;
+// zero for a part without records.
+func (p *Part) Span() (first, last int64) {
+	if p.Len() == 0 {
+		return 0, 0
+	}
+	return p.Times[0], p.Times[len(p.Times)-1]
+}
+
+// Stored returns p as a store writes it under ref, with its encoded bytes
+// b: its record count and span beside them.
+func (p *Part) Stored(ref PartRef, b []byte) StoredPart {
+	first, last := p.Span()
+	return StoredPart{PartRef: ref, Records: p.Len(), First: first, Last: last, Data: b}
+}
+
 // PartID returns the partition of a record of grain g at Unix time t.
 func PartID(g Grain, t int64) string {
 	lt := time.Unix(t, 0).In(energy.Rome())
@@ -313,6 +329,23 @@ func (p *Part) Encode() ([]byte, error) {
 		return nil, fmt.Errorf("encode part %s: %w", p.ID, err)
 	}
 	return buf.Bytes(), nil
+}
+
+// DecodeSpan returns the number of records of an encoded part and the
+// moments of its first and last (zero for none), for a store that fills in
+// the spans it did not keep: it reads the records' times only.
+func DecodeSpan(b []byte) (records int, first, last int64, err error) {
+	if len(b) == 0 || (b[0] != partFormat && b[0] != partFormat1) {
+		return 0, 0, 0, errors.New("decode part: unknown format")
+	}
+	var w struct{ Times []int64 } // gob skips the other fields
+	if err := gob.NewDecoder(bytes.NewReader(b[1:])).Decode(&w); err != nil {
+		return 0, 0, 0, fmt.Errorf("decode part: %w", err)
+	}
+	if n := len(w.Times); n > 0 {
+		return n, w.Times[0], w.Times[n-1], nil
+	}
+	return 0, 0, 0, nil
 }
 
 // DecodePart reads a part that Encode wrote, checking that it fits l. The

@@ -175,7 +175,8 @@ func (m *mover) move(ctx context.Context, t target, rows []dataset.Row) error {
 		if err != nil {
 			return err
 		}
-		sp := dataset.StoredPart{PartRef: ref, Version: m.version, Records: p.Len(), Data: b}
+		sp := p.Stored(ref, b)
+		sp.Version = m.version
 		if err := m.tx.WriteParts(ctx, []dataset.StoredPart{sp}, m.at); err != nil {
 			return fmt.Errorf("%s part %s: %w", t.d.Name, id, err)
 		}

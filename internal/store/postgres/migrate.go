@@ -49,6 +49,7 @@ func steps(now func() time.Time) map[int]func(context.Context, pgx.Tx) error {
 			}
 			return store.MoveLegacy(ctx, legacyTx{partTx{tx}}, now)
 		},
+		5: fillSpans,
 	}
 }
 

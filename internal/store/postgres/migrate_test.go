@@ -58,7 +58,7 @@ func TestMigrationKeepsImportRuns(t *testing.T) {
 	pool.Close()
 
 	s := openStore(t, dsn)
-	if got, want := fmt.Sprint(appliedMigrations(t, s)), "[0001_init 0002_parts 0003_parts_only 0004_import_events]"; got != want {
+	if got, want := fmt.Sprint(appliedMigrations(t, s)), "[0001_init 0002_parts 0003_parts_only 0004_import_events 0005_part_spans]"; got != want {
 		t.Fatalf("schema_migrations: got %s, want %s", got, want)
 	}
 	runs := func() []string {

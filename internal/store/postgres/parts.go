@@ -69,13 +69,15 @@ func (p partTx) Version(ctx context.Context) (int64, time.Time, error) {
 }
 
 func (p partTx) ListParts(ctx context.Context) ([]dataset.StoredPart, error) {
-	rows, err := p.tx.Query(ctx, `SELECT dataset, id, version FROM parts`)
+	rows, err := p.tx.Query(ctx, `SELECT dataset, id, version, written, records,
+		coalesce(first_time, 0), coalesce(last_time, 0) FROM parts`)
 	if err != nil {
 		return nil, err
 	}
 	var out []dataset.StoredPart
 	var sp dataset.StoredPart
-	_, err = pgx.ForEachRow(rows, []any{&sp.Dataset, &sp.ID, &sp.Version}, func() error {
+	_, err = pgx.ForEachRow(rows, []any{&sp.Dataset, &sp.ID, &sp.Version, &sp.Written, &sp.Records, &sp.First, &sp.Last}, func() error {
+		sp.Written = sp.Written.UTC()
 		out = append(out, sp)
 		return nil
 	})
@@ -112,13 +114,14 @@ func (p partTx) ReadParts(ctx context.Context, refs []dataset.PartRef) ([]datase
 func (p partTx) WriteParts(ctx context.Context, parts []dataset.StoredPart, at time.Time) error {
 	var b pgx.Batch
 	for _, sp := range parts {
-		b.Queue(`INSERT INTO part_history (dataset, id, version, written, replaced_by, replaced_at, records, data)
-			SELECT dataset, id, version, written, $1, $2, records, data FROM parts WHERE dataset = $3 AND id = $4`,
+		b.Queue(`INSERT INTO part_history (dataset, id, version, written, replaced_by, replaced_at, records, first_time, last_time, data)
+			SELECT dataset, id, version, written, $1, $2, records, first_time, last_time, data FROM parts WHERE dataset = $3 AND id = $4`,
 			sp.Version, at, sp.Dataset, sp.ID)
-		b.Queue(`INSERT INTO parts (dataset, id, version, written, records, data) VALUES ($1, $2, $3, $4, $5, $6)
+		first, last := store.Span(sp)
+		b.Queue(`INSERT INTO parts (dataset, id, version, written, records, first_time, last_time, data) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
 			ON CONFLICT (dataset, id) DO UPDATE SET version = excluded.version, written = excluded.written,
-				records = excluded.records, data = excluded.data`,
-			sp.Dataset, sp.ID, sp.Version, at, sp.Records, sp.Data)
+				records = excluded.records, first_time = excluded.first_time, last_time = excluded.last_time, data = excluded.data`,
+			sp.Dataset, sp.ID, sp.Version, at, sp.Records, first, last, sp.Data)
 	}
 	return p.tx.SendBatch(ctx, &b).Close()
 }
@@ -157,6 +160,40 @@ func (s *Store) PartVersionAt(ctx context.Context, ref dataset.PartRef, t time.T
 	}
 	sp.Written = sp.Written.UTC()
 	return sp, true, nil
+}
+
+// ListParts implements dataset.PartSource, from one read-only REPEATABLE
+// READ transaction.
+func (s *Store) ListParts(ctx context.Context) (dataset.Changes, error) {
+	var ch dataset.Changes
+	err := s.view(ctx, func(tx pgx.Tx) error {
+		var err error
+		ch, err = store.ListParts(ctx, partTx{tx})
+		return err
+	})
+	if err != nil {
+		return dataset.Changes{}, fmt.Errorf("postgres: list parts: %w", err)
+	}
+	return ch, nil
+}
+
+// ReadPart implements dataset.PartSource: one query over parts and
+// part_history.
+func (s *Store) ReadPart(ctx context.Context, ref dataset.PartRef, version int64) (dataset.StoredPart, error) {
+	sp := dataset.StoredPart{PartRef: ref, Version: version}
+	err := s.pool.QueryRow(ctx, `SELECT written, records, coalesce(first_time, 0), coalesce(last_time, 0), data
+		FROM parts WHERE dataset = $1 AND id = $2 AND version = $3
+		UNION ALL SELECT written, records, coalesce(first_time, 0), coalesce(last_time, 0), data
+		FROM part_history WHERE dataset = $1 AND id = $2 AND version = $3 LIMIT 1`,
+		ref.Dataset, ref.ID, version).Scan(&sp.Written, &sp.Records, &sp.First, &sp.Last, &sp.Data)
+	switch {
+	case errors.Is(err, pgx.ErrNoRows):
+		return dataset.StoredPart{}, energy.Errorf(energy.NotFound, "part %s/%s has no version %d", ref.Dataset, ref.ID, version)
+	case err != nil:
+		return dataset.StoredPart{}, fmt.Errorf("postgres: part %s/%s version %d: %w", ref.Dataset, ref.ID, version, err)
+	}
+	sp.Written = sp.Written.UTC()
+	return sp, nil
 }
 
 // ReadPartVersion implements dataset.PartHistory.

@@ -123,7 +123,7 @@ func appliedMigrations(t testing.TB, s *Store) []string {
 
 func TestMigrationsAppliedOnce(t *testing.T) {
 	dsn := cluster.Database(t)
-	want := "[0001_init 0002_parts 0003_parts_only 0004_import_events]"
+	want := "[0001_init 0002_parts 0003_parts_only 0004_import_events 0005_part_spans]"
 
 	s, err := Open(t.Context(), dsn)
 	if err != nil {
@@ -177,7 +177,7 @@ func TestConcurrentOpenOfNewDatabase(t *testing.T) {
 			}
 			t.Cleanup(func() { s.Close() })
 		}
-		if got, want := fmt.Sprint(appliedMigrations(t, stores[0])), "[0001_init 0002_parts 0003_parts_only 0004_import_events]"; got != want {
+		if got, want := fmt.Sprint(appliedMigrations(t, stores[0])), "[0001_init 0002_parts 0003_parts_only 0004_import_events 0005_part_spans]"; got != want {
 			t.Fatalf("round %d: schema_migrations: got %s, want %s", round, got, want)
 		}
 		for i, s := range stores {

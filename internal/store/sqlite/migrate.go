@@ -40,6 +40,7 @@ func steps(now func() time.Time) map[int]func(context.Context, *sql.Tx) error {
 		3: func(ctx context.Context, tx *sql.Tx) error {
 			return store.MoveLegacy(ctx, legacyTx{partTx{tx}}, now)
 		},
+		5: fillSpans,
 	}
 }
 
