@@ -256,7 +256,12 @@ func servedPeakValley(t *testing.T, db, day string) string {
 	}
 	pv, _ := cat.Lookup("peak-valley")
 	var out []string
-	for _, p := range live.Snapshot().Table(pv).Parts {
+	snap := live.Snapshot()
+	for _, m := range snap.Table(pv).Parts {
+		p, err := snap.Part(ctx, pv, m.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
 		for i := range p.Len() {
 			at := time.Unix(p.Times[i], 0).In(energy.Rome()).Format("2006-01-02 15:04:05")
 			if !strings.HasPrefix(at, day) {

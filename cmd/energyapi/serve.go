@@ -41,6 +41,7 @@ type serveConfig struct {
 	idle            time.Duration
 	shutdownTimeout time.Duration
 	answerCacheMB   int
+	memoryBudget    memorySize
 	compression     bool
 	cacheControl    string
 	unmatchedFilter api.UnmatchedFilter
@@ -72,6 +73,7 @@ func parseServeFlags(args []string, getenv func(string) string, stderr io.Writer
 	fs.BoolVar(&c.compression, "compression", true, "compress answers, the catalogue, the OpenAPI document and the site in gzip or zstd when Accept-Encoding asks (answers under 1 KiB stay as they are); --compression=false sends everything uncompressed")
 	fs.StringVar(&c.cacheControl, "cache-control", "private, no-cache", "Cache-Control header of data answers (they carry an ETag and answer If-None-Match with 304)")
 	unmatched := fs.String("unmatched-filter", string(api.EmptyBody), "answer to a filter value outside its list: empty-body (the specification's 200 with no body) or empty-array (the envelope with an empty array, for clients that cannot parse an empty body)")
+	c.memoryBudget.register(fs)
 	c.hard.register(fs)
 	c.sandbox.register(fs)
 	if err := parseFlags(fs, args, getenv); err != nil {
@@ -186,7 +188,8 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 			return err
 		}
 	}
-	live, err := dataset.NewLive(ctx, cat, served)
+	mem := newMemoryBudget(cfg.memoryBudget, getenv, log)
+	live, err := dataset.NewLiveWith(ctx, cat, served, dataset.LiveOptions{Budget: mem})
 	if err != nil {
 		return err
 	}
@@ -256,6 +259,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 			store: storeName(cfg.db),
 			data:  live.Snapshot(),
 			demo:  cfg.demo,
+			mem:   cfg.memoryBudget,
 		})
 	}
 	log.Info("serving", "addr", ln.Addr().String(), "data_version", live.Snapshot().Version)

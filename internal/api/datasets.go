@@ -84,11 +84,17 @@ func handleDataset(o Options, c *dataset.Catalog, d *dataset.Dataset, cache *ans
 				writeError(w, r, o.Log, err)
 				return
 			}
+			// Parts the server no longer holds are read from the store:
+			// such a read is a store call (StoreClass), 503 if it fails.
 			var body []byte
 			if f == formatCSV {
-				body = view.AppendCSV(nil, q)
+				body, err = view.AppendCSV(r.Context(), nil, q)
 			} else {
-				body = view.AppendJSON(nil, q)
+				body, err = view.AppendJSON(r.Context(), nil, q)
+			}
+			if err != nil {
+				writeError(w, r, o.Log, err)
+				return
 			}
 			ans = cache.put(key, a.tag, body)
 		}

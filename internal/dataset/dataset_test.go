@@ -192,13 +192,13 @@ func TestServeFiltersAndEncodes(t *testing.T) {
 	want := `{"result":{"message":"Operation completed for the following input. Date from: 27/10/2024, date to: 27/10/2024","status":"Completed"},"series":[` +
 		`{"date":"2024-10-27 02:00:00","date_tz":"Europe/Rome","date_offset":"+02:00","value_MW":"1234.5","share":"1.234,500","zone":"North"},` +
 		`{"date":"2024-10-27 02:00:00","date_tz":"Europe/Rome","date_offset":"+01:00","value_MW":"-488.3051289102222","share":"","zone":"North"}]}`
-	if got := string(snap.AppendJSON(nil, q)); got != want {
+	if got := answerJSON(t, snap, q); got != want {
 		t.Errorf("JSON:\ngot  %s\nwant %s", got, want)
 	}
 	wantCSV := "date,date_tz,date_offset,value_MW,share,zone\r\n" +
 		"2024-10-27 02:00:00,Europe/Rome,+02:00,1234.5,\"1.234,500\",North\r\n" +
 		"2024-10-27 02:00:00,Europe/Rome,+01:00,-488.3051289102222,,North\r\n"
-	if got := string(snap.AppendCSV(nil, q)); got != wantCSV {
+	if got := answerCSV(t, snap, q); got != wantCSV {
 		t.Errorf("CSV:\ngot  %q\nwant %q", got, wantCSV)
 	}
 	unknown, err := c.ParseQuery(d, map[string][]string{"dateFrom": {"27/10/2024"}, "dateTo": {"27/10/2024"}, "zone": {"North", "Atlantis"}}, Limits{})
@@ -265,7 +265,7 @@ func TestDerivedRecordsYieldToImportedOnes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	body := string(live.Snapshot().AppendJSON(nil, q))
+	body := answerJSON(t, live.Snapshot(), q)
 	if !strings.Contains(body, `{"date":"2024-03-01 18:00:00","max_MW":"8.000"}`) {
 		t.Fatalf("derived: got %s, want the 18:00 maximum", body)
 	}
@@ -276,7 +276,7 @@ func TestDerivedRecordsYieldToImportedOnes(t *testing.T) {
 	if changed, err := live.Refresh(ctx); !changed || err != nil {
 		t.Fatalf("Refresh: got %v, %v; want a change", changed, err)
 	}
-	body = string(live.Snapshot().AppendJSON(nil, q))
+	body = answerJSON(t, live.Snapshot(), q)
 	if !strings.Contains(body, `[{"date":"2024-03-01 19:00:00","max_MW":"8.500"}]`) {
 		t.Fatalf("imported: got %s, want only the imported 19:00 value", body)
 	}
@@ -288,6 +288,10 @@ type noHistory struct{ m *Memory }
 func (n noHistory) DataVersion(ctx context.Context) (int64, error) { return n.m.DataVersion(ctx) }
 func (n noHistory) ChangedParts(ctx context.Context, have map[PartRef]int64) (Changes, error) {
 	return n.m.ChangedParts(ctx, have)
+}
+func (n noHistory) ListParts(ctx context.Context) (Changes, error) { return n.m.ListParts(ctx) }
+func (n noHistory) ReadPart(ctx context.Context, ref PartRef, version int64) (StoredPart, error) {
+	return n.m.ReadPart(ctx, ref, version)
 }
 
 // TestDerivedRecordTimes imports a day's values one by one, then corrects
@@ -330,7 +334,10 @@ func TestDerivedRecordTimes(t *testing.T) {
 		if _, err := l.Refresh(ctx); err != nil {
 			t.Fatal(err)
 		}
-		p := l.Snapshot().Table(derived).Part("2024-03")
+		p, err := l.Snapshot().Part(ctx, derived, "2024-03")
+		if err != nil {
+			t.Fatal(err)
+		}
 		return fmt.Sprintf("%g published %d revised %d", p.Nums[0][0], p.Published(0)/1e6, p.Revised(0)/1e6)
 	}
 	imp(1, north("10:00", 5))
@@ -433,4 +440,22 @@ func TestPartIDNamesTheYearOrMonthInRome(t *testing.T) {
 			t.Errorf("PartID(%v, %s) = %q, want %q", tc.g, tc.t, got, tc.want)
 		}
 	}
+}
+
+func answerJSON(t *testing.T, s *Snapshot, q *Query) string {
+	t.Helper()
+	b, err := s.AppendJSON(t.Context(), nil, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func answerCSV(t *testing.T, s *Snapshot, q *Query) string {
+	t.Helper()
+	b, err := s.AppendCSV(t.Context(), nil, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }

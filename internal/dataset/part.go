@@ -57,6 +57,26 @@ func (p *Part) Len() int {
 	return len(p.Times)
 }
 
+// Bytes returns an estimate of the memory p holds, for budgets: its
+// columns, its dictionaries' strings and the slices' headers.
+func (p *Part) Bytes() int64 {
+	const header = 24 // a slice's or a string's header, rounded up
+	n := int64(len(p.ID)+len(p.Times)*8+len(p.Stamps)*8+(len(p.Pub)+len(p.Rev))*4) + 8*header + 64
+	for _, d := range p.Dicts {
+		n += header
+		for _, s := range d {
+			n += header + int64(len(s))
+		}
+	}
+	for _, c := range p.Codes {
+		n += header + int64(len(c))*2
+	}
+	for _, v := range p.Nums {
+		n += header + int64(len(v))*8
+	}
+	return n
+}
+
 // Published returns when record i was first published, Unix microseconds.
 func (p *Part) Published(i int) int64 {
 	if p.Pub == nil {

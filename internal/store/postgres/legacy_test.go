@@ -109,12 +109,17 @@ func TestMoveLegacy(t *testing.T) {
 func TestMoveLegacyUnderParts(t *testing.T) {
 	dsn, pool := atVersion(t, 2)
 	storeLegacy(t, pool)
-	// This program records import runs with columns schema 4 adds: lend
-	// them for the import, then leave the table as schema 2 had it.
+	// This program records import runs and parts with columns schemas 4
+	// and 5 add: lend them for the import, then leave the tables as schema
+	// 2 had them.
 	for _, q := range []string{
 		`ALTER TABLE import_runs ADD COLUMN version bigint, ADD COLUMN first_part text, ADD COLUMN last_part text`,
+		`ALTER TABLE parts ADD COLUMN first_time bigint, ADD COLUMN last_time bigint`,
+		`ALTER TABLE part_history ADD COLUMN first_time bigint, ADD COLUMN last_time bigint`,
 		``,
 		`ALTER TABLE import_runs DROP COLUMN version, DROP COLUMN first_part, DROP COLUMN last_part`,
+		`ALTER TABLE parts DROP COLUMN first_time, DROP COLUMN last_time`,
+		`ALTER TABLE part_history DROP COLUMN first_time, DROP COLUMN last_time`,
 	} {
 		if q == "" {
 			storetest.ImportBeforeMove(t, &Store{pool: pool, now: time.Now})

@@ -47,7 +47,7 @@ func steps(now func() time.Time) map[int]func(context.Context, pgx.Tx) error {
 			if err := lockImports(ctx, tx); err != nil {
 				return err
 			}
-			return store.MoveLegacy(ctx, legacyTx{partTx{tx}}, now)
+			return store.MoveLegacy(ctx, legacyTx{partTx{tx: tx, spanless: true}}, now)
 		},
 		5: fillSpans,
 	}

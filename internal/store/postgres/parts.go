@@ -33,7 +33,7 @@ func (s *Store) UpdateParts(ctx context.Context, name string, started time.Time,
 			return err
 		}
 		var err error
-		st, err = store.UpdateParts(ctx, partTx{tx}, s.now, name, started, refs, merge)
+		st, err = store.UpdateParts(ctx, partTx{tx: tx}, s.now, name, started, refs, merge)
 		return err
 	})
 	if err != nil {
@@ -49,7 +49,7 @@ func (s *Store) ChangedParts(ctx context.Context, have map[dataset.PartRef]int64
 	var ch dataset.Changes
 	err := s.view(ctx, func(tx pgx.Tx) error {
 		var err error
-		ch, err = store.ChangedParts(ctx, partTx{tx}, have)
+		ch, err = store.ChangedParts(ctx, partTx{tx: tx}, have)
 		return err
 	})
 	if err != nil {
@@ -59,7 +59,10 @@ func (s *Store) ChangedParts(ctx context.Context, have map[dataset.PartRef]int64
 }
 
 // partTx is a transaction as store.UpdateParts and store.ChangedParts use it.
-type partTx struct{ tx pgx.Tx }
+type partTx struct {
+	tx       pgx.Tx
+	spanless bool // the schema has no spans yet (spanColumns)
+}
 
 func (p partTx) Version(ctx context.Context) (int64, time.Time, error) {
 	var v int64
@@ -114,16 +117,29 @@ func (p partTx) ReadParts(ctx context.Context, refs []dataset.PartRef) ([]datase
 func (p partTx) WriteParts(ctx context.Context, parts []dataset.StoredPart, at time.Time) error {
 	var b pgx.Batch
 	for _, sp := range parts {
-		b.Queue(`INSERT INTO part_history (dataset, id, version, written, replaced_by, replaced_at, records, first_time, last_time, data)
-			SELECT dataset, id, version, written, $1, $2, records, first_time, last_time, data FROM parts WHERE dataset = $3 AND id = $4`,
+		b.Queue(`INSERT INTO part_history (dataset, id, version, written, replaced_by, replaced_at, records, data`+p.spanColumns()+`)
+			SELECT dataset, id, version, written, $1, $2, records, data`+p.spanColumns()+` FROM parts WHERE dataset = $3 AND id = $4`,
 			sp.Version, at, sp.Dataset, sp.ID)
-		first, last := store.Span(sp)
-		b.Queue(`INSERT INTO parts (dataset, id, version, written, records, first_time, last_time, data) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+		b.Queue(`INSERT INTO parts (dataset, id, version, written, records, data) VALUES ($1, $2, $3, $4, $5, $6)
 			ON CONFLICT (dataset, id) DO UPDATE SET version = excluded.version, written = excluded.written,
-				records = excluded.records, first_time = excluded.first_time, last_time = excluded.last_time, data = excluded.data`,
-			sp.Dataset, sp.ID, sp.Version, at, sp.Records, first, last, sp.Data)
+				records = excluded.records, data = excluded.data`,
+			sp.Dataset, sp.ID, sp.Version, at, sp.Records, sp.Data)
+		if !p.spanless {
+			first, last := store.Span(sp)
+			b.Queue(`UPDATE parts SET first_time = $1, last_time = $2 WHERE dataset = $3 AND id = $4`, first, last, sp.Dataset, sp.ID)
+		}
 	}
 	return p.tx.SendBatch(ctx, &b).Close()
+}
+
+// spanColumns returns the columns of a part's span, which parts and
+// part_history have from migration 5 on: the move of migration 3 writes
+// parts without them (spanless), and migration 5 fills them in.
+func (p partTx) spanColumns() string {
+	if p.spanless {
+		return ""
+	}
+	return ", first_time, last_time"
 }
 
 func (p partTx) FinishImport(ctx context.Context, run store.ImportRun, changed bool) error {
@@ -168,7 +184,7 @@ func (s *Store) ListParts(ctx context.Context) (dataset.Changes, error) {
 	var ch dataset.Changes
 	err := s.view(ctx, func(tx pgx.Tx) error {
 		var err error
-		ch, err = store.ListParts(ctx, partTx{tx})
+		ch, err = store.ListParts(ctx, partTx{tx: tx})
 		return err
 	})
 	if err != nil {

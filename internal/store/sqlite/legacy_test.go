@@ -115,13 +115,18 @@ func TestMoveLegacyUnderParts(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "energy.db")
 	db := atVersion(t, path, 2)
 	storeLegacy(t, db)
-	// This program records import runs with columns schema 4 adds: lend
-	// them for the import, then leave the table as schema 2 had it.
+	// This program records import runs and parts with columns schemas 4
+	// and 5 add: lend them for the import, then leave the tables as schema
+	// 2 had them.
 	for _, q := range []string{
 		`ALTER TABLE import_runs ADD COLUMN version INTEGER`, `ALTER TABLE import_runs ADD COLUMN first_part TEXT`,
-		`ALTER TABLE import_runs ADD COLUMN last_part TEXT`, ``,
+		`ALTER TABLE import_runs ADD COLUMN last_part TEXT`,
+		`ALTER TABLE parts ADD COLUMN first_time INTEGER`, `ALTER TABLE parts ADD COLUMN last_time INTEGER`,
+		`ALTER TABLE part_history ADD COLUMN first_time INTEGER`, `ALTER TABLE part_history ADD COLUMN last_time INTEGER`, ``,
 		`ALTER TABLE import_runs DROP COLUMN version`, `ALTER TABLE import_runs DROP COLUMN first_part`,
 		`ALTER TABLE import_runs DROP COLUMN last_part`,
+		`ALTER TABLE parts DROP COLUMN first_time`, `ALTER TABLE parts DROP COLUMN last_time`,
+		`ALTER TABLE part_history DROP COLUMN first_time`, `ALTER TABLE part_history DROP COLUMN last_time`,
 	} {
 		if q == "" {
 			storetest.ImportBeforeMove(t, &Store{w: db, r: db, now: time.Now})

@@ -38,7 +38,7 @@ func migrate(ctx context.Context, db *sql.DB) error {
 func steps(now func() time.Time) map[int]func(context.Context, *sql.Tx) error {
 	return map[int]func(context.Context, *sql.Tx) error{
 		3: func(ctx context.Context, tx *sql.Tx) error {
-			return store.MoveLegacy(ctx, legacyTx{partTx{tx}}, now)
+			return store.MoveLegacy(ctx, legacyTx{partTx{tx: tx, spanless: true}}, now)
 		},
 		5: fillSpans,
 	}

@@ -57,7 +57,10 @@ func (s *Store) ChangedParts(ctx context.Context, have map[dataset.PartRef]int64
 }
 
 // partTx is a transaction as store.UpdateParts and store.ChangedParts use it.
-type partTx struct{ tx *sql.Tx }
+type partTx struct {
+	tx       *sql.Tx
+	spanless bool // the schema has no spans yet (spanColumns)
+}
 
 func (p partTx) Version(ctx context.Context) (int64, time.Time, error) {
 	var v int64
@@ -115,16 +118,16 @@ func (p partTx) ReadParts(ctx context.Context, refs []dataset.PartRef) ([]datase
 
 func (p partTx) WriteParts(ctx context.Context, parts []dataset.StoredPart, at time.Time) error {
 	keep, err := p.tx.PrepareContext(ctx, `INSERT INTO part_history
-		(dataset, id, version, written, replaced_by, replaced_at, records, first_time, last_time, data)
-		SELECT dataset, id, version, written, ?, ?, records, first_time, last_time, data FROM parts WHERE dataset = ? AND id = ?`)
+		(dataset, id, version, written, replaced_by, replaced_at, records, data`+p.spanColumns()+`)
+		SELECT dataset, id, version, written, ?, ?, records, data`+p.spanColumns()+` FROM parts WHERE dataset = ? AND id = ?`)
 	if err != nil {
 		return err
 	}
 	defer keep.Close()
-	upsert, err := p.tx.PrepareContext(ctx, `INSERT INTO parts (dataset, id, version, written, records, first_time, last_time, data)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+	upsert, err := p.tx.PrepareContext(ctx, `INSERT INTO parts (dataset, id, version, written, records, data)
+		VALUES (?, ?, ?, ?, ?, ?)
 		ON CONFLICT (dataset, id) DO UPDATE SET version = excluded.version, written = excluded.written,
-			records = excluded.records, first_time = excluded.first_time, last_time = excluded.last_time, data = excluded.data`)
+			records = excluded.records, data = excluded.data`)
 	if err != nil {
 		return err
 	}
@@ -133,12 +136,29 @@ func (p partTx) WriteParts(ctx context.Context, parts []dataset.StoredPart, at t
 		if _, err := keep.ExecContext(ctx, sp.Version, at.UnixMicro(), sp.Dataset, sp.ID); err != nil {
 			return err
 		}
+		if _, err := upsert.ExecContext(ctx, sp.Dataset, sp.ID, sp.Version, at.UnixMicro(), int64(sp.Records), sp.Data); err != nil {
+			return err
+		}
+		if p.spanless {
+			continue
+		}
 		first, last := store.Span(sp)
-		if _, err := upsert.ExecContext(ctx, sp.Dataset, sp.ID, sp.Version, at.UnixMicro(), int64(sp.Records), first, last, sp.Data); err != nil {
+		if _, err := p.tx.ExecContext(ctx, `UPDATE parts SET first_time = ?, last_time = ? WHERE dataset = ? AND id = ?`,
+			first, last, sp.Dataset, sp.ID); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// spanColumns returns the columns of a part's span, which parts and
+// part_history have from migration 5 on: the move of migration 3 writes
+// parts without them (spanless), and migration 5 fills them in.
+func (p partTx) spanColumns() string {
+	if p.spanless {
+		return ""
+	}
+	return ", first_time, last_time"
 }
 
 func (p partTx) FinishImport(ctx context.Context, run store.ImportRun, changed bool) error {
