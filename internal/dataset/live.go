@@ -36,12 +36,15 @@ type Live struct {
 // partKey names a decoded part: a version of a stored part or, with
 // derived set, what the dataset so named derives from that version; asOf,
 // when not zero, the records of it published by that time (Unix
-// microseconds) only.
+// microseconds) only. With from set, ref is a part of the derived dataset
+// and version its own stored version: the key names those records laid
+// over what it derives from version from of its source.
 type partKey struct {
 	ref     PartRef
 	version int64
 	derived string
 	asOf    int64
+	from    int64
 }
 
 // LiveOptions are the optional settings of NewLiveWith.
@@ -195,27 +198,32 @@ func (l *Live) known(src PartRef, version int64, d *Dataset) derivation {
 
 // servedPart returns the records of m, a part of d's table: the stored
 // part, or for a derived dataset what it derives from its source part with
-// the records imported for it laid over. known, when set, is an earlier
-// derivation of the same part, where a derivation's walk may stop.
-func (l *Live) servedPart(ctx context.Context, d *Dataset, m PartMeta, known ...derivation) (*Part, error) {
+// the records imported for it laid over, kept under a key of its own.
+// known, when set, is an earlier derivation of the same part, where a
+// derivation's walk may stop.
+func (l *Live) servedPart(ctx context.Context, d *Dataset, m PartMeta, known derivation) (*Part, error) {
 	if d.Derive == nil {
 		return l.stored(ctx, PartRef{d.Name, m.ID}, m.Version)
 	}
-	var k derivation
-	if len(known) > 0 {
-		k = known[0]
+	if m.own == 0 {
+		return l.derivation(ctx, d, m.ID, m.from, known)
 	}
-	derived, err := l.derivation(ctx, d, m.ID, m.from, k)
-	if err != nil {
-		return nil, err
-	}
-	var own *Part
-	if m.own != 0 {
-		if own, err = l.stored(ctx, PartRef{d.Name, m.ID}, m.own); err != nil {
-			return nil, err
+	ref := PartRef{d.Name, m.ID}
+	return l.parts.Load(ctx, partKey{ref: ref, version: m.own, derived: d.Name, from: m.from}, func(ctx context.Context) (*Part, int64, error) {
+		derived, err := l.derivation(ctx, d, m.ID, m.from, known)
+		if err != nil {
+			return nil, 0, err
 		}
-	}
-	return l.served(d, m.ID, own, derived)
+		own, err := l.stored(ctx, ref, m.own)
+		if err != nil {
+			return nil, 0, err
+		}
+		p, err := l.served(d, m.ID, own, derived)
+		if err != nil {
+			return nil, 0, err
+		}
+		return p, p.Bytes(), nil
+	})
 }
 
 // stored returns version of the stored part ref, decoded: kept in the

@@ -140,7 +140,7 @@ func (s *Snapshot) load(ctx context.Context, d *Dataset, m PartMeta) (*Part, err
 	if m.held != nil || s.live == nil {
 		return m.held, nil
 	}
-	return s.live.servedPart(ctx, d, m)
+	return s.live.servedPart(ctx, d, m, derivation{})
 }
 
 // Unknown reports whether q is to be answered with the empty body: a filter
