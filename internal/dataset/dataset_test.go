@@ -89,7 +89,7 @@ func TestMergeCountsAndEncodeRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if back.Version != 7 || back.Written != 1000 || back.Published(0) != 1000 || back.Revised(1) != 1000 || back.Len() != 2 || back.Text(0, 0) != "North" || back.Nums[0][0] != 100.5 || !math.IsNaN(back.Nums[1][0]) {
+	if back.Version != 7 || back.Written != 1000 || back.Published(0) != 1000 || back.Revised(1) != 1000 || back.Len() != 2 || back.Text(0, 0) != "North" || back.Num(0, 0) != 100.5 || !math.IsNaN(back.Num(1, 0)) {
 		t.Fatalf("round trip: got %+v", back)
 	}
 	second := []Row{
@@ -101,8 +101,8 @@ func TestMergeCountsAndEncodeRoundTrip(t *testing.T) {
 	if err != nil || !changed || st != (energy.ImportStats{Read: 3, Inserted: 1, Updated: 1, Unchanged: 1}) {
 		t.Fatalf("second merge: got %+v changed %v err %v, want 1 inserted, 1 updated, 1 unchanged", st, changed, err)
 	}
-	if p2.Len() != 3 || p2.Nums[0][1] != 51 {
-		t.Errorf("second merge: got %d records, South at 10:00 %v; want 3 and 51", p2.Len(), p2.Nums[0][1])
+	if p2.Len() != 3 || p2.Num(0, 1) != 51 {
+		t.Errorf("second merge: got %d records, South at 10:00 %v; want 3 and 51", p2.Len(), p2.Num(0, 1))
 	}
 	// Records in order: North 10:00 (unchanged), South 10:00 (corrected), South 11:00 (new).
 	for i, want := range [][2]int64{{1000, 1000}, {1000, 2000}, {2000, 2000}} {
@@ -146,8 +146,8 @@ func TestDecodeFormat1(t *testing.T) {
 			t.Errorf("record %d: published %d revised %d, want both 1700000000000000", i, p.Published(i), p.Revised(i))
 		}
 	}
-	if p.Nums[1][1] != 4 {
-		t.Errorf("value: got %v, want 4", p.Nums[1][1])
+	if p.Num(1, 1) != 4 {
+		t.Errorf("value: got %v, want 4", p.Num(1, 1))
 	}
 }
 
@@ -240,11 +240,11 @@ func TestDerivedRecordsYieldToImportedOnes(t *testing.T) {
 			// The largest value of the part's first day, at its moment.
 			best := 0
 			for i := range p.Len() {
-				if p.Nums[0][i] > p.Nums[0][best] {
+				if p.Num(0, i) > p.Num(0, best) {
 					best = i
 				}
 			}
-			return []Row{{Time: p.Times[best], Num: []float64{p.Nums[0][best]}}}
+			return []Row{{Time: p.Time(best), Num: []float64{p.Num(0, best)}}}
 		}},
 	}
 	c := newTestCatalog(t, src, derived)
@@ -309,9 +309,9 @@ func TestDerivedRecordTimes(t *testing.T) {
 			// Each day's largest value, once it has two.
 			var out []Row
 			for _, sp := range periodSpans(Day, p) {
-				if vs := p.Nums[0][sp.lo:sp.hi]; len(vs) > 1 {
+				if vs := p.Values(0)[sp.lo:sp.hi]; len(vs) > 1 {
 					best := sp.lo + slices.Index(vs, slices.Max(vs))
-					out = append(out, Row{Time: p.Times[best], Num: []float64{p.Nums[0][best]}})
+					out = append(out, Row{Time: p.Time(best), Num: []float64{p.Num(0, best)}})
 				}
 			}
 			return out
@@ -338,7 +338,7 @@ func TestDerivedRecordTimes(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		return fmt.Sprintf("%g published %d revised %d", p.Nums[0][0], p.Published(0)/1e6, p.Revised(0)/1e6)
+		return fmt.Sprintf("%g published %d revised %d", p.Num(0, 0), p.Published(0)/1e6, p.Revised(0)/1e6)
 	}
 	imp(1, north("10:00", 5))
 	exact, err := NewLive(ctx, c, m)

@@ -231,11 +231,11 @@ func periodSpans(g Grain, p *Part) []span {
 	var out []span
 	end := int64(math.MinInt64)
 	for i := range p.Len() {
-		if p.Times[i] < end {
+		if p.Time(i) < end {
 			out[len(out)-1].hi = i + 1
 			continue
 		}
-		start := Bucket(g, p.Times[i])
+		start := Bucket(g, p.Time(i))
 		end = periodEnd(g, start)
 		out = append(out, span{start, i, i + 1})
 	}

@@ -64,7 +64,7 @@ func (c *Catalog) appendValues(buf []byte, q *Query, p *Part, i int, emit func(c
 	haveTime := false
 	localTime := func() time.Time {
 		if !haveTime {
-			lt = time.Unix(p.Times[i], 0).In(energy.Rome())
+			lt = time.Unix(p.Time(i), 0).In(energy.Rome())
 			haveTime = true
 		}
 		return lt
@@ -80,7 +80,7 @@ func (c *Catalog) appendValues(buf []byte, q *Query, p *Part, i int, emit func(c
 		buf = buf[:0]
 		switch f.Kind {
 		case Instant:
-			t := time.Unix(p.Times[i], 0).In(zone)
+			t := time.Unix(p.Time(i), 0).In(zone)
 			emit(col, t.AppendFormat(buf, "2006-01-02 15:04:05"))
 			col++
 			if f.TZ != "" {
@@ -107,7 +107,7 @@ func (c *Catalog) appendValues(buf []byte, q *Query, p *Part, i int, emit func(c
 		case Zone:
 			buf = append(buf, zoneName...)
 		case Number:
-			v := p.Nums[l.num[fi]][i]
+			v := p.Num(l.num[fi], i)
 			if f.Null && math.IsNaN(v) {
 				emit(col, nil) // JSON null
 				col++

@@ -137,7 +137,7 @@ func TestRecordsKeepTheTimesTheyCarry(t *testing.T) {
 		}
 		var out []string
 		s.Each(t.Context(), q, func(p *Part, i int) {
-			out = append(out, time.Unix(p.Times[i], 0).In(energy.Rome()).Format("15:04")+" "+
+			out = append(out, time.Unix(p.Time(i), 0).In(energy.Rome()).Format("15:04")+" "+
 				time.UnixMicro(p.Published(i)).UTC().Format(time.RFC3339)+" "+time.UnixMicro(p.Revised(i)).UTC().Format(time.RFC3339))
 		})
 		return out

@@ -194,8 +194,8 @@ func eachIn(parts []*Part, q *Query, fn func(p *Part, i int)) {
 	var allowed [][]bool
 	for _, p := range parts {
 		n := p.Len()
-		start := sort.Search(n, func(i int) bool { return p.Times[i] >= lo })
-		end := sort.Search(n, func(i int) bool { return p.Times[i] >= hi })
+		start := sort.Search(n, func(i int) bool { return p.Time(i) >= lo })
+		end := sort.Search(n, func(i int) bool { return p.Time(i) >= hi })
 		// Each filter becomes, for this part, a table of which of its
 		// dictionary codes pass.
 		allowed = allowed[:0]
@@ -212,7 +212,7 @@ func eachIn(parts []*Part, q *Query, fn func(p *Part, i int)) {
 				continue
 			}
 			for k, f := range q.filters {
-				if !allowed[k][p.Codes[f.text][i]] {
+				if !allowed[k][p.code(f.text, i)] {
 					continue rows
 				}
 			}
