@@ -176,4 +176,19 @@ func testOneReadPerPart(t *testing.T, open func(t *testing.T, now func() time.Ti
 			t.Fatalf("answers differ:\n%.200s\n%.200s", b, bodies[0])
 		}
 	}
+	// An import then costs a refresh the listing only, and an answer the
+	// part it changed.
+	clock = clock.Add(time.Hour)
+	_, err = dataset.Import(ctx, s, c, d, readings(2024, time.April, "B", 3), clock)
+	noErr(t, "second import", err)
+	changed, err := l.Refresh(ctx)
+	noErr(t, "Refresh", err)
+	if !changed || s.reads[march] != 1 || s.reads[april] != 1 {
+		t.Fatalf("Refresh after an import: got changed %v, reads %v; want a new snapshot and no read", changed, s.reads)
+	}
+	_, err = l.Snapshot().AppendJSON(ctx, nil, q)
+	noErr(t, "AppendJSON", err)
+	if s.reads[march] != 1 || s.reads[april] != 2 {
+		t.Fatalf("an answer after the import read %v, want April once more and March not", s.reads)
+	}
 }
