@@ -107,7 +107,7 @@ func partialBatches(ctx context.Context, cat *dataset.Catalog, d *dataset.Datase
 	if err != nil {
 		return nil, err
 	}
-	table := live.Snapshot().Table(d)
+	snap := live.Snapshot()
 	byPart, days := map[string][]dataset.Row{}, map[int64]bool{}
 	for _, r := range rows {
 		id := dataset.PartID(d.Grain, r.Time)
@@ -121,12 +121,16 @@ func partialBatches(ctx context.Context, cat *dataset.Catalog, d *dataset.Datase
 		}
 		b := dataset.Batch{Dataset: e}
 		for id, rs := range byPart {
-			merged, _, changed, err := dataset.Merge(cat.Layout(d), d.Grain, id, table.Part(id), rs, 0)
+			stored, err := snap.Part(ctx, d, id)
+			if err != nil {
+				return nil, err
+			}
+			merged, _, changed, err := dataset.Merge(cat.Layout(d), d.Grain, id, stored, rs, 0)
 			if err != nil {
 				return nil, err
 			}
 			if !changed {
-				merged = table.Part(id)
+				merged = stored
 			}
 			for _, r := range e.Derive.Partial(merged) {
 				if days[dataset.Bucket(dataset.Day, r.Time)] {
@@ -162,11 +166,15 @@ func gaps(ctx context.Context, cat *dataset.Catalog, d *dataset.Dataset, src dat
 	if err != nil {
 		return nil, err
 	}
-	table := live.Snapshot().Table(d)
+	snap := live.Snapshot()
 	var out []string
 	for _, e := range derived {
 		for id := range parts {
-			for _, g := range e.Derive.Gaps(table.Part(id)) {
+			p, err := snap.Part(ctx, d, id)
+			if err != nil {
+				return nil, err
+			}
+			for _, g := range e.Derive.Gaps(p) {
 				if day, _, _ := strings.Cut(g, ":"); days[day] {
 					out = append(out, g)
 				}

@@ -256,15 +256,20 @@ func servedPeakValley(t *testing.T, db, day string) string {
 	}
 	pv, _ := cat.Lookup("peak-valley")
 	var out []string
-	for _, p := range live.Snapshot().Table(pv).Parts {
+	snap := live.Snapshot()
+	for _, m := range snap.Table(pv).Parts {
+		p, err := snap.Part(ctx, pv, m.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
 		for i := range p.Len() {
-			at := time.Unix(p.Times[i], 0).In(energy.Rome()).Format("2006-01-02 15:04:05")
+			at := time.Unix(p.Time(i), 0).In(energy.Rome()).Format("2006-01-02 15:04:05")
 			if !strings.HasPrefix(at, day) {
 				continue
 			}
-			kind, gw := "peak", p.Nums[0][i]
+			kind, gw := "peak", p.Num(0, i)
 			if math.IsNaN(gw) {
-				kind, gw = "valley", p.Nums[1][i]
+				kind, gw = "valley", p.Num(1, i)
 			}
 			out = append(out, fmt.Sprintf("%s %s %.3f", at, kind, gw))
 		}

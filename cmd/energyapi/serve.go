@@ -37,6 +37,8 @@ type serveConfig struct {
 	idle            time.Duration
 	shutdownTimeout time.Duration
 	answerCacheMB   int
+	memoryBudget    memorySize
+	goMemLimit      bool // GOMEMLIMIT is set: the runtime's limit is the operator's
 	compression     bool
 	cacheControl    string
 	unmatchedFilter api.UnmatchedFilter
@@ -66,10 +68,12 @@ func parseServeFlags(args []string, getenv func(string) string, stderr io.Writer
 	fs.DurationVar(&c.write, "write-timeout", 30*time.Second, "time allowed to write a response")
 	fs.DurationVar(&c.idle, "idle-timeout", 120*time.Second, "how long an idle keep-alive connection stays open")
 	fs.DurationVar(&c.shutdownTimeout, "shutdown-timeout", 20*time.Second, "how long in-flight requests may take to finish on SIGTERM")
-	fs.IntVar(&c.answerCacheMB, "answer-cache-mb", 64, "memory for encoded answers kept for reuse until the data change, in MiB (0: encode every answer)")
+	fs.IntVar(&c.answerCacheMB, "answer-cache-mb", 64, "0: keep no encoded answer, encode every answer afresh; any other value keeps answers for reuse until the data change, in the --memory-budget they share with the decoded parts (deprecated: the size itself is no longer used)")
 	fs.BoolVar(&c.compression, "compression", true, "compress answers, the catalogue, the OpenAPI document and the site in gzip or zstd when Accept-Encoding asks (answers under 1 KiB stay as they are); --compression=false sends everything uncompressed")
 	fs.StringVar(&c.cacheControl, "cache-control", "private, no-cache", "Cache-Control header of data answers (they carry an ETag and answer If-None-Match with 304)")
 	unmatched := fs.String("unmatched-filter", string(api.EmptyBody), "answer to a filter value outside its list: empty-body (the specification's 200 with no body) or empty-array (the envelope with an empty array, for clients that cannot parse an empty body)")
+	c.memoryBudget.register(fs)
+	c.goMemLimit = getenv("GOMEMLIMIT") != ""
 	c.hard.register(fs)
 	c.sandbox.register(fs)
 	c.selfService.register(fs)
@@ -174,9 +178,9 @@ func newHandler(cfg serveConfig, p *parts) http.Handler {
 		Limits: p.hard.limits(p.served.class, cfg.sandbox.rateStyle, p.plans),
 		Cache: api.Cache{
 			Control: cfg.cacheControl,
-			// Answers are encoded, and compressed, once per data version;
-			// this bounds the ones kept.
-			AnswerBytes: cfg.answerCacheMB << 20,
+			// Answers are encoded, and compressed, once per data version,
+			// and kept in the memory budget the decoded parts share.
+			Memory:      answersMemory(cfg, p.live),
 			Compression: p.compression,
 		},
 		Sandbox:       api.Sandbox{Box: p.sb.sb, AdminToken: p.sb.adminToken},
@@ -230,6 +234,7 @@ func (p *parts) announce(cfg serveConfig, addr net.Addr, stdout, stderr io.Write
 			store: storeName(cfg.db),
 			data:  p.live.Snapshot(),
 			demo:  cfg.demo,
+			mem:   cfg.memoryBudget,
 		})
 	}
 	p.log.Info("serving", "addr", addr.String(), "data_version", p.live.Snapshot().Version)

@@ -68,6 +68,7 @@ type banner struct {
 	store string // as it may be shown
 	data  *dataset.Snapshot
 	demo  bool
+	mem   memorySize // --memory-budget
 }
 
 // writeBanner writes b as a few aligned lines: one for each dataset of the
@@ -77,6 +78,7 @@ func writeBanner(w io.Writer, b banner) {
 	fmt.Fprintf(tw, "\nenergyapi is serving\n")
 	fmt.Fprintf(tw, "  API\t%s\n", b.base)
 	fmt.Fprintf(tw, "  store\t%s\n", b.store)
+	fmt.Fprintf(tw, "  memory budget\t%s\n", b.mem.String())
 	for _, d := range b.data.Catalog.All() {
 		fmt.Fprintf(tw, "  %s\t%s\n", d.Name, coverage(d, b.data.Table(d)))
 	}

@@ -69,7 +69,7 @@ func newParts(ctx context.Context, cfg serveConfig, log *slog.Logger, st store, 
 			return nil, err
 		}
 	}
-	live, err := dataset.NewLive(ctx, cat, served)
+	live, err := dataset.NewLiveWith(ctx, cat, served, dataset.LiveOptions{Budget: newMemoryBudget(cfg.memoryBudget, cfg.goMemLimit, log)})
 	if err != nil {
 		return nil, err
 	}

@@ -11,7 +11,8 @@ import (
 
 // servingStore is the store as serve's requests reach it. The calls a
 // request can make (a client the in-memory table cannot decide on, a part
-// an asOf read needs, the imports /updates lists, the ping of /readyz) go
+// an answer needs that the memory budget does not hold, a part an asOf read
+// needs, the imports /updates lists, the ping of /readyz) go
 // through the store admission class (api.StoreClass), which bounds how many
 // requests wait on the store and how long each call may take, and turns a
 // store that does not answer into 503. Made outside a request (at startup,
@@ -41,6 +42,14 @@ func (s servingStore) PartVersionAt(ctx context.Context, ref dataset.PartRef, t 
 func (s servingStore) ReadPartVersion(ctx context.Context, ref dataset.PartRef, version int64) (sp dataset.StoredPart, err error) {
 	err = s.class.Do(ctx, func(ctx context.Context) error {
 		sp, err = s.store.ReadPartVersion(ctx, ref, version)
+		return err
+	})
+	return sp, err
+}
+
+func (s servingStore) ReadPart(ctx context.Context, ref dataset.PartRef, version int64) (sp dataset.StoredPart, err error) {
+	err = s.class.Do(ctx, func(ctx context.Context) error {
+		sp, err = s.store.ReadPart(ctx, ref, version)
 		return err
 	})
 	return sp, err

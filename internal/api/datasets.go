@@ -81,10 +81,12 @@ func handleDataset(o Options, c *dataset.Catalog, d *dataset.Dataset, cache *ans
 			if err != nil {
 				return nil, err
 			}
+			// Parts the server no longer holds are read from the store:
+			// such a read is a store call (StoreClass), 503 if it fails.
 			if f == formatCSV {
-				return view.AppendCSV(nil, q), nil
+				return view.AppendCSV(r.Context(), nil, q)
 			}
-			return view.AppendJSON(nil, q), nil
+			return view.AppendJSON(r.Context(), nil, q)
 		})
 		if err != nil {
 			writeError(w, r, o.Log, err)

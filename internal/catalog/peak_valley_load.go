@@ -107,19 +107,19 @@ func eachLoadDay(src *dataset.Part, fn func(energy.Date, []energy.LoadPoint)) {
 	if src.Len() == 0 {
 		return
 	}
-	day := energy.DateOf(time64(src.Times[0]))
+	day := energy.DateOf(time64(src.Time(0)))
 	var pts []energy.LoadPoint
 	flush := func() {
 		fn(day, pts)
 		pts = pts[:0]
 	}
 	for i := range src.Len() {
-		t := time64(src.Times[i])
+		t := time64(src.Time(i))
 		if d := energy.DateOf(t); d != day {
 			flush()
 			day = d
 		}
-		pts = append(pts, energy.LoadPoint{At: t, Zone: energy.Zone(src.Text(0, i)), TotalMW: src.Nums[0][i], ForecastMW: src.Nums[1][i]})
+		pts = append(pts, energy.LoadPoint{At: t, Zone: energy.Zone(src.Text(0, i)), TotalMW: src.Num(0, i), ForecastMW: src.Num(1, i)})
 	}
 	flush()
 }

@@ -89,8 +89,6 @@ var (
 	macrozones   = energy.Plain(energy.Macrozones()...)
 	// zoneCodes are the bidding zones as the Fees pages code them.
 	zoneCodes = zoneRef(energy.ZoneCode)
-	// marketZones are the bidding zones as most Market pages name them.
-	marketZones = zoneRef(energy.ZoneItalian)
 )
 
 // zoneRef is the reference list of the bidding zones in vocabulary v:

@@ -1,29 +1,20 @@
 package dataset
 
 import (
-	"container/list"
 	"context"
-	"fmt"
 	"slices"
 	"strconv"
-	"sync"
 	"time"
 
 	"github.com/energyapi/energyapi/internal/energy"
 )
 
-// historyCacheParts bounds the replaced parts a server keeps decoded for
-// asOf reads and derivation walks, and what derived datasets derive from
-// them: a month of quarter-hourly load per bidding zone is a few hundred
-// kilobytes, so this is tens of megabytes at most.
-const historyCacheParts = 64
-
 // AsOf returns a snapshot that serves q's dataset as its data stood at
 // q.AsOf, from s and the parts imports have replaced since: a record
 // published after that time is absent, and a record revised since shows
 // its value then. Only q's dataset is served by it. The parts that were
-// current at q.AsOf are read from the store when s does not hold them, and
-// kept, a bounded number, for the next request. It returns s itself when q
+// current at q.AsOf are read from the store unless the memory budget keeps
+// them, and kept in it for the next request. It returns s itself when q
 // has no AsOf, and an error with code Invalid if the store keeps no
 // history.
 func (l *Live) AsOf(ctx context.Context, s *Snapshot, q *Query) (*Snapshot, error) {
@@ -42,6 +33,7 @@ func (l *Live) AsOf(ctx context.Context, s *Snapshot, q *Query) (*Snapshot, erro
 	}
 	t := q.AsOf.UnixMicro()
 	then := map[PartRef]*Part{}
+	subsets := map[PartRef]bool{} // parts of which only some records were published by t
 	ids := map[string]bool{}
 	for ref, cur := range s.stored {
 		if !slices.Contains(datasets, ref.Dataset) {
@@ -54,8 +46,8 @@ func (l *Live) AsOf(ctx context.Context, s *Snapshot, q *Query) (*Snapshot, erro
 		if err != nil {
 			return nil, err
 		}
-		if p = publishedBy(l.cat.layoutOf(l.cat.byName[ref.Dataset]), p, t); p != nil {
-			then[ref] = p
+		if sub := publishedBy(l.cat.layoutOf(l.cat.byName[ref.Dataset]), p, t); sub != nil {
+			then[ref], subsets[ref] = sub, sub != p
 			ids[ref.ID] = true
 		}
 	}
@@ -63,8 +55,9 @@ func (l *Live) AsOf(ctx context.Context, s *Snapshot, q *Query) (*Snapshot, erro
 	for id := range ids {
 		var derived *Part
 		if d.Derive != nil {
+			src := PartRef{d.Derive.From, id}
 			var err error
-			if derived, err = l.derivedAt(ctx, s, d, id, then[PartRef{d.Derive.From, id}]); err != nil {
+			if derived, err = l.derivedAt(ctx, d, id, then[src], subsets[src], t); err != nil {
 				return nil, err
 			}
 		}
@@ -73,10 +66,10 @@ func (l *Live) AsOf(ctx context.Context, s *Snapshot, q *Query) (*Snapshot, erro
 			return nil, err
 		}
 		if p != nil {
-			table.Parts = append(table.Parts, p)
+			table.Parts = append(table.Parts, metaOf(p))
 		}
 	}
-	slices.SortFunc(table.Parts, func(a, b *Part) int { return compareString(a.ID, b.ID) })
+	sortMetas(table.Parts)
 	return &Snapshot{Catalog: s.Catalog, Version: s.Version, Updated: s.Updated, tables: map[*Dataset]*Table{d: table}}, nil
 }
 
@@ -85,15 +78,18 @@ func (l *Live) AsOf(ctx context.Context, s *Snapshot, q *Query) (*Snapshot, erro
 // current then, else cur again: its records may carry publication times
 // earlier than the import that wrote them (demo data and imports of
 // records published elsewhere), which publishedBy then keeps.
-func (l *Live) partAt(ctx context.Context, hist PartHistory, ref PartRef, cur *Part, t int64) (*Part, error) {
-	if cur.Written <= t {
-		return cur, nil
+func (l *Live) partAt(ctx context.Context, hist PartHistory, ref PartRef, cur PartMeta, t int64) (*Part, error) {
+	version := cur.Version
+	if cur.Written > t {
+		meta, ok, err := hist.PartVersionAt(ctx, ref, time.UnixMicro(t))
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			version = meta.Version
+		}
 	}
-	meta, ok, err := hist.PartVersionAt(ctx, ref, time.UnixMicro(t))
-	if err != nil || !ok {
-		return cur, err
-	}
-	return l.replacedVersion(ctx, hist, ref, meta.Version)
+	return l.stored(ctx, ref, version)
 }
 
 // publishedBy returns the records of p first published by t (Unix
@@ -118,30 +114,6 @@ func publishedBy(l *Layout, p *Part, t int64) *Part {
 	sub := BuildPart(l, p.ID, rows)
 	sub.Version, sub.Written = p.Version, p.Written
 	return sub
-}
-
-// replacedVersion returns a version of ref that an import replaced, read
-// from the store's history once and kept, a bounded number, for the next
-// read.
-func (l *Live) replacedVersion(ctx context.Context, hist PartHistory, ref PartRef, version int64) (*Part, error) {
-	key := cachedKey{ref: ref, version: version}
-	if p := l.history.get(key); p != nil {
-		return p, nil
-	}
-	sp, err := hist.ReadPartVersion(ctx, ref, version)
-	if err != nil {
-		return nil, err
-	}
-	d, ok := l.cat.byName[ref.Dataset]
-	if !ok {
-		return nil, fmt.Errorf("part %s/%s: dataset not served", ref.Dataset, ref.ID)
-	}
-	p, err := DecodePart(l.cat.layoutOf(d), sp)
-	if err != nil {
-		return nil, fmt.Errorf("%s part %s version %d: %w", ref.Dataset, ref.ID, version, err)
-	}
-	l.history.put(key, p)
-	return p, nil
 }
 
 // partSpan returns the Unix interval [lo, hi) of the Europe/Rome month
@@ -175,56 +147,4 @@ func PartDays(id string) (first, last energy.Date, ok bool) {
 	}
 	a, b := time.Unix(lo, 0).In(energy.Rome()), time.Unix(hi, 0).In(energy.Rome()).AddDate(0, 0, -1)
 	return energy.DateOf(a), energy.DateOf(b), true
-}
-
-// partCache keeps decoded replaced parts, and what derived datasets derive
-// from them, least recently used out first. A replaced version never
-// changes, so an entry never goes stale.
-type partCache struct {
-	mu    sync.Mutex
-	max   int
-	lru   *list.List // of *cachedPart, most recent at the front
-	byKey map[cachedKey]*list.Element
-}
-
-type cachedKey struct {
-	ref     PartRef
-	version int64
-	// derived, when set, names the dataset whose derivation from the
-	// version is kept, rather than the version itself.
-	derived string
-}
-
-type cachedPart struct {
-	key  cachedKey
-	part *Part
-}
-
-func newPartCache(max int) *partCache {
-	return &partCache{max: max, lru: list.New(), byKey: map[cachedKey]*list.Element{}}
-}
-
-func (c *partCache) get(k cachedKey) *Part {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	e, ok := c.byKey[k]
-	if !ok {
-		return nil
-	}
-	c.lru.MoveToFront(e)
-	return e.Value.(*cachedPart).part
-}
-
-func (c *partCache) put(k cachedKey, p *Part) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if _, ok := c.byKey[k]; ok {
-		return
-	}
-	c.byKey[k] = c.lru.PushFront(&cachedPart{k, p})
-	for c.lru.Len() > c.max {
-		e := c.lru.Back()
-		c.lru.Remove(e)
-		delete(c.byKey, e.Value.(*cachedPart).key)
-	}
 }

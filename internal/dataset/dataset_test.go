@@ -89,7 +89,7 @@ func TestMergeCountsAndEncodeRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if back.Version != 7 || back.Written != 1000 || back.Published(0) != 1000 || back.Revised(1) != 1000 || back.Len() != 2 || back.Text(0, 0) != "North" || back.Nums[0][0] != 100.5 || !math.IsNaN(back.Nums[1][0]) {
+	if back.Version != 7 || back.Written != 1000 || back.Published(0) != 1000 || back.Revised(1) != 1000 || back.Len() != 2 || back.Text(0, 0) != "North" || back.Num(0, 0) != 100.5 || !math.IsNaN(back.Num(1, 0)) {
 		t.Fatalf("round trip: got %+v", back)
 	}
 	second := []Row{
@@ -101,8 +101,8 @@ func TestMergeCountsAndEncodeRoundTrip(t *testing.T) {
 	if err != nil || !changed || st != (energy.ImportStats{Read: 3, Inserted: 1, Updated: 1, Unchanged: 1}) {
 		t.Fatalf("second merge: got %+v changed %v err %v, want 1 inserted, 1 updated, 1 unchanged", st, changed, err)
 	}
-	if p2.Len() != 3 || p2.Nums[0][1] != 51 {
-		t.Errorf("second merge: got %d records, South at 10:00 %v; want 3 and 51", p2.Len(), p2.Nums[0][1])
+	if p2.Len() != 3 || p2.Num(0, 1) != 51 {
+		t.Errorf("second merge: got %d records, South at 10:00 %v; want 3 and 51", p2.Len(), p2.Num(0, 1))
 	}
 	// Records in order: North 10:00 (unchanged), South 10:00 (corrected), South 11:00 (new).
 	for i, want := range [][2]int64{{1000, 1000}, {1000, 2000}, {2000, 2000}} {
@@ -146,8 +146,8 @@ func TestDecodeFormat1(t *testing.T) {
 			t.Errorf("record %d: published %d revised %d, want both 1700000000000000", i, p.Published(i), p.Revised(i))
 		}
 	}
-	if p.Nums[1][1] != 4 {
-		t.Errorf("value: got %v, want 4", p.Nums[1][1])
+	if p.Num(1, 1) != 4 {
+		t.Errorf("value: got %v, want 4", p.Num(1, 1))
 	}
 }
 
@@ -192,13 +192,13 @@ func TestServeFiltersAndEncodes(t *testing.T) {
 	want := `{"result":{"message":"Operation completed for the following input. Date from: 27/10/2024, date to: 27/10/2024","status":"Completed"},"series":[` +
 		`{"date":"2024-10-27 02:00:00","date_tz":"Europe/Rome","date_offset":"+02:00","value_MW":"1234.5","share":"1.234,500","zone":"North"},` +
 		`{"date":"2024-10-27 02:00:00","date_tz":"Europe/Rome","date_offset":"+01:00","value_MW":"-488.3051289102222","share":"","zone":"North"}]}`
-	if got := string(snap.AppendJSON(nil, q)); got != want {
+	if got := answerJSON(t, snap, q); got != want {
 		t.Errorf("JSON:\ngot  %s\nwant %s", got, want)
 	}
 	wantCSV := "date,date_tz,date_offset,value_MW,share,zone\r\n" +
 		"2024-10-27 02:00:00,Europe/Rome,+02:00,1234.5,\"1.234,500\",North\r\n" +
 		"2024-10-27 02:00:00,Europe/Rome,+01:00,-488.3051289102222,,North\r\n"
-	if got := string(snap.AppendCSV(nil, q)); got != wantCSV {
+	if got := answerCSV(t, snap, q); got != wantCSV {
 		t.Errorf("CSV:\ngot  %q\nwant %q", got, wantCSV)
 	}
 	unknown, err := c.ParseQuery(d, map[string][]string{"dateFrom": {"27/10/2024"}, "dateTo": {"27/10/2024"}, "zone": {"North", "Atlantis"}}, Limits{})
@@ -240,11 +240,11 @@ func TestDerivedRecordsYieldToImportedOnes(t *testing.T) {
 			// The largest value of the part's first day, at its moment.
 			best := 0
 			for i := range p.Len() {
-				if p.Nums[0][i] > p.Nums[0][best] {
+				if p.Num(0, i) > p.Num(0, best) {
 					best = i
 				}
 			}
-			return []Row{{Time: p.Times[best], Num: []float64{p.Nums[0][best]}}}
+			return []Row{{Time: p.Time(best), Num: []float64{p.Num(0, best)}}}
 		}},
 	}
 	c := newTestCatalog(t, src, derived)
@@ -265,7 +265,7 @@ func TestDerivedRecordsYieldToImportedOnes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	body := string(live.Snapshot().AppendJSON(nil, q))
+	body := answerJSON(t, live.Snapshot(), q)
 	if !strings.Contains(body, `{"date":"2024-03-01 18:00:00","max_MW":"8.000"}`) {
 		t.Fatalf("derived: got %s, want the 18:00 maximum", body)
 	}
@@ -276,7 +276,7 @@ func TestDerivedRecordsYieldToImportedOnes(t *testing.T) {
 	if changed, err := live.Refresh(ctx); !changed || err != nil {
 		t.Fatalf("Refresh: got %v, %v; want a change", changed, err)
 	}
-	body = string(live.Snapshot().AppendJSON(nil, q))
+	body = answerJSON(t, live.Snapshot(), q)
 	if !strings.Contains(body, `[{"date":"2024-03-01 19:00:00","max_MW":"8.500"}]`) {
 		t.Fatalf("imported: got %s, want only the imported 19:00 value", body)
 	}
@@ -288,6 +288,10 @@ type noHistory struct{ m *Memory }
 func (n noHistory) DataVersion(ctx context.Context) (int64, error) { return n.m.DataVersion(ctx) }
 func (n noHistory) ChangedParts(ctx context.Context, have map[PartRef]int64) (Changes, error) {
 	return n.m.ChangedParts(ctx, have)
+}
+func (n noHistory) ListParts(ctx context.Context) (Changes, error) { return n.m.ListParts(ctx) }
+func (n noHistory) ReadPart(ctx context.Context, ref PartRef, version int64) (StoredPart, error) {
+	return n.m.ReadPart(ctx, ref, version)
 }
 
 // TestDerivedRecordTimes imports a day's values one by one, then corrects
@@ -305,9 +309,9 @@ func TestDerivedRecordTimes(t *testing.T) {
 			// Each day's largest value, once it has two.
 			var out []Row
 			for _, sp := range periodSpans(Day, p) {
-				if vs := p.Nums[0][sp.lo:sp.hi]; len(vs) > 1 {
+				if vs := p.Values(0)[sp.lo:sp.hi]; len(vs) > 1 {
 					best := sp.lo + slices.Index(vs, slices.Max(vs))
-					out = append(out, Row{Time: p.Times[best], Num: []float64{p.Nums[0][best]}})
+					out = append(out, Row{Time: p.Time(best), Num: []float64{p.Num(0, best)}})
 				}
 			}
 			return out
@@ -330,8 +334,11 @@ func TestDerivedRecordTimes(t *testing.T) {
 		if _, err := l.Refresh(ctx); err != nil {
 			t.Fatal(err)
 		}
-		p := l.Snapshot().Table(derived).Part("2024-03")
-		return fmt.Sprintf("%g published %d revised %d", p.Nums[0][0], p.Published(0)/1e6, p.Revised(0)/1e6)
+		p, err := l.Snapshot().Part(ctx, derived, "2024-03")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return fmt.Sprintf("%g published %d revised %d", p.Num(0, 0), p.Published(0)/1e6, p.Revised(0)/1e6)
 	}
 	imp(1, north("10:00", 5))
 	exact, err := NewLive(ctx, c, m)
@@ -433,4 +440,22 @@ func TestPartIDNamesTheYearOrMonthInRome(t *testing.T) {
 			t.Errorf("PartID(%v, %s) = %q, want %q", tc.g, tc.t, got, tc.want)
 		}
 	}
+}
+
+func answerJSON(t *testing.T, s *Snapshot, q *Query) string {
+	t.Helper()
+	b, err := s.AppendJSON(t.Context(), nil, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func answerCSV(t *testing.T, s *Snapshot, q *Query) string {
+	t.Helper()
+	b, err := s.AppendCSV(t.Context(), nil, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }

@@ -231,11 +231,11 @@ func periodSpans(g Grain, p *Part) []span {
 	var out []span
 	end := int64(math.MinInt64)
 	for i := range p.Len() {
-		if p.Times[i] < end {
+		if p.Time(i) < end {
 			out[len(out)-1].hi = i + 1
 			continue
 		}
-		start := Bucket(g, p.Times[i])
+		start := Bucket(g, p.Time(i))
 		end = periodEnd(g, start)
 		out = append(out, span{start, i, i + 1})
 	}
@@ -296,30 +296,27 @@ func (l *Live) replaced(ctx context.Context, ref PartRef, t int64, have *Part) (
 	if have != nil && have.Version == meta.Version {
 		return have, true, nil
 	}
-	p, err = l.replacedVersion(ctx, hist, ref, meta.Version)
+	p, err = l.stored(ctx, ref, meta.Version)
 	return p, err == nil, err
 }
 
 // derivedAt returns what d derives from src, the version of its source's
-// part id that s or the store's history holds: s's own derivation when src
-// is s's part, else one walked from the history and kept, a bounded
-// number, for the next asOf read.
-func (l *Live) derivedAt(ctx context.Context, s *Snapshot, d *Dataset, id string, src *Part) (*Part, error) {
+// part id that stood at t (Unix microseconds), or only its records
+// published by then (subset): kept in the budget under its own key, which
+// a derivation of the whole version shares with the snapshots.
+func (l *Live) derivedAt(ctx context.Context, d *Dataset, id string, src *Part, subset bool, t int64) (*Part, error) {
 	if src == nil {
 		return nil, nil
 	}
-	srcRef := PartRef{d.Derive.From, id}
-	if p := s.derived[PartRef{d.Name, id}]; p != nil && src == s.stored[srcRef] {
-		return p, nil
+	key := partKey{ref: PartRef{d.Derive.From, id}, version: src.Version, derived: d.Name}
+	if subset {
+		key.asOf = t
 	}
-	key := cachedKey{ref: srcRef, version: src.Version, derived: d.Name}
-	if p := l.history.get(key); p != nil {
-		return p, nil
-	}
-	p, err := l.derive(ctx, d, id, src, derivation{})
-	if err != nil {
-		return nil, err
-	}
-	l.history.put(key, p)
-	return p, nil
+	return l.parts.Load(ctx, key, func(ctx context.Context) (*Part, int64, error) {
+		p, err := l.derive(ctx, d, id, src, derivation{})
+		if err != nil {
+			return nil, 0, err
+		}
+		return p, p.Bytes(), nil
+	})
 }

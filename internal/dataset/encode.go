@@ -1,6 +1,7 @@
 package dataset
 
 import (
+	"context"
 	"math"
 	"slices"
 	"strconv"
@@ -63,7 +64,7 @@ func (c *Catalog) appendValues(buf []byte, q *Query, p *Part, i int, emit func(c
 	haveTime := false
 	localTime := func() time.Time {
 		if !haveTime {
-			lt = time.Unix(p.Times[i], 0).In(energy.Rome())
+			lt = time.Unix(p.Time(i), 0).In(energy.Rome())
 			haveTime = true
 		}
 		return lt
@@ -79,7 +80,7 @@ func (c *Catalog) appendValues(buf []byte, q *Query, p *Part, i int, emit func(c
 		buf = buf[:0]
 		switch f.Kind {
 		case Instant:
-			t := time.Unix(p.Times[i], 0).In(zone)
+			t := time.Unix(p.Time(i), 0).In(zone)
 			emit(col, t.AppendFormat(buf, "2006-01-02 15:04:05"))
 			col++
 			if f.TZ != "" {
@@ -106,7 +107,7 @@ func (c *Catalog) appendValues(buf []byte, q *Query, p *Part, i int, emit func(c
 		case Zone:
 			buf = append(buf, zoneName...)
 		case Number:
-			v := p.Nums[l.num[fi]][i]
+			v := p.Num(l.num[fi], i)
 			if f.Null && math.IsNaN(v) {
 				emit(col, nil) // JSON null
 				col++
@@ -142,8 +143,13 @@ func AppendNumber(dst []byte, v float64, format NumberFormat) []byte {
 }
 
 // AppendJSON appends the whole success answer to q: the result envelope
-// and the dataset's array of records, every value a JSON string.
-func (s *Snapshot) AppendJSON(dst []byte, q *Query) []byte {
+// and the dataset's array of records, every value a JSON string. It may
+// read parts from the store, and returns the error of such a read.
+func (s *Snapshot) AppendJSON(ctx context.Context, dst []byte, q *Query) ([]byte, error) {
+	parts, err := s.parts(ctx, q)
+	if err != nil {
+		return dst, err
+	}
 	cols := q.Columns()
 	keys := make([][]byte, len(cols))
 	for i, c := range cols {
@@ -157,7 +163,7 @@ func (s *Snapshot) AppendJSON(dst []byte, q *Query) []byte {
 	// Sizing the answer up front saves growing it a dozen times: count the
 	// records, and allow each value its key and a dozen bytes.
 	n, per := 0, 2
-	s.Each(q, func(*Part, int) { n++ })
+	eachIn(parts, q, func(*Part, int) { n++ })
 	for _, k := range keys {
 		per += len(k) + 14
 	}
@@ -166,7 +172,7 @@ func (s *Snapshot) AppendJSON(dst []byte, q *Query) []byte {
 	dst = append(dst, '[')
 	first := true
 	var buf []byte
-	s.Each(q, func(p *Part, i int) {
+	eachIn(parts, q, func(p *Part, i int) {
 		if !first {
 			dst = append(dst, ',')
 		}
@@ -181,7 +187,7 @@ func (s *Snapshot) AppendJSON(dst []byte, q *Query) []byte {
 		})
 		dst = append(dst, '}')
 	})
-	return append(dst, "]}"...)
+	return append(dst, "]}"...), nil
 }
 
 // AppendEmptyJSON appends a success answer with no records: the answer to
@@ -204,8 +210,13 @@ func appendEnvelope(dst []byte, q *Query) []byte {
 
 // AppendCSV appends the records q selects as CSV (RFC 4180): a header row
 // with the field names, then one row per record with the same strings the
-// JSON answer holds.
-func (s *Snapshot) AppendCSV(dst []byte, q *Query) []byte {
+// JSON answer holds. It may read parts from the store, and returns the
+// error of such a read.
+func (s *Snapshot) AppendCSV(ctx context.Context, dst []byte, q *Query) ([]byte, error) {
+	parts, err := s.parts(ctx, q)
+	if err != nil {
+		return dst, err
+	}
 	for i, c := range q.Columns() {
 		if i > 0 {
 			dst = append(dst, ',')
@@ -214,7 +225,7 @@ func (s *Snapshot) AppendCSV(dst []byte, q *Query) []byte {
 	}
 	dst = append(dst, "\r\n"...)
 	var buf []byte
-	s.Each(q, func(p *Part, i int) {
+	eachIn(parts, q, func(p *Part, i int) {
 		buf = s.Catalog.appendValues(buf, q, p, i, func(col int, v []byte) {
 			if col > 0 {
 				dst = append(dst, ',')
@@ -223,7 +234,7 @@ func (s *Snapshot) AppendCSV(dst []byte, q *Query) []byte {
 		})
 		dst = append(dst, "\r\n"...)
 	})
-	return dst
+	return dst, nil
 }
 
 func appendCSVField(dst, v []byte) []byte {

@@ -59,11 +59,11 @@ func TestMarketDayNullPriceAndEchoedFilter(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := string(live.Snapshot().AppendJSON(nil, q)); got != want {
+		if got := answerJSON(t, live.Snapshot(), q); got != want {
 			t.Errorf("%v:\ngot  %s\nwant %s", params, got, want)
 		}
 		wantCSV := "date,direction,price,quantity\r\n2026-06-03 00:00:00,DOWN,,0\r\n2026-06-03 00:00:00,UP,12.5,40\r\n"
-		if got := string(live.Snapshot().AppendCSV(nil, q)); got != wantCSV {
+		if got := answerCSV(t, live.Snapshot(), q); got != wantCSV {
 			t.Errorf("CSV: got %q, want %q", got, wantCSV)
 		}
 	}
@@ -136,8 +136,8 @@ func TestRecordsKeepTheTimesTheyCarry(t *testing.T) {
 			t.Fatal(err)
 		}
 		var out []string
-		s.Each(q, func(p *Part, i int) {
-			out = append(out, time.Unix(p.Times[i], 0).In(energy.Rome()).Format("15:04")+" "+
+		s.Each(t.Context(), q, func(p *Part, i int) {
+			out = append(out, time.Unix(p.Time(i), 0).In(energy.Rome()).Format("15:04")+" "+
 				time.UnixMicro(p.Published(i)).UTC().Format(time.RFC3339)+" "+time.UnixMicro(p.Revised(i)).UTC().Format(time.RFC3339))
 		})
 		return out

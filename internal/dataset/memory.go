@@ -136,3 +136,30 @@ func (m *Memory) UpdateParts(ctx context.Context, name string, started time.Time
 	m.events = append(m.events, e)
 	return st, nil
 }
+
+// ListParts implements PartSource.
+func (m *Memory) ListParts(context.Context) (Changes, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	ch := Changes{Version: m.version, Updated: m.updated}
+	for _, sp := range m.parts {
+		sp.Data = nil
+		ch.Parts = append(ch.Parts, sp)
+	}
+	return ch, nil
+}
+
+// ReadPart implements PartSource.
+func (m *Memory) ReadPart(_ context.Context, ref PartRef, version int64) (StoredPart, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if sp, ok := m.parts[ref]; ok && sp.Version == version {
+		return sp, nil
+	}
+	for _, h := range m.history[ref] {
+		if h.Version == version {
+			return h.StoredPart, nil
+		}
+	}
+	return StoredPart{}, energy.Errorf(energy.NotFound, "part %s/%s has no version %d", ref.Dataset, ref.ID, version)
+}

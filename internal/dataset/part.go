@@ -31,13 +31,13 @@ type Row struct {
 // Europe/Rome month for datasets finer than a month, a year otherwise. A
 // stored Part is immutable; an import replaces it whole.
 type Part struct {
-	ID      string // "2024-03" or "2024"
-	Version int64  // the data version that last changed it
-	Written int64  // when that import wrote it, Unix microseconds (the store keeps it beside the bytes)
-	Times   []int64
-	Dicts   [][]string // per Text field: its distinct values
-	Codes   [][]uint16 // per Text field, per record: the index of its value in Dicts
-	Nums    [][]float64
+	ID      string       // "2024-03" or "2024"
+	Version int64        // the data version that last changed it
+	Written int64        // when that import wrote it, Unix microseconds (the store keeps it beside the bytes)
+	times   timeColumn   // per record: its moment (Time)
+	Dicts   [][]string   // per Text field: its distinct values
+	codes   []codeColumn // per Text field, per record: the index of its value in Dicts
+	nums    []numColumn  // per Number field, per record: its value (Num)
 	// Stamps are the distinct publication and revision times of the
 	// records (Unix microseconds, ascending); Pub and Rev hold, per record,
 	// the index in Stamps of when it was first published and when its values
@@ -54,7 +54,51 @@ func (p *Part) Len() int {
 	if p == nil {
 		return 0
 	}
-	return len(p.Times)
+	return p.times.len()
+}
+
+// Time returns the moment of record i, Unix seconds.
+func (p *Part) Time(i int) int64 { return p.times.at(i) }
+
+// Num returns Number field n of record i (NaN for none).
+func (p *Part) Num(n, i int) float64 { return p.nums[n].at(i) }
+
+// Values returns Number field n of every record, in a slice of its own.
+func (p *Part) Values(n int) []float64 { return slices.Clone(p.nums[n].all()) }
+
+// code returns the dictionary code of Text field t of record i.
+func (p *Part) code(t, i int) uint16 { return p.codes[t].at(i) }
+
+// columns sets p's columns from plain ones, which it may keep.
+func (p *Part) columns(times []int64, codes [][]uint16, nums [][]float64) {
+	p.times = newTimeColumn(times)
+	p.codes = make([]codeColumn, len(codes))
+	for t := range codes {
+		p.codes[t] = newCodeColumn(codes[t], len(p.Dicts[t]))
+	}
+	p.nums = make([]numColumn, len(nums))
+	for n := range nums {
+		p.nums[n] = newNumColumn(nums[n])
+	}
+}
+
+// Bytes returns an estimate of the memory p holds, for budgets: its
+// columns, its dictionaries' strings and the slices' headers.
+func (p *Part) Bytes() int64 {
+	n := int64(len(p.ID)+len(p.Stamps)*8+(len(p.Pub)+len(p.Rev))*4) + 8*sliceHeader + 64 + p.times.bytes()
+	for _, d := range p.Dicts {
+		n += sliceHeader
+		for _, s := range d {
+			n += sliceHeader + int64(len(s))
+		}
+	}
+	for _, c := range p.codes {
+		n += c.bytes()
+	}
+	for _, c := range p.nums {
+		n += c.bytes()
+	}
+	return n
 }
 
 // Published returns when record i was first published, Unix microseconds.
@@ -75,16 +119,16 @@ func (p *Part) Revised(i int) int64 {
 }
 
 // Text returns Text field t of record i.
-func (p *Part) Text(t, i int) string { return p.Dicts[t][p.Codes[t][i]] }
+func (p *Part) Text(t, i int) string { return p.Dicts[t][p.code(t, i)] }
 
 // Row returns record i as a Row.
 func (p *Part) Row(i int) Row {
-	r := Row{Time: p.Times[i], Text: make([]string, len(p.Codes)), Num: make([]float64, len(p.Nums)), Pub: p.Published(i), Rev: p.Revised(i)}
-	for t := range p.Codes {
+	r := Row{Time: p.Time(i), Text: make([]string, len(p.codes)), Num: make([]float64, len(p.nums)), Pub: p.Published(i), Rev: p.Revised(i)}
+	for t := range p.codes {
 		r.Text[t] = p.Text(t, i)
 	}
-	for n := range p.Nums {
-		r.Num[n] = p.Nums[n][i]
+	for n := range p.nums {
+		r.Num[n] = p.Num(n, i)
 	}
 	return r
 }
@@ -96,6 +140,22 @@ func (p *Part) Rows() []Row {
 		out[i] = p.Row(i)
 	}
 	return out
+}
+
+// Span returns the moments of the first and last records, Unix seconds;
+// zero for a part without records.
+func (p *Part) Span() (first, last int64) {
+	if p.Len() == 0 {
+		return 0, 0
+	}
+	return p.Time(0), p.Time(p.Len() - 1)
+}
+
+// Stored returns p as a store writes it under ref, with its encoded bytes
+// b: its record count and span beside them.
+func (p *Part) Stored(ref PartRef, b []byte) StoredPart {
+	first, last := p.Span()
+	return StoredPart{PartRef: ref, Records: p.Len(), First: first, Last: last, Data: b}
 }
 
 // PartID returns the partition of a record of grain g at Unix time t.
@@ -141,8 +201,8 @@ func Bucket(g Grain, t int64) int64 {
 func BuildPart(l *Layout, id string, rows []Row) *Part {
 	rows = slices.Clone(rows)
 	slices.SortStableFunc(rows, l.compare)
-	p := &Part{ID: id, Times: make([]int64, len(rows)), Dicts: make([][]string, l.NText), Codes: make([][]uint16, l.NText), Nums: make([][]float64, l.NNum),
-		Pub: make([]uint32, len(rows)), Rev: make([]uint32, len(rows))}
+	p := &Part{ID: id, Dicts: make([][]string, l.NText), Pub: make([]uint32, len(rows)), Rev: make([]uint32, len(rows))}
+	times, codes, nums := make([]int64, len(rows)), make([][]uint16, l.NText), make([][]float64, l.NNum)
 	for _, r := range rows {
 		p.Stamps = append(p.Stamps, r.Pub, r.Rev)
 	}
@@ -152,13 +212,13 @@ func BuildPart(l *Layout, id string, rows []Row) *Part {
 	index := make([]map[string]uint16, l.NText)
 	for t := range index {
 		index[t] = map[string]uint16{}
-		p.Codes[t] = make([]uint16, len(rows))
+		codes[t] = make([]uint16, len(rows))
 	}
-	for n := range p.Nums {
-		p.Nums[n] = make([]float64, len(rows))
+	for n := range nums {
+		nums[n] = make([]float64, len(rows))
 	}
 	for i, r := range rows {
-		p.Times[i] = r.Time
+		times[i] = r.Time
 		for t, s := range r.Text {
 			c, ok := index[t][s]
 			if !ok {
@@ -166,13 +226,14 @@ func BuildPart(l *Layout, id string, rows []Row) *Part {
 				index[t][s] = c
 				p.Dicts[t] = append(p.Dicts[t], s)
 			}
-			p.Codes[t][i] = c
+			codes[t][i] = c
 		}
 		for n, v := range r.Num {
-			p.Nums[n][i] = v
+			nums[n][i] = v
 		}
 		p.Pub[i], p.Rev[i] = stamp(r.Pub), stamp(r.Rev)
 	}
+	p.columns(times, codes, nums)
 	if !slices.Equal(p.Pub, p.Rev) {
 		return p
 	}
@@ -309,10 +370,34 @@ type wirePart struct {
 func (p *Part) Encode() ([]byte, error) {
 	var buf bytes.Buffer
 	buf.WriteByte(partFormat)
-	if err := gob.NewEncoder(&buf).Encode(wirePart{p.ID, p.Times, p.Dicts, p.Codes, p.Nums, p.Stamps, p.Pub, p.Rev}); err != nil {
+	codes, nums := make([][]uint16, len(p.codes)), make([][]float64, len(p.nums))
+	for t := range codes {
+		codes[t] = p.codes[t].all()
+	}
+	for n := range nums {
+		nums[n] = p.nums[n].all()
+	}
+	if err := gob.NewEncoder(&buf).Encode(wirePart{p.ID, p.times.all(), p.Dicts, codes, nums, p.Stamps, p.Pub, p.Rev}); err != nil {
 		return nil, fmt.Errorf("encode part %s: %w", p.ID, err)
 	}
 	return buf.Bytes(), nil
+}
+
+// DecodeSpan returns the number of records of an encoded part and the
+// moments of its first and last (zero for none), for a store that fills in
+// the spans it did not keep: it reads the records' times only.
+func DecodeSpan(b []byte) (records int, first, last int64, err error) {
+	if len(b) == 0 || (b[0] != partFormat && b[0] != partFormat1) {
+		return 0, 0, 0, errors.New("decode part: unknown format")
+	}
+	var w struct{ Times []int64 } // gob skips the other fields
+	if err := gob.NewDecoder(bytes.NewReader(b[1:])).Decode(&w); err != nil {
+		return 0, 0, 0, fmt.Errorf("decode part: %w", err)
+	}
+	if n := len(w.Times); n > 0 {
+		return n, w.Times[0], w.Times[n-1], nil
+	}
+	return 0, 0, 0, nil
 }
 
 // DecodePart reads a part that Encode wrote, checking that it fits l. The
@@ -327,9 +412,8 @@ func DecodePart(l *Layout, sp StoredPart) (*Part, error) {
 	if err := gob.NewDecoder(bytes.NewReader(b[1:])).Decode(&w); err != nil {
 		return nil, fmt.Errorf("decode part: %w", err)
 	}
-	p := &Part{ID: w.ID, Version: sp.Version, Written: sp.Written.UnixMicro(), Times: w.Times, Dicts: w.Dicts, Codes: w.Codes, Nums: w.Nums,
-		Stamps: w.Stamps, Pub: w.Pub, Rev: w.Rev}
-	n := len(p.Times)
+	p := &Part{ID: w.ID, Version: sp.Version, Written: sp.Written.UnixMicro(), Dicts: w.Dicts, Stamps: w.Stamps, Pub: w.Pub, Rev: w.Rev}
+	n := len(w.Times)
 	if b[0] == partFormat1 {
 		p.Stamps, p.Pub, p.Rev = []int64{p.Written}, nil, nil
 	}
@@ -344,32 +428,33 @@ func DecodePart(l *Layout, sp StoredPart) (*Part, error) {
 			}
 		}
 	}
-	if len(p.Dicts) != l.NText || len(p.Codes) != l.NText || len(p.Nums) != l.NNum {
-		return nil, fmt.Errorf("decode part %s: %d text and %d number fields, want %d and %d", p.ID, len(p.Codes), len(p.Nums), l.NText, l.NNum)
+	if err := w.checkColumns(l, n); err != nil {
+		return nil, err
 	}
-	// gob decodes an empty slice as nil; a part with no records is valid.
-	for t := range p.Codes {
-		if len(p.Codes[t]) != n {
-			if n == 0 {
-				p.Codes[t] = []uint16{}
-				continue
-			}
-			return nil, fmt.Errorf("decode part %s: text field %d has %d values for %d records", p.ID, t, len(p.Codes[t]), n)
-		}
-		for _, c := range p.Codes[t] {
-			if int(c) >= len(p.Dicts[t]) {
-				return nil, fmt.Errorf("decode part %s: code %d outside the dictionary", p.ID, c)
-			}
-		}
-	}
-	for i := range p.Nums {
-		if len(p.Nums[i]) != n {
-			if n == 0 {
-				p.Nums[i] = []float64{}
-				continue
-			}
-			return nil, fmt.Errorf("decode part %s: number field %d has %d values for %d records", p.ID, i, len(p.Nums[i]), n)
-		}
-	}
+	p.columns(w.Times, w.Codes, w.Nums)
 	return p, nil
+}
+
+// checkColumns checks that w's columns fit l and hold n records each,
+// making those gob decoded as nil empty: a part with no records is valid.
+func (w *wirePart) checkColumns(l *Layout, n int) error {
+	if len(w.Dicts) != l.NText || len(w.Codes) != l.NText || len(w.Nums) != l.NNum {
+		return fmt.Errorf("decode part %s: %d text and %d number fields, want %d and %d", w.ID, len(w.Codes), len(w.Nums), l.NText, l.NNum)
+	}
+	for t := range w.Codes {
+		if len(w.Codes[t]) != n {
+			return fmt.Errorf("decode part %s: text field %d has %d values for %d records", w.ID, t, len(w.Codes[t]), n)
+		}
+		for _, c := range w.Codes[t] {
+			if int(c) >= len(w.Dicts[t]) {
+				return fmt.Errorf("decode part %s: code %d outside the dictionary", w.ID, c)
+			}
+		}
+	}
+	for i := range w.Nums {
+		if len(w.Nums[i]) != n {
+			return fmt.Errorf("decode part %s: number field %d has %d values for %d records", w.ID, i, len(w.Nums[i]), n)
+		}
+	}
+	return nil
 }

@@ -3,29 +3,59 @@ package dataset
 import (
 	"context"
 	"encoding/binary"
-	"fmt"
 	"hash/fnv"
 	"io"
-	"maps"
 	"slices"
 	"sort"
 	"strconv"
-	"sync"
-	"sync/atomic"
 	"time"
 )
+
+// PartMeta is what a snapshot holds of a part: what tells which queries
+// it covers and their validators, without its records, which are read from
+// the store when a request needs them (Live).
+type PartMeta struct {
+	ID          string
+	Version     int64 // the data version that last changed it
+	Written     int64 // when that import wrote it, Unix microseconds
+	Records     int
+	First, Last int64 // the moments of its first and last records, Unix seconds
+	// from and own are, for a part of a derived dataset, the versions of
+	// the source part it derives from and of the part imported for it
+	// (0: none).
+	from, own int64
+	// held is the part itself when the snapshot holds it decoded (the
+	// data as of a time); nil when it is read on demand.
+	held *Part
+}
+
+// metaOf returns p's metadata, holding p.
+func metaOf(p *Part) PartMeta {
+	first, last := p.Span()
+	return PartMeta{ID: p.ID, Version: p.Version, Written: p.Written, Records: p.Len(), First: first, Last: last, held: p}
+}
+
+// storedMeta returns the metadata of a part as a store lists it.
+func storedMeta(sp StoredPart) PartMeta {
+	return PartMeta{ID: sp.ID, Version: sp.Version, Written: sp.Written.UnixMicro(), Records: sp.Records, First: sp.First, Last: sp.Last}
+}
+
+// covers reports whether the part holds a record in [lo, hi).
+func (m PartMeta) covers(lo, hi int64) bool {
+	return m.Records > 0 && m.Last >= lo && m.First < hi
+}
 
 // Table is what a snapshot serves of one dataset: its parts by ID, which
 // sort chronologically.
 type Table struct {
-	Parts []*Part
+	Parts []PartMeta
 }
 
 // Records returns how many records the table holds.
 func (t *Table) Records() int {
 	n := 0
 	for _, p := range t.Parts {
-		n += p.Len()
+		n += p.Records
 	}
 	return n
 }
@@ -34,14 +64,14 @@ func (t *Table) Records() int {
 // for an empty table.
 func (t *Table) Coverage() (first, last int64, ok bool) {
 	for _, p := range t.Parts {
-		if p.Len() > 0 {
-			first, ok = p.Times[0], true
+		if p.Records > 0 {
+			first, ok = p.First, true
 			break
 		}
 	}
 	for i := len(t.Parts) - 1; i >= 0; i-- {
-		if p := t.Parts[i]; p.Len() > 0 {
-			last = p.Times[p.Len()-1]
+		if p := t.Parts[i]; p.Records > 0 {
+			last = p.Last
 			break
 		}
 	}
@@ -60,20 +90,22 @@ func (t *Table) Latest() (version int64, written time.Time, ok bool) {
 	return version, time.UnixMicro(w).UTC(), ok
 }
 
-// Part returns the part with id, nil if there is none.
-func (t *Table) Part(id string) *Part { return t.part(id) }
-
-func (t *Table) part(id string) *Part {
-	i, ok := slices.BinarySearchFunc(t.Parts, id, func(p *Part, id string) int { return compareString(p.ID, id) })
+func (t *Table) part(id string) (PartMeta, bool) {
+	i, ok := slices.BinarySearchFunc(t.Parts, id, func(p PartMeta, id string) int { return compareString(p.ID, id) })
 	if !ok {
-		return nil
+		return PartMeta{}, false
 	}
-	return t.Parts[i]
+	return t.Parts[i], true
 }
 
-// Snapshot is one immutable version of every dataset's served records.
-// Requests read a snapshot and never the store, so a query costs
-// microseconds and never sees half an import.
+func sortMetas(ms []PartMeta) {
+	slices.SortFunc(ms, func(a, b PartMeta) int { return compareString(a.ID, b.ID) })
+}
+
+// Snapshot is one immutable version of every dataset's served records:
+// the parts' metadata, from which a query's validators come without I/O,
+// and the Live that reads a part's records when a request needs them.
+// Requests never see half an import.
 type Snapshot struct {
 	Catalog *Catalog
 	Version int64     // the store's data version
@@ -81,11 +113,8 @@ type Snapshot struct {
 	tables  map[*Dataset]*Table
 	// stored holds the parts as the store holds them (a derived dataset's
 	// table is computed from them), for reading the data as of a time.
-	stored map[PartRef]*Part
-	// derived holds, by a derived dataset's part, what it derives from
-	// the source part in stored, with exact times (derive.go), before the
-	// records imported for it are laid over.
-	derived map[PartRef]*Part
+	stored map[PartRef]PartMeta
+	live   *Live // reads the parts; nil when every part is held
 }
 
 // Table returns d's table; it is never nil.
@@ -96,6 +125,24 @@ func (s *Snapshot) Table(d *Dataset) *Table {
 	return &Table{}
 }
 
+// Part returns the records of d's part id, nil if there is none. It may
+// read the store, and returns its error.
+func (s *Snapshot) Part(ctx context.Context, d *Dataset, id string) (*Part, error) {
+	m, ok := s.Table(d).part(id)
+	if !ok {
+		return nil, nil
+	}
+	return s.load(ctx, d, m)
+}
+
+// load returns the records of m, a part of d's table.
+func (s *Snapshot) load(ctx context.Context, d *Dataset, m PartMeta) (*Part, error) {
+	if m.held != nil || s.live == nil {
+		return m.held, nil
+	}
+	return s.live.servedPart(ctx, d, m, derivation{})
+}
+
 // Unknown reports whether q is to be answered with the empty body: a filter
 // value lies outside its reference list, or q asks for a year of a yearly
 // dataset for which nothing is stored.
@@ -104,30 +151,51 @@ func (s *Snapshot) Unknown(q *Query) bool {
 		return true
 	}
 	if q.Year != 0 && q.Dataset.Grain >= Month {
-		p := s.Table(q.Dataset).part(PartID(q.Dataset.Grain, q.lo()))
-		return p.Len() == 0
+		p, _ := s.Table(q.Dataset).part(PartID(q.Dataset.Grain, q.lo()))
+		return p.Records == 0
 	}
 	return false
 }
 
 func (q *Query) lo() int64 { lo, _ := q.bounds(); return lo }
 
-// Each calls fn with every record q selects, in the dataset's order.
-func (s *Snapshot) Each(q *Query, fn func(p *Part, i int)) {
+// parts returns the parts that hold records q selects, read from the store
+// where the server holds them no longer.
+func (s *Snapshot) parts(ctx context.Context, q *Query) ([]*Part, error) {
+	var out []*Part
+	for _, m := range s.covering(q) {
+		p, err := s.load(ctx, q.Dataset, m)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, p)
+	}
+	return out, nil
+}
+
+// Each calls fn with every record q selects, in the dataset's order. It
+// may read parts from the store, and returns the error of such a read.
+func (s *Snapshot) Each(ctx context.Context, q *Query, fn func(p *Part, i int)) error {
+	parts, err := s.parts(ctx, q)
+	if err != nil {
+		return err
+	}
+	eachIn(parts, q, fn)
+	return nil
+}
+
+// eachIn calls fn with every record of parts that q selects.
+func eachIn(parts []*Part, q *Query, fn func(p *Part, i int)) {
 	lo, hi := q.bounds()
-	t := s.Table(q.Dataset)
 	since, bySince := int64(0), !q.ChangedSince.IsZero()
 	if bySince {
 		since = q.ChangedSince.UnixMicro()
 	}
 	var allowed [][]bool
-	for _, p := range t.Parts {
+	for _, p := range parts {
 		n := p.Len()
-		if n == 0 || p.Times[n-1] < lo || p.Times[0] >= hi {
-			continue
-		}
-		start := sort.Search(n, func(i int) bool { return p.Times[i] >= lo })
-		end := sort.Search(n, func(i int) bool { return p.Times[i] >= hi })
+		start := sort.Search(n, func(i int) bool { return p.Time(i) >= lo })
+		end := sort.Search(n, func(i int) bool { return p.Time(i) >= hi })
 		// Each filter becomes, for this part, a table of which of its
 		// dictionary codes pass.
 		allowed = allowed[:0]
@@ -144,184 +212,13 @@ func (s *Snapshot) Each(q *Query, fn func(p *Part, i int)) {
 				continue
 			}
 			for k, f := range q.filters {
-				if !allowed[k][p.Codes[f.text][i]] {
+				if !allowed[k][p.code(f.text, i)] {
 					continue rows
 				}
 			}
 			fn(p, i)
 		}
 	}
-}
-
-// Live holds the current Snapshot and replaces it, atomically, when the
-// store's data version changes, whichever process imported. It reloads
-// only the parts that changed.
-type Live struct {
-	cat *Catalog
-	src PartSource
-	cur atomic.Pointer[Snapshot]
-
-	mu     sync.Mutex // serialises Refresh
-	stored map[PartRef]*Part
-
-	history *partCache // replaced parts read back for asOf
-}
-
-// NewLive loads the first snapshot of c's datasets from src.
-func NewLive(ctx context.Context, c *Catalog, src PartSource) (*Live, error) {
-	l := &Live{cat: c, src: src, stored: map[PartRef]*Part{}, history: newPartCache(historyCacheParts)}
-	l.cur.Store(&Snapshot{Catalog: c, Version: -1, tables: map[*Dataset]*Table{}, stored: l.stored, derived: map[PartRef]*Part{}})
-	if _, err := l.Refresh(ctx); err != nil {
-		return nil, err
-	}
-	return l, nil
-}
-
-// Snapshot returns the current snapshot; it is never nil.
-func (l *Live) Snapshot() *Snapshot { return l.cur.Load() }
-
-// Refresh loads the parts that changed if the data version did, and
-// reports whether it did.
-func (l *Live) Refresh(ctx context.Context) (bool, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	cur := l.cur.Load()
-	if cur.Version >= 0 {
-		v, err := l.src.DataVersion(ctx)
-		if err != nil {
-			return false, fmt.Errorf("data version: %w", err)
-		}
-		if v == cur.Version {
-			return false, nil
-		}
-	}
-	have := make(map[PartRef]int64, len(l.stored))
-	for ref, p := range l.stored {
-		have[ref] = p.Version
-	}
-	ch, err := l.src.ChangedParts(ctx, have)
-	if err != nil {
-		return false, fmt.Errorf("read data: %w", err)
-	}
-	next, err := l.apply(ctx, cur, ch)
-	if err != nil {
-		return false, err
-	}
-	l.cur.Store(next)
-	return true, nil
-}
-
-// apply returns cur with the changed parts replaced and every derived part
-// that depends on them derived again. l.stored is updated only on success.
-func (l *Live) apply(ctx context.Context, cur *Snapshot, ch Changes) (*Snapshot, error) {
-	decoded := map[PartRef]*Part{}
-	dirty := map[*Dataset]map[string]bool{}
-	mark := func(d *Dataset, id string) {
-		if dirty[d] == nil {
-			dirty[d] = map[string]bool{}
-		}
-		dirty[d][id] = true
-	}
-	for _, sp := range ch.Parts {
-		d, ok := l.cat.byName[sp.Dataset]
-		if !ok {
-			continue // a dataset this server does not serve
-		}
-		p, err := DecodePart(l.cat.layoutOf(d), sp)
-		if err != nil {
-			return nil, fmt.Errorf("%s part %s: %w", sp.Dataset, sp.ID, err)
-		}
-		decoded[sp.PartRef] = p
-		mark(d, sp.ID)
-	}
-	for _, d := range l.cat.list {
-		if d.Derive == nil {
-			continue
-		}
-		src := l.cat.byName[d.Derive.From]
-		for id := range dirty[src] {
-			mark(d, id)
-		}
-	}
-	// New maps, since the snapshots before this one keep theirs.
-	next := &Snapshot{Catalog: l.cat, Version: ch.Version, Updated: ch.Updated,
-		tables: make(map[*Dataset]*Table, len(l.cat.list)), stored: make(map[PartRef]*Part, len(l.stored)+len(decoded)),
-		derived: make(map[PartRef]*Part, len(cur.derived))}
-	maps.Copy(next.tables, cur.tables)
-	maps.Copy(next.stored, l.stored)
-	maps.Copy(next.stored, decoded)
-	maps.Copy(next.derived, cur.derived)
-	for d, ids := range dirty {
-		if err := l.rebuild(ctx, cur, next, d, ids); err != nil {
-			return nil, err
-		}
-	}
-	l.stored = next.stored
-	return next, nil
-}
-
-// rebuild sets next's table of d, cur's with the parts ids served anew
-// from next's stored parts; for a derived dataset whose source part
-// changed, it derives that part again, from where cur's derivation left off.
-func (l *Live) rebuild(ctx context.Context, cur, next *Snapshot, d *Dataset, ids map[string]bool) error {
-	old := cur.Table(d)
-	parts := make(map[string]*Part, len(old.Parts)+len(ids))
-	for _, p := range old.Parts {
-		parts[p.ID] = p
-	}
-	for id := range ids {
-		ref := PartRef{d.Name, id}
-		derived := next.derived[ref]
-		if d.Derive != nil {
-			srcRef := PartRef{d.Derive.From, id}
-			if src := next.stored[srcRef]; derived == nil || src != cur.stored[srcRef] {
-				var err error
-				if derived, err = l.derive(ctx, d, id, src, derivation{cur.stored[srcRef], cur.derived[ref]}); err != nil {
-					return err
-				}
-				next.derived[ref] = derived
-			}
-		}
-		p, err := l.served(d, id, next.stored[ref], derived)
-		if err != nil {
-			return err
-		}
-		parts[id] = p
-	}
-	t := &Table{}
-	for _, p := range parts {
-		t.Parts = append(t.Parts, p)
-	}
-	slices.SortFunc(t.Parts, func(a, b *Part) int { return compareString(a.ID, b.ID) })
-	next.tables[d] = t
-	return nil
-}
-
-// served returns the part d serves for id: own, the stored one, or for a
-// derived dataset the records derived (nil for none) with own's records
-// winning on their key.
-func (l *Live) served(d *Dataset, id string, own, derived *Part) (*Part, error) {
-	if d.Derive == nil {
-		return own, nil
-	}
-	lay := l.cat.layoutOf(d)
-	if derived == nil {
-		derived = BuildPart(lay, id, nil)
-	}
-	if own == nil {
-		return derived, nil
-	}
-	merged, _, changed, err := Merge(lay, d.Grain, id, derived, own.Rows(), 0)
-	if err != nil {
-		return nil, err
-	}
-	if !changed {
-		c := *derived // derived is shared: snapshots and asOf reads hold it
-		merged = &c
-	}
-	merged.Version = max(derived.Version, own.Version)
-	merged.Written = max(derived.Written, own.Written)
-	return merged, nil
 }
 
 // Watch calls Refresh every interval until ctx ends, reporting errors and
@@ -355,12 +252,12 @@ func (s *Snapshot) Tag(q *Query, variant string) string {
 	h.Write([]byte{0})
 	io.WriteString(h, q.key)
 	var buf [8]byte
-	s.covered(q, func(p *Part) {
+	for _, p := range s.covering(q) {
 		h.Write([]byte{0})
 		io.WriteString(h, p.ID)
 		binary.LittleEndian.PutUint64(buf[:], uint64(p.Version))
 		h.Write(buf[:])
-	})
+	}
 	return `"` + strconv.FormatUint(h.Sum64(), 36) + `"`
 }
 
@@ -368,31 +265,36 @@ func (s *Snapshot) Tag(q *Query, variant string) string {
 // answer to q covers wrote it; ok is false if the answer covers none.
 func (s *Snapshot) LastModified(q *Query) (t time.Time, ok bool) {
 	var last int64
-	s.covered(q, func(p *Part) {
+	for _, p := range s.covering(q) {
 		if p.Written > last || !ok {
 			last, ok = p.Written, true
 		}
-	})
+	}
 	return time.UnixMicro(last).UTC(), ok
 }
 
-// covered calls fn with every part of q's dataset that holds a record
-// within q's period.
-func (s *Snapshot) covered(q *Query, fn func(p *Part)) {
+// covering returns the parts of q's dataset that hold a record within q's
+// period: from their metadata, without reading them.
+func (s *Snapshot) covering(q *Query) []PartMeta {
 	lo, hi := q.bounds()
+	var out []PartMeta
 	for _, p := range s.Table(q.Dataset).Parts {
-		n := p.Len()
-		if n == 0 || p.Times[n-1] < lo || p.Times[0] >= hi {
-			continue
+		if p.covers(lo, hi) {
+			out = append(out, p)
 		}
-		fn(p)
 	}
+	return out
 }
 
 // Records returns how many records the parts that q's period covers hold:
 // an upper bound of the records q selects, known without reading them.
 func (s *Snapshot) Records(q *Query) int {
+	lo, hi := q.bounds()
 	n := 0
-	s.covered(q, func(p *Part) { n += p.Len() })
+	for _, p := range s.Table(q.Dataset).Parts {
+		if p.covers(lo, hi) {
+			n += p.Records
+		}
+	}
 	return n
 }

@@ -24,7 +24,12 @@ type StoredPart struct {
 	Version int64
 	Written time.Time // when that import wrote it; every record it published is stamped with it
 	Records int
-	Data    []byte
+	// First and Last are the moments (Unix seconds) of the part's first
+	// and last records, which the store keeps beside the bytes so that a
+	// server can tell which parts a query covers without reading them;
+	// zero for a part without records.
+	First, Last int64
+	Data        []byte
 }
 
 // Changes is what changed in a store since a reader's last look, read in
@@ -44,6 +49,14 @@ type PartSource interface {
 	// one snapshot: an import that commits meanwhile is wholly in the result
 	// or not at all.
 	ChangedParts(ctx context.Context, have map[PartRef]int64) (Changes, error)
+	// ListParts returns every stored part without its Data, with the data
+	// version, read in one snapshot as ChangedParts is.
+	ListParts(ctx context.Context) (Changes, error)
+	// ReadPart returns the version of ref that was written with version,
+	// with its Data: the current part or, in a store that keeps history, a
+	// replaced one. It returns an error with code NotFound if the store
+	// holds no such version.
+	ReadPart(ctx context.Context, ref PartRef, version int64) (StoredPart, error)
 }
 
 // MergeFunc computes an import's new parts from the stored ones. It gets
@@ -225,7 +238,7 @@ func ImportBatches(ctx context.Context, w PartWriter, c *Catalog, batches []Batc
 			if err != nil {
 				return nil, total, err
 			}
-			write = append(write, StoredPart{PartRef: ref, Records: p.Len(), Data: b})
+			write = append(write, p.Stored(ref, b))
 		}
 		return write, total, nil
 	}

@@ -57,7 +57,8 @@ type PartTx interface {
 // PartSnapshot is one read snapshot of a store.
 type PartSnapshot interface {
 	PartReader
-	// ListParts returns every stored part without its Data.
+	// ListParts returns every stored part without its Data, with its
+	// version, written time, record count and span.
 	ListParts(ctx context.Context) ([]dataset.StoredPart, error)
 }
 
@@ -212,4 +213,67 @@ func ChangedParts(ctx context.Context, snap PartSnapshot, have map[dataset.PartR
 	}
 	SortParts(ch.Parts)
 	return ch, nil
+}
+
+// Span returns the span a store keeps for sp: NULL (nil) for a part
+// without records.
+func Span(sp dataset.StoredPart) (first, last any) {
+	if sp.Records == 0 {
+		return nil, nil
+	}
+	return sp.First, sp.Last
+}
+
+// ListParts returns what dataset.PartSource.ListParts describes, read from
+// snap: the data version and every stored part without its Data, sorted by
+// ref.
+func ListParts(ctx context.Context, snap PartSnapshot) (dataset.Changes, error) {
+	var ch dataset.Changes
+	var err error
+	if ch.Version, ch.Updated, err = snap.Version(ctx); err != nil {
+		return dataset.Changes{}, err
+	}
+	if ch.Parts, err = snap.ListParts(ctx); err != nil {
+		return dataset.Changes{}, err
+	}
+	SortParts(ch.Parts)
+	return ch, nil
+}
+
+// SpanTx is the transaction of the migration that adds the spans of the
+// stored parts (their first and last records' moments) to parts and
+// part_history: FillSpans reads every stored version through it.
+type SpanTx interface {
+	// Versions returns the ref and version of every row of parts and
+	// part_history.
+	Versions(ctx context.Context) ([]dataset.StoredPart, error)
+	// Data returns the bytes of one of them.
+	Data(ctx context.Context, ref dataset.PartRef, version int64) ([]byte, error)
+	// KeepSpan records the span of one of them in the migration's
+	// part_spans table, which its SQL copies into the new columns.
+	KeepSpan(ctx context.Context, ref dataset.PartRef, version, first, last int64) error
+}
+
+// FillSpans decodes every stored part version once, one at a time, and
+// keeps its span through tx. A part without records, or whose bytes do not
+// decode, keeps none: its span stays unknown (NULL), which reads as zero.
+func FillSpans(ctx context.Context, tx SpanTx) error {
+	versions, err := tx.Versions(ctx)
+	if err != nil {
+		return err
+	}
+	for _, v := range versions {
+		b, err := tx.Data(ctx, v.PartRef, v.Version)
+		if err != nil {
+			return err
+		}
+		n, first, last, err := dataset.DecodeSpan(b)
+		if err != nil || n == 0 {
+			continue
+		}
+		if err := tx.KeepSpan(ctx, v.PartRef, v.Version, first, last); err != nil {
+			return err
+		}
+	}
+	return nil
 }

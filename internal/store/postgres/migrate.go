@@ -37,12 +37,15 @@ func migrate(ctx context.Context, pool *pgxpool.Pool) error {
 	return apply(ctx, pool, ms, steps())
 }
 
-// steps returns the Go steps of the migrations, by version (store.Steps).
+// steps returns the Go steps of the migrations, by version: those of every
+// store (store.Steps) and this store's filling of the parts' spans.
 func steps() map[int]func(context.Context, pgx.Tx) error {
-	return store.Steps(func(ctx context.Context, tx pgx.Tx, q string) (n int64, err error) {
+	steps := store.Steps(func(ctx context.Context, tx pgx.Tx, q string) (n int64, err error) {
 		err = tx.QueryRow(ctx, q).Scan(&n)
 		return n, err
 	})
+	steps[7] = fillSpans
+	return steps
 }
 
 // apply applies ms, the migrations from the first up to some version, as

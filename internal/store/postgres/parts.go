@@ -33,7 +33,7 @@ func (s *Store) UpdateParts(ctx context.Context, name string, started time.Time,
 			return err
 		}
 		var err error
-		st, err = store.UpdateParts(ctx, partTx{tx}, s.now, name, started, refs, merge)
+		st, err = store.UpdateParts(ctx, partTx{tx: tx}, s.now, name, started, refs, merge)
 		return err
 	})
 	if err != nil {
@@ -49,7 +49,7 @@ func (s *Store) ChangedParts(ctx context.Context, have map[dataset.PartRef]int64
 	var ch dataset.Changes
 	err := s.view(ctx, func(tx pgx.Tx) error {
 		var err error
-		ch, err = store.ChangedParts(ctx, partTx{tx}, have)
+		ch, err = store.ChangedParts(ctx, partTx{tx: tx}, have)
 		return err
 	})
 	if err != nil {
@@ -59,7 +59,10 @@ func (s *Store) ChangedParts(ctx context.Context, have map[dataset.PartRef]int64
 }
 
 // partTx is a transaction as store.UpdateParts and store.ChangedParts use it.
-type partTx struct{ tx pgx.Tx }
+type partTx struct {
+	tx       pgx.Tx
+	spanless bool // the schema has no spans yet (spanColumns)
+}
 
 func (p partTx) Version(ctx context.Context) (int64, time.Time, error) {
 	var v int64
@@ -69,13 +72,15 @@ func (p partTx) Version(ctx context.Context) (int64, time.Time, error) {
 }
 
 func (p partTx) ListParts(ctx context.Context) ([]dataset.StoredPart, error) {
-	rows, err := p.tx.Query(ctx, `SELECT dataset, id, version FROM parts`)
+	rows, err := p.tx.Query(ctx, `SELECT dataset, id, version, written, records,
+		coalesce(first_time, 0), coalesce(last_time, 0) FROM parts`)
 	if err != nil {
 		return nil, err
 	}
 	var out []dataset.StoredPart
 	var sp dataset.StoredPart
-	_, err = pgx.ForEachRow(rows, []any{&sp.Dataset, &sp.ID, &sp.Version}, func() error {
+	_, err = pgx.ForEachRow(rows, []any{&sp.Dataset, &sp.ID, &sp.Version, &sp.Written, &sp.Records, &sp.First, &sp.Last}, func() error {
+		sp.Written = sp.Written.UTC()
 		out = append(out, sp)
 		return nil
 	})
@@ -112,15 +117,29 @@ func (p partTx) ReadParts(ctx context.Context, refs []dataset.PartRef) ([]datase
 func (p partTx) WriteParts(ctx context.Context, parts []dataset.StoredPart, at time.Time) error {
 	var b pgx.Batch
 	for _, sp := range parts {
-		b.Queue(`INSERT INTO part_history (dataset, id, version, written, replaced_by, replaced_at, records, data)
-			SELECT dataset, id, version, written, $1, $2, records, data FROM parts WHERE dataset = $3 AND id = $4`,
+		b.Queue(`INSERT INTO part_history (dataset, id, version, written, replaced_by, replaced_at, records, data`+p.spanColumns()+`)
+			SELECT dataset, id, version, written, $1, $2, records, data`+p.spanColumns()+` FROM parts WHERE dataset = $3 AND id = $4`,
 			sp.Version, at, sp.Dataset, sp.ID)
 		b.Queue(`INSERT INTO parts (dataset, id, version, written, records, data) VALUES ($1, $2, $3, $4, $5, $6)
 			ON CONFLICT (dataset, id) DO UPDATE SET version = excluded.version, written = excluded.written,
 				records = excluded.records, data = excluded.data`,
 			sp.Dataset, sp.ID, sp.Version, at, sp.Records, sp.Data)
+		if !p.spanless {
+			first, last := store.Span(sp)
+			b.Queue(`UPDATE parts SET first_time = $1, last_time = $2 WHERE dataset = $3 AND id = $4`, first, last, sp.Dataset, sp.ID)
+		}
 	}
 	return p.tx.SendBatch(ctx, &b).Close()
+}
+
+// spanColumns returns the columns of a part's span, which parts and
+// part_history have from migration 5 on: the move of migration 3 writes
+// parts without them (spanless), and migration 5 fills them in.
+func (p partTx) spanColumns() string {
+	if p.spanless {
+		return ""
+	}
+	return ", first_time, last_time"
 }
 
 func (p partTx) FinishImport(ctx context.Context, run store.ImportRun, changed bool) error {
@@ -157,6 +176,40 @@ func (s *Store) PartVersionAt(ctx context.Context, ref dataset.PartRef, t time.T
 	}
 	sp.Written = sp.Written.UTC()
 	return sp, true, nil
+}
+
+// ListParts implements dataset.PartSource, from one read-only REPEATABLE
+// READ transaction.
+func (s *Store) ListParts(ctx context.Context) (dataset.Changes, error) {
+	var ch dataset.Changes
+	err := s.view(ctx, func(tx pgx.Tx) error {
+		var err error
+		ch, err = store.ListParts(ctx, partTx{tx: tx})
+		return err
+	})
+	if err != nil {
+		return dataset.Changes{}, fmt.Errorf("postgres: list parts: %w", err)
+	}
+	return ch, nil
+}
+
+// ReadPart implements dataset.PartSource: one query over parts and
+// part_history.
+func (s *Store) ReadPart(ctx context.Context, ref dataset.PartRef, version int64) (dataset.StoredPart, error) {
+	sp := dataset.StoredPart{PartRef: ref, Version: version}
+	err := s.pool.QueryRow(ctx, `SELECT written, records, coalesce(first_time, 0), coalesce(last_time, 0), data
+		FROM parts WHERE dataset = $1 AND id = $2 AND version = $3
+		UNION ALL SELECT written, records, coalesce(first_time, 0), coalesce(last_time, 0), data
+		FROM part_history WHERE dataset = $1 AND id = $2 AND version = $3 LIMIT 1`,
+		ref.Dataset, ref.ID, version).Scan(&sp.Written, &sp.Records, &sp.First, &sp.Last, &sp.Data)
+	switch {
+	case errors.Is(err, pgx.ErrNoRows):
+		return dataset.StoredPart{}, energy.Errorf(energy.NotFound, "part %s/%s has no version %d", ref.Dataset, ref.ID, version)
+	case err != nil:
+		return dataset.StoredPart{}, fmt.Errorf("postgres: part %s/%s version %d: %w", ref.Dataset, ref.ID, version, err)
+	}
+	sp.Written = sp.Written.UTC()
+	return sp, nil
 }
 
 // ReadPartVersion implements dataset.PartHistory.

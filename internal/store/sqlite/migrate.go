@@ -33,12 +33,15 @@ func migrate(ctx context.Context, db *sql.DB) error {
 	return apply(ctx, db, ms, steps())
 }
 
-// steps returns the Go steps of the migrations, by version (store.Steps).
+// steps returns the Go steps of the migrations, by version: those of every
+// store (store.Steps) and this store's filling of the parts' spans.
 func steps() map[int]func(context.Context, *sql.Tx) error {
-	return store.Steps(func(ctx context.Context, tx *sql.Tx, q string) (n int64, err error) {
+	steps := store.Steps(func(ctx context.Context, tx *sql.Tx, q string) (n int64, err error) {
 		err = tx.QueryRowContext(ctx, q).Scan(&n)
 		return n, err
 	})
+	steps[7] = fillSpans
+	return steps
 }
 
 // apply applies ms, the migrations from the first up to some version, as

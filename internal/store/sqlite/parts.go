@@ -57,7 +57,10 @@ func (s *Store) ChangedParts(ctx context.Context, have map[dataset.PartRef]int64
 }
 
 // partTx is a transaction as store.UpdateParts and store.ChangedParts use it.
-type partTx struct{ tx *sql.Tx }
+type partTx struct {
+	tx       *sql.Tx
+	spanless bool // the schema has no spans yet (spanColumns)
+}
 
 func (p partTx) Version(ctx context.Context) (int64, time.Time, error) {
 	var v int64
@@ -67,8 +70,9 @@ func (p partTx) Version(ctx context.Context) (int64, time.Time, error) {
 }
 
 func (p partTx) ListParts(ctx context.Context) ([]dataset.StoredPart, error) {
-	// parts_versions covers this query: it reads no row of parts itself.
-	rows, err := p.tx.QueryContext(ctx, `SELECT dataset, id, version FROM parts`)
+	// Every column but data: reading them stops short of its overflow pages.
+	rows, err := p.tx.QueryContext(ctx, `SELECT dataset, id, version, written, records,
+		coalesce(first_time, 0), coalesce(last_time, 0) FROM parts`)
 	if err != nil {
 		return nil, err
 	}
@@ -76,9 +80,11 @@ func (p partTx) ListParts(ctx context.Context) ([]dataset.StoredPart, error) {
 	var out []dataset.StoredPart
 	for rows.Next() {
 		var sp dataset.StoredPart
-		if err := rows.Scan(&sp.Dataset, &sp.ID, &sp.Version); err != nil {
+		var written int64
+		if err := rows.Scan(&sp.Dataset, &sp.ID, &sp.Version, &written, &sp.Records, &sp.First, &sp.Last); err != nil {
 			return nil, err
 		}
+		sp.Written = time.UnixMicro(written).UTC()
 		out = append(out, sp)
 	}
 	return out, rows.Err()
@@ -112,8 +118,8 @@ func (p partTx) ReadParts(ctx context.Context, refs []dataset.PartRef) ([]datase
 
 func (p partTx) WriteParts(ctx context.Context, parts []dataset.StoredPart, at time.Time) error {
 	keep, err := p.tx.PrepareContext(ctx, `INSERT INTO part_history
-		(dataset, id, version, written, replaced_by, replaced_at, records, data)
-		SELECT dataset, id, version, written, ?, ?, records, data FROM parts WHERE dataset = ? AND id = ?`)
+		(dataset, id, version, written, replaced_by, replaced_at, records, data`+p.spanColumns()+`)
+		SELECT dataset, id, version, written, ?, ?, records, data`+p.spanColumns()+` FROM parts WHERE dataset = ? AND id = ?`)
 	if err != nil {
 		return err
 	}
@@ -133,8 +139,26 @@ func (p partTx) WriteParts(ctx context.Context, parts []dataset.StoredPart, at t
 		if _, err := upsert.ExecContext(ctx, sp.Dataset, sp.ID, sp.Version, at.UnixMicro(), int64(sp.Records), sp.Data); err != nil {
 			return err
 		}
+		if p.spanless {
+			continue
+		}
+		first, last := store.Span(sp)
+		if _, err := p.tx.ExecContext(ctx, `UPDATE parts SET first_time = ?, last_time = ? WHERE dataset = ? AND id = ?`,
+			first, last, sp.Dataset, sp.ID); err != nil {
+			return err
+		}
 	}
 	return nil
+}
+
+// spanColumns returns the columns of a part's span, which parts and
+// part_history have from migration 5 on: the move of migration 3 writes
+// parts without them (spanless), and migration 5 fills them in.
+func (p partTx) spanColumns() string {
+	if p.spanless {
+		return ""
+	}
+	return ", first_time, last_time"
 }
 
 func (p partTx) FinishImport(ctx context.Context, run store.ImportRun, changed bool) error {
@@ -172,6 +196,40 @@ func (s *Store) PartVersionAt(ctx context.Context, ref dataset.PartRef, t time.T
 	}
 	sp.Written = time.UnixMicro(written).UTC()
 	return sp, true, nil
+}
+
+// ListParts implements dataset.PartSource, from one read transaction.
+func (s *Store) ListParts(ctx context.Context) (dataset.Changes, error) {
+	var ch dataset.Changes
+	err := s.view(ctx, func(tx *sql.Tx) error {
+		var err error
+		ch, err = store.ListParts(ctx, partTx{tx: tx})
+		return err
+	})
+	if err != nil {
+		return dataset.Changes{}, fmt.Errorf("sqlite: list parts: %w", err)
+	}
+	return ch, nil
+}
+
+// ReadPart implements dataset.PartSource: one query over parts and
+// part_history.
+func (s *Store) ReadPart(ctx context.Context, ref dataset.PartRef, version int64) (dataset.StoredPart, error) {
+	sp := dataset.StoredPart{PartRef: ref, Version: version}
+	var written int64
+	err := s.r.QueryRowContext(ctx, `SELECT written, records, coalesce(first_time, 0), coalesce(last_time, 0), data
+		FROM parts WHERE dataset = ?1 AND id = ?2 AND version = ?3
+		UNION ALL SELECT written, records, coalesce(first_time, 0), coalesce(last_time, 0), data
+		FROM part_history WHERE dataset = ?1 AND id = ?2 AND version = ?3 LIMIT 1`,
+		ref.Dataset, ref.ID, version).Scan(&written, &sp.Records, &sp.First, &sp.Last, &sp.Data)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return dataset.StoredPart{}, energy.Errorf(energy.NotFound, "part %s/%s has no version %d", ref.Dataset, ref.ID, version)
+	case err != nil:
+		return dataset.StoredPart{}, fmt.Errorf("sqlite: part %s/%s version %d: %w", ref.Dataset, ref.ID, version, err)
+	}
+	sp.Written = time.UnixMicro(written).UTC()
+	return sp, nil
 }
 
 // ReadPartVersion implements dataset.PartHistory.

@@ -103,7 +103,9 @@ func testDerivedRevisions(t *testing.T, c *dataset.Catalog, open func(t *testing
 			noErr(t, "ParseQuery "+tc.query, err)
 			snap, err := l.live.AsOf(ctx, l.live.Snapshot(), q)
 			noErr(t, "AsOf "+tc.query, err)
-			got := strings.ReplaceAll(string(snap.AppendCSV(nil, q)), ",date_tz,date_offset", "")
+			body, err := snap.AppendCSV(ctx, nil, q)
+			noErr(t, "AppendCSV "+tc.query, err)
+			got := strings.ReplaceAll(string(body), ",date_tz,date_offset", "")
 			got = strings.TrimSuffix(strings.ReplaceAll(got, ",Europe/Rome,+01:00", ""), "\r\n")
 			if got != tc.want {
 				t.Errorf("%s, %q:\ngot  %q\nwant %q", l.name, tc.query, got, tc.want)

@@ -620,7 +620,7 @@ func testPartsCancelled(t *testing.T, open func(t *testing.T) PartStore) {
 			for _, sp := range ps {
 				p, err := dataset.DecodePart(l, sp)
 				noErr(t, "DecodePart", err)
-				if sp.Version != after.version || slices.ContainsFunc(p.Nums[0], func(v float64) bool { return v != float64(n) }) {
+				if sp.Version != after.version || slices.ContainsFunc(p.Values(0), func(v float64) bool { return v != float64(n) }) {
 					t.Fatalf("part %s: version %d, want %d with every value %d", sp.ID, sp.Version, after.version, n)
 				}
 			}
@@ -672,7 +672,7 @@ func partImportsTakeTurns(t *testing.T, stores []PartStore) {
 		t.Fatalf("part 2024-02: got %d records, want %d (%d sites × %d hours)", got, want, len(stores), hours)
 	}
 	for i := range p.Len() {
-		if v := p.Nums[0][i]; v != rounds-1 {
+		if v := p.Num(0, i); v != rounds-1 {
 			t.Fatalf("part 2024-02: record %s has %v, want every site's last value %d", rowString(p.Row(i)), v, rounds-1)
 		}
 	}
@@ -723,7 +723,7 @@ func testPartsConsistent(t *testing.T, open func(t *testing.T) PartStore) {
 			if err != nil {
 				return err.Error()
 			}
-			for _, x := range p.Nums[0] {
+			for _, x := range p.Values(0) {
 				if x != float64(v) {
 					return fmt.Sprintf("part %s holds %v at version %d", sp.ID, x, v)
 				}

@@ -23,6 +23,9 @@ type HistoryStore interface {
 // it between imports. cat is the catalogue the server serves, as for Run.
 func RunRevisions(t *testing.T, cat *dataset.Catalog, open func(t *testing.T, now func() time.Time) HistoryStore) {
 	t.Run("derived", func(t *testing.T) { testDerivedRevisions(t, cat, open) })
+	t.Run("onDemand", func(t *testing.T) {
+		RunOnDemand(t, cat, func(t *testing.T, now func() time.Time) PartStore { return open(t, now) })
+	})
 	ctx := t.Context()
 	clock := at(t, "2024-05-01T10:00:00Z")
 	s := open(t, func() time.Time { return clock })
@@ -73,7 +76,9 @@ func RunRevisions(t *testing.T, cat *dataset.Catalog, open func(t *testing.T, no
 		noErr(t, "ParseQuery "+query, err)
 		snap, err := live.AsOf(ctx, live.Snapshot(), q)
 		noErr(t, "AsOf "+query, err)
-		return strings.TrimSuffix(string(snap.AppendCSV(nil, q)), "\r\n")
+		body, err := snap.AppendCSV(ctx, nil, q)
+		noErr(t, "AppendCSV "+query, err)
+		return strings.TrimSuffix(string(body), "\r\n")
 	}
 	for _, tc := range []struct{ query, want string }{
 		{"", "date,value,site\r\n" +

@@ -75,4 +75,5 @@ func Run(t *testing.T, c *dataset.Catalog, open func(t *testing.T) Store) {
 	t.Run("Text", func(t *testing.T) { testText(t, open) })
 	t.Run("TextOrder", func(t *testing.T) { testTextOrder(t, open) })
 	t.Run("Parts", func(t *testing.T) { testParts(t, c, open) })
+	t.Run("PartListing", func(t *testing.T) { testPartListing(t, open) })
 }
