@@ -12,6 +12,9 @@ import (
 var cluster *pgtest.Cluster
 
 func TestMain(m *testing.M) {
+	if raw := os.Getenv(faultChildEnv); raw != "" {
+		os.Exit(faultChild(raw)) // a child process of the fault tests
+	}
 	cluster = pgtest.New()
 	os.Exit(cluster.Run(m))
 }

@@ -33,22 +33,20 @@ import (
 
 // These tests run energyapi as a real child process, so that it can be
 // killed and signalled: the test binary runs itself again with
-// faultChildEnv set, and TestFaultChild turns into the command.
+// faultChildEnv set, and TestMain turns into the command (faultChild).
 
 const faultChildEnv = "FAULT_CHILD_ARGS"
 
-// TestFaultChild is the child process's main; run normally, it does nothing.
-func TestFaultChild(t *testing.T) {
-	raw := os.Getenv(faultChildEnv)
-	if raw == "" {
-		t.Skip("the child process of the fault tests; nothing to do on its own")
-	}
+// faultChild is the child process's main, which TestMain runs instead of
+// the tests when faultChildEnv holds the command's arguments (raw, JSON);
+// it returns the exit code.
+func faultChild(raw string) int {
 	var args []string
 	if err := json.Unmarshal([]byte(raw), &args); err != nil {
 		fmt.Fprintln(os.Stderr, "energyapi:", err)
-		os.Exit(2)
+		return 2
 	}
-	os.Exit(exitCode(run(context.Background(), args, os.Getenv, os.Stdin, os.Stdout, os.Stderr), os.Stderr))
+	return exitCode(run(context.Background(), args, os.Getenv, os.Stdin, os.Stdout, os.Stderr), os.Stderr)
 }
 
 // child is a running energyapi process.
@@ -69,7 +67,7 @@ func startChild(tb testing.TB, args ...string) *child {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	cmd := exec.Command(os.Args[0], "-test.run=^TestFaultChild$")
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	for _, kv := range os.Environ() {
 		if !strings.HasPrefix(kv, "ENERGYAPI_") && !strings.HasPrefix(kv, faultChildEnv+"=") {
 			cmd.Env = append(cmd.Env, kv)

@@ -7,7 +7,10 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"os/exec"
+	"os/user"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -154,15 +157,18 @@ func TestPingNoticesTheFile(t *testing.T) {
 			}
 		}, "cannot be read"},
 		{"unreadable", func(t *testing.T, path string) {
-			if os.Geteuid() == 0 {
-				t.Skip("root reads files whatever their mode")
-			}
 			if err := os.Chmod(path, 0); err != nil {
 				t.Fatal(err)
 			}
 		}, "cannot be read"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
+			if tt.name == "unreadable" && os.Geteuid() == 0 {
+				// Root reads files whatever their mode: the case runs in a
+				// copy of this test binary as nobody.
+				runAsNobody(t)
+				return
+			}
 			path := filepath.Join(t.TempDir(), "energy.db")
 			s := openStore(t, path)
 			if err := s.Ping(t.Context()); err != nil {
@@ -174,5 +180,40 @@ func TestPingNoticesTheFile(t *testing.T) {
 				t.Errorf("got %v, want an error naming %s with %q", err, path, tt.want)
 			}
 		})
+	}
+}
+
+// runAsNobody runs the test t names in a copy of this test binary as the
+// user nobody, with a temporary directory nobody may write, and fails t if
+// it does not pass there.
+func runAsNobody(t *testing.T) {
+	u, err := user.Lookup("nobody")
+	if err != nil {
+		t.Fatalf("running as root, the case needs the user nobody: %v", err)
+	}
+	uid, _ := strconv.ParseUint(u.Uid, 10, 32)
+	gid, _ := strconv.ParseUint(u.Gid, 10, 32)
+	dir := t.TempDir()
+	// t.TempDir's parent is root's alone (0700): open both to nobody.
+	for _, d := range []string{filepath.Dir(dir), dir} {
+		if err := os.Chmod(d, 0o777); err != nil {
+			t.Fatal(err)
+		}
+	}
+	bin := filepath.Join(dir, "sqlite.test")
+	data, err := os.ReadFile(os.Args[0])
+	if err == nil {
+		err = os.WriteFile(bin, data, 0o755)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin, "-test.run=^"+t.Name()+"$", "-test.count=1", "-test.v")
+	cmd.Env = append(os.Environ(), "TMPDIR="+dir)
+	cmd.Dir = dir
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: uint32(uid), Gid: uint32(gid)}}
+	out, err := cmd.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "--- PASS: "+t.Name()) {
+		t.Fatalf("as nobody: %v\n%s", err, out)
 	}
 }
