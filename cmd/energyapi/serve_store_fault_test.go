@@ -114,8 +114,10 @@ func newStoreFault(t *testing.T) *storeFault {
 	if f.firstImport, err = time.Parse(time.RFC3339Nano, updates.Updates[0].Time); err != nil {
 		t.Fatal(err)
 	}
-	// The store answers everything before it goes away.
+	// The store answers everything before it goes away, and the data
+	// answer is held in memory from then on.
 	f.checkStoreBound(t, http.StatusOK, http.StatusUnauthorized)
+	f.checkInMemory(t)
 	return f
 }
 

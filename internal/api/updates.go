@@ -69,8 +69,10 @@ func (f *Feed) Run(ctx context.Context, interval time.Duration, onErr func(error
 		}
 	}
 	// Until the feed is past the imports recorded before, it tries that
-	// again every interval; then it pushes.
-	err := f.skipPast(ctx)
+	// again every interval; then it pushes. Before means in the data the
+	// server serves now, read before anything here may block.
+	served := f.data().Version
+	err := f.skipPast(ctx, served)
 	report(err)
 	skipped := err == nil
 	poll.Every(ctx, interval, f.poke, func(ctx context.Context) {
@@ -78,7 +80,7 @@ func (f *Feed) Run(ctx context.Context, interval time.Duration, onErr func(error
 			report(f.Push(ctx))
 			return
 		}
-		err := f.skipPast(ctx)
+		err := f.skipPast(ctx, served)
 		report(err)
 		skipped = err == nil
 	})
@@ -101,19 +103,30 @@ func (f *Feed) next(ctx context.Context) ([]dataset.ImportEvent, error) {
 	return f.src.ImportEvents(ctx, last, time.Time{}, maxUpdates)
 }
 
-// skipPast moves the feed past every import recorded so far.
-func (f *Feed) skipPast(ctx context.Context) error {
+// skipPast moves the feed past the imports of data versions up to served,
+// the data the server held when the feed started: those are not news to a
+// stream. An import that commits later has a later data version, and is
+// pushed (Push) once the server serves it, however that and the feed's
+// start interleave. Imports recorded before stores kept versions (0) are
+// all old.
+func (f *Feed) skipPast(ctx context.Context, served int64) error {
 	for {
 		es, err := f.next(ctx)
 		if err != nil {
 			return err
 		}
-		if len(es) == 0 {
+		f.mu.Lock()
+		n := 0
+		for _, e := range es {
+			if e.Version > served {
+				break
+			}
+			f.last, n = e.ID, n+1
+		}
+		f.mu.Unlock()
+		if n < len(es) || len(es) == 0 {
 			return nil
 		}
-		f.mu.Lock()
-		f.last = es[len(es)-1].ID
-		f.mu.Unlock()
 	}
 }
 
