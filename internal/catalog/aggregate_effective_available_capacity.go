@@ -81,12 +81,12 @@ func unitOut(outages []outage, unit string, u int64) float64 {
 // outages take out, or with split per macro user (its share of each).
 func demoAvailable(in dataset.DemoInput, split map[string]float64) []dataset.Row {
 	lo, hi := v1Window(in)
-	units := genUnits(in)
+	at := fleetAt(in)
 	outages := outagesOf(in)
-	installed := latestInstalled(in)
 	kinds := []struct{ plant, fuel, typ string }{{"TERMOELETTRICO", "GAS NATURALE", "Thermal"}, {"IDROELETTRICO", "ACQUA", "Hydro"}}
 	var rows []dataset.Row
 	for u := lo; u < hi; u += 3600 {
+		units, installed := at(u).units, at(u).installed
 		for _, area := range macroareas.Values() {
 			for _, k := range kinds {
 				mw := 0.0

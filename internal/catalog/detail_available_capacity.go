@@ -24,14 +24,14 @@ func DetailAvailableCapacity() *dataset.Dataset {
 	d.DemoFrom = []string{"installed-capacity", "generation-unit-unavailability"}
 	d.Demo = func(in dataset.DemoInput) []dataset.Row {
 		lo, hi := v1Window(in)
-		units := genUnits(in)
+		at := fleetAt(in)
 		outages := outagesOf(in)
 		var rows []dataset.Row
 		for u := lo; u < hi; u += 3600 {
 			// First published the next day, final seven days after the
 			// day: the records carry both times (their final values).
 			first, final := demo.CapacityAt(energy.DateOf(time.Unix(u, 0)))
-			for _, unit := range units {
+			for _, unit := range at(u).units {
 				mw := math.Round(unit.capacityMW - unitOut(outages, unit.name, u))
 				rows = append(rows, dataset.Row{Time: u, Text: []string{unit.name}, Num: []float64{mw}, Pub: first.UnixMicro(), Rev: final.UnixMicro()})
 			}

@@ -1,8 +1,10 @@
 package catalog
 
 import (
+	"cmp"
 	"fmt"
 	"math"
+	"slices"
 	"time"
 
 	"github.com/energyapi/energyapi/internal/dataset"
@@ -58,12 +60,13 @@ type genUnit struct {
 	capacityMW                   float64
 }
 
-// genUnits returns the demo's production units: two thermal units in every
-// zone and a hydro unit in the zones with the most hydro, each a fortieth
-// (thermal) or twentieth (hydro) of the zone's share of Italy's installed
-// capacity of that type (latestInstalled).
-func genUnits(in dataset.DemoInput) []genUnit {
-	installed := latestInstalled(in)
+// genUnits returns the demo's production units as they stand at Unix
+// time at: two thermal units in every zone and a hydro unit in the zones
+// with the most hydro, each a fortieth (thermal) or twentieth (hydro) of
+// the zone's share of Italy's installed capacity of that type
+// (installedAt).
+func genUnits(in dataset.DemoInput, at int64) []genUnit {
+	installed := installedAt(in, at)
 	var units []genUnit
 	for z, vz := range v1Zones {
 		for n := 1; n <= 2; n++ {
@@ -78,42 +81,84 @@ func genUnits(in dataset.DemoInput) []genUnit {
 	return units
 }
 
-// demoOutages gives each demo unit one outage in the v1.0 window, of three
-// to seven days, starting on a seeded day, taking out 30 to 100% of its
-// capacity; one in five is unplanned, one in four has its end moved.
-func demoOutages(in dataset.DemoInput) []dataset.Row {
-	lo, _ := v1Window(in)
-	first := energy.DateOf(time.Unix(lo, 0))
-	var rows []dataset.Row
-	for k, u := range genUnits(in) {
-		start := first.AddDays(int(6 + 6*dataNoise(lo, 400+k)))
-		stop := start.AddDays(int(4 + 2*dataNoise(lo, 500+k)))
-		typ, update := "Planned", ""
-		if dataNoise(lo, 600+k) > 0.6 {
-			typ = "Unplanned"
+// fleet is the demo's units and Italy's installed capacity by type (MW)
+// at a moment.
+type fleet struct {
+	units     []genUnit
+	installed map[string]float64
+}
+
+// fleetAt returns the fleet at a moment, computed once per year of
+// installed-capacity: an hour's fleet depends on its year alone, so any
+// span of the demo data sees the same fleet in the same hour.
+func fleetAt(in dataset.DemoInput) func(at int64) fleet {
+	byYear := map[int]fleet{}
+	return func(at int64) fleet {
+		y := time.Unix(at, 0).In(energy.Rome()).Year()
+		f, ok := byYear[y]
+		if !ok {
+			f = fleet{genUnits(in, at), installedAt(in, at)}
+			byYear[y] = f
 		}
-		if dataNoise(lo, 700+k) > 0.5 {
-			update = stop.AddDays(2).Start().Format(outageLayout)
-		}
-		pub := start.AddDays(-7)
-		if typ == "Unplanned" {
-			pub = start
-		}
-		off := math.Round(u.capacityMW * (0.65 + 0.35*dataNoise(lo, 800+k)))
-		rows = append(rows, dataset.Row{Time: start.Start().Unix(),
-			Text: []string{pub.String(), u.name, u.plant, u.plantType, v1Zones[u.zone].code, typ, stop.Start().Format(outageLayout), update, "Active"},
-			Num:  []float64{u.capacityMW, off}})
+		return f
 	}
+}
+
+// demoOutages gives each demo unit one outage a month, of two to six
+// days, starting on a day of the month's first thirteen seeded by the
+// month, taking out 30 to 100% of its capacity; one in five is unplanned,
+// one in four has its end moved. An outage ends within its month, so that
+// each month's outages, and the capacity they take out, are the same
+// whatever span of the demo data is generated.
+func demoOutages(in dataset.DemoInput) []dataset.Row {
+	var rows []dataset.Row
+	at := fleetAt(in)
+	for m := firstOfMonth(in.First); m.Compare(in.Last) <= 0; m = firstOfMonth(m.AddDays(31)) {
+		lo := m.Start().Unix()
+		for k, u := range at(lo).units {
+			start := m.AddDays(int(6 + 6*dataNoise(lo, 400+k)))
+			if start.Compare(in.First) < 0 || start.Compare(in.Last) > 0 {
+				continue
+			}
+			rows = append(rows, outageRow(lo, k, u, start))
+		}
+	}
+	slices.SortStableFunc(rows, func(a, b dataset.Row) int { return cmp.Compare(a.Time, b.Time) })
 	return rows
 }
 
-// latestInstalled returns the demo installed capacity by type, in MW, of
-// the latest year installed-capacity holds up to the v1.0 window's.
-func latestInstalled(in dataset.DemoInput) map[string]float64 {
-	_, hi := v1Window(in)
+// firstOfMonth returns the first day of d's month.
+func firstOfMonth(d energy.Date) energy.Date {
+	return energy.Date{Year: d.Year, Month: d.Month, Day: 1}
+}
+
+// outageRow is the outage of unit u, the kth, starting on start in the
+// month that starts at Unix time lo.
+func outageRow(lo int64, k int, u genUnit, start energy.Date) dataset.Row {
+	stop := start.AddDays(int(4 + 2*dataNoise(lo, 500+k)))
+	typ, update := "Planned", ""
+	if dataNoise(lo, 600+k) > 0.6 {
+		typ = "Unplanned"
+	}
+	if dataNoise(lo, 700+k) > 0.5 {
+		update = stop.AddDays(2).Start().Format(outageLayout)
+	}
+	pub := start.AddDays(-7)
+	if typ == "Unplanned" {
+		pub = start
+	}
+	off := math.Round(u.capacityMW * (0.65 + 0.35*dataNoise(lo, 800+k)))
+	return dataset.Row{Time: start.Start().Unix(),
+		Text: []string{pub.String(), u.name, u.plant, u.plantType, v1Zones[u.zone].code, typ, stop.Start().Format(outageLayout), update, "Active"},
+		Num:  []float64{u.capacityMW, off}}
+}
+
+// installedAt returns the demo installed capacity by type, in MW, of the
+// latest year installed-capacity holds up to Unix time at.
+func installedAt(in dataset.DemoInput, at int64) map[string]float64 {
 	var latest int64
 	for _, r := range in.From["installed-capacity"] {
-		if r.Time < hi && r.Time > latest {
+		if r.Time <= at && r.Time > latest {
 			latest = r.Time
 		}
 	}

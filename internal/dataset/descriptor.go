@@ -382,30 +382,7 @@ type DemoInput struct {
 // datasets DemoFrom names. Records are kept only while a later generator
 // needs them. EachDemo returns fn's first error.
 func (c *Catalog) EachDemo(in DemoInput, fn func(k, n int, d *Dataset, generate func() []Row) error) error {
-	var gens []*Dataset
-	needed := map[string]bool{} // datasets whose rows later generators read
-	for _, d := range c.All() {
-		if d.Demo != nil {
-			gens = append(gens, d)
-			for _, from := range d.DemoFrom {
-				needed[from] = true
-			}
-		}
-	}
-	generated := map[string][]Row{}
-	for k, d := range gens {
-		generate := func() []Row {
-			rows := d.Demo(DemoInput{From: generated, First: in.First, Last: in.Last, Seed: in.Seed})
-			if needed[d.Name] {
-				generated[d.Name] = rows
-			}
-			return rows
-		}
-		if err := fn(k, len(gens), d, generate); err != nil {
-			return err
-		}
-	}
-	return nil
+	return c.eachDemo(in, func(*Dataset) bool { return true }, fn)
 }
 
 // ImportSpec says how import files become records.
