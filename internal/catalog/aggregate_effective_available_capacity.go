@@ -51,8 +51,13 @@ type outage struct {
 // outagesOf reads the demo outages: unit, start, the updated stop date if
 // any else the stop date, and the capacity out.
 func outagesOf(in dataset.DemoInput) []outage {
+	// The outages that hold within in's range, generated from the days
+	// before it too (outageSpan), so that an hour's capacity is the same
+	// whatever span of the demo data is generated.
+	wide := in
+	wide.First = in.First.AddDays(-outageSpan)
 	var out []outage
-	for _, r := range in.From["generation-unit-unavailability"] {
+	for _, r := range demoOutages(wide) {
 		stop := r.Text[6]
 		if r.Text[7] != "" {
 			stop = r.Text[7]

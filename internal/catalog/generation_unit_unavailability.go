@@ -1,10 +1,8 @@
 package catalog
 
 import (
-	"cmp"
 	"fmt"
 	"math"
-	"slices"
 	"time"
 
 	"github.com/energyapi/energyapi/internal/dataset"
@@ -104,36 +102,32 @@ func fleetAt(in dataset.DemoInput) func(at int64) fleet {
 	}
 }
 
-// demoOutages gives each demo unit one outage a month, of two to six
-// days, starting on a day of the month's first thirteen seeded by the
-// month, taking out 30 to 100% of its capacity; one in five is unplanned,
-// one in four has its end moved. An outage ends within its month, so that
-// each month's outages, and the capacity they take out, are the same
-// whatever span of the demo data is generated.
+// demoOutages starts one outage a day, of two to six days, taking out 30
+// to 100% of a unit's capacity; one in five is unplanned, one in four has
+// its end moved. The units take turns (the day's number modulo their
+// count), so that a unit's next outage starts after its last has ended,
+// and each outage is seeded by its day alone: any span of the demo data
+// holds the same outages on the same days.
 func demoOutages(in dataset.DemoInput) []dataset.Row {
 	var rows []dataset.Row
 	at := fleetAt(in)
-	for m := firstOfMonth(in.First); m.Compare(in.Last) <= 0; m = firstOfMonth(m.AddDays(31)) {
-		lo := m.Start().Unix()
-		for k, u := range at(lo).units {
-			start := m.AddDays(int(6 + 6*dataNoise(lo, 400+k)))
-			if start.Compare(in.First) < 0 || start.Compare(in.Last) > 0 {
-				continue
-			}
-			rows = append(rows, outageRow(lo, k, u, start))
-		}
+	epoch := energy.Date{Year: 2000, Month: time.January, Day: 1}
+	for d := in.First; d.Compare(in.Last) <= 0; d = d.AddDays(1) {
+		lo := d.Start().Unix()
+		units := at(lo).units
+		k := epoch.DaysUntil(d) % len(units)
+		rows = append(rows, outageRow(lo, k, units[k], d))
 	}
-	slices.SortStableFunc(rows, func(a, b dataset.Row) int { return cmp.Compare(a.Time, b.Time) })
 	return rows
 }
 
-// firstOfMonth returns the first day of d's month.
-func firstOfMonth(d energy.Date) energy.Date {
-	return energy.Date{Year: d.Year, Month: d.Month, Day: 1}
-}
+// outageSpan bounds how many days before a moment an outage that still
+// holds at that moment can have started: six days, and two more when its
+// end is moved.
+const outageSpan = 8
 
-// outageRow is the outage of unit u, the kth, starting on start in the
-// month that starts at Unix time lo.
+// outageRow is the outage of unit u, the kth, starting on start, which
+// starts at Unix time lo.
 func outageRow(lo int64, k int, u genUnit, start energy.Date) dataset.Row {
 	stop := start.AddDays(int(4 + 2*dataNoise(lo, 500+k)))
 	typ, update := "Planned", ""

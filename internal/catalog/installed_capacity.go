@@ -24,13 +24,29 @@ func InstalledCapacity() *dataset.Dataset {
 			{Name: "installed_capacity_GWh", Kind: dataset.Number, Format: dataset.PointFull, Min: 0, Max: 500,
 				Doc: "Net efficient power, GW, with a decimal point as the published example (61.62) writes it; the unit in the name is the API's."},
 		},
-		Demo: func(dataset.DemoInput) []dataset.Row {
-			var rows []dataset.Row
-			for _, s := range demo.GenerationStats().InstalledCapacity {
-				rows = append(rows, yearRow(s.Year, s.Value, s.Type))
-			}
-			return rows
-		},
+		Demo: demoInstalledCapacity,
 		Import: &dataset.ImportSpec{Formats: "CSV or XLSX with the columns year, type, installed_capacity_GWh"},
 	}
+}
+
+// demoInstalledCapacity is the statistics' installed capacity, the last
+// year's carried forward to the demo's last year (that of the FCR
+// auctions): the page answers the current year and six before, and a
+// client asking this year's capacity should find the latest known.
+func demoInstalledCapacity(dataset.DemoInput) []dataset.Row {
+	var rows []dataset.Row
+	stats := demo.GenerationStats().InstalledCapacity
+	last := 0
+	for _, s := range stats {
+		rows = append(rows, yearRow(s.Year, s.Value, s.Type))
+		last = max(last, s.Year)
+	}
+	for y := last + 1; y <= demo.FCRStart.Year; y++ {
+		for _, s := range stats {
+			if s.Year == last {
+				rows = append(rows, yearRow(y, s.Value, s.Type))
+			}
+		}
+	}
+	return rows
 }

@@ -31,6 +31,8 @@ func (p DemoPeriod) String() string {
 
 // DemoPeriods returns the periods of in's range, newest first, each year
 // before its months: the order in which a client is likeliest to ask.
+// Years from in.StatsFirst to the range's first follow, whole, for the
+// yearly datasets that read the time series.
 func DemoPeriods(in DemoInput) []DemoPeriod {
 	clip := func(p DemoPeriod) DemoPeriod {
 		if p.First.Compare(in.First) < 0 {
@@ -54,6 +56,9 @@ func DemoPeriods(in DemoInput) []DemoPeriod {
 			out = append(out, clip(DemoPeriod{First: first, Last: last}))
 		}
 	}
+	for y := in.First.Year - 1; y >= in.StatsFirst && in.StatsFirst > 0; y-- {
+		out = append(out, DemoPeriod{First: energy.Date{Year: y, Month: time.January, Day: 1}, Last: energy.Date{Year: y, Month: time.December, Day: 31}, Year: true})
+	}
 	return out
 }
 
@@ -68,6 +73,8 @@ func (p DemoPeriod) Holds(d *Dataset, in DemoInput) bool {
 		return false
 	case p.Year && len(d.DemoFrom) == 0:
 		return p.Last.Year == in.Last.Year
+	case p.Last.Compare(in.First) < 0: // a year before the range
+		return d.Grain == Year
 	}
 	return true
 }
@@ -91,15 +98,17 @@ func (p DemoPeriod) Refs(c *Catalog, in DemoInput) []PartRef {
 // generated for p first, whether p holds them or not. EachDemoIn returns
 // fn's first error.
 func (c *Catalog) EachDemoIn(in DemoInput, p DemoPeriod, fn func(d *Dataset, generate func() []Row) error) error {
-	in.First, in.Last = p.First, p.Last
-	return c.eachDemo(in, func(d *Dataset) bool { return p.Holds(d, in) }, func(_, _ int, d *Dataset, generate func() []Row) error {
+	cut := in
+	cut.First, cut.Last = p.First, p.Last
+	return c.eachDemo(cut, func(d *Dataset) bool { return p.Holds(d, in) }, func(_, _ int, d *Dataset, generate func() []Row) error {
 		return fn(d, generate)
 	})
 }
 
 // eachDemo is EachDemo for the datasets want picks: the datasets they read
 // (DemoFrom, transitively) are generated too, in catalogue order, but not
-// given to fn.
+// given to fn, and a picked dataset that a later one reads is generated
+// whether fn calls generate or not.
 func (c *Catalog) eachDemo(in DemoInput, want func(*Dataset) bool, fn func(k, n int, d *Dataset, generate func() []Row) error) error {
 	byName := map[string]*Dataset{}
 	for _, d := range c.All() {
@@ -128,10 +137,14 @@ func (c *Catalog) eachDemo(in DemoInput, want func(*Dataset) bool, fn func(k, n 
 		if d.Demo == nil || !want(d) && !needed[d.Name] {
 			continue
 		}
+		var rows []Row
+		done := false
 		generate := func() []Row {
-			rows := d.Demo(DemoInput{From: generated, First: in.First, Last: in.Last, Seed: in.Seed})
-			if needed[d.Name] {
-				generated[d.Name] = rows
+			if !done {
+				rows, done = d.Demo(DemoInput{From: generated, First: in.First, Last: in.Last, Seed: in.Seed}), true
+				if needed[d.Name] {
+					generated[d.Name] = rows
+				}
 			}
 			return rows
 		}
@@ -141,6 +154,9 @@ func (c *Catalog) eachDemo(in DemoInput, want func(*Dataset) bool, fn func(k, n 
 		}
 		if err := fn(k, n, d, generate); err != nil {
 			return err
+		}
+		if needed[d.Name] {
+			generate() // a later generator reads them, whether fn did or not
 		}
 		k++
 	}

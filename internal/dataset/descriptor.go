@@ -372,6 +372,11 @@ type DemoInput struct {
 	// First and Last are the Europe/Rome days the time series cover, both
 	// included. Yearly statistics keep the years they are built for.
 	First, Last energy.Date
+	// StatsFirst, when before First's year, is the first year of the
+	// yearly statistics: the yearly datasets that read the time series
+	// (demand coverage) are generated from it, from series that are
+	// generated for them but not written (DemoPeriods).
+	StatsFirst int
 	// Seed seeds the synthetic system's weather and noise.
 	Seed uint64
 }
