@@ -54,6 +54,10 @@ type demoFill struct {
 	missingOnly bool
 	// only, when set, picks the datasets to write.
 	only func(d *dataset.Dataset) bool
+	// idle, when set, is how long to pause after each import, as a
+	// share of the time it took: the background fill leaves the CPU to
+	// the requests it serves meanwhile.
+	idle float64
 	// written is told of each import: its dataset, its counts and how long
 	// it took to generate and write.
 	written func(d *dataset.Dataset, st energy.ImportStats, took time.Duration)
@@ -95,8 +99,17 @@ func (f *demoFill) period(ctx context.Context, p dataset.DemoPeriod) (int, error
 			return fmt.Errorf("demo %s %s: %w", d.Name, p, err)
 		}
 		n++
+		took := time.Since(start)
 		if f.written != nil {
-			f.written(d, st, time.Since(start))
+			f.written(d, st, took)
+		}
+		if f.idle > 0 {
+			pause := time.NewTimer(time.Duration(f.idle * float64(took)))
+			defer pause.Stop()
+			select {
+			case <-ctx.Done():
+			case <-pause.C:
+			}
 		}
 		return nil
 	})
@@ -146,9 +159,14 @@ func markerSet(ctx context.Context, st demoWriter, name string) (bool, error) {
 
 // runFill writes every period of f's range that the store lacks, newest
 // first, logging progress every fillLogEvery parts, until it is done or
-// ctx ends; then it marks the store filled. Its errors are logged: a
+// ctx ends; then it marks the store filled. It pauses after each import as
+// long as the import took (unless f says otherwise), so that requests
+// served meanwhile keep at least one CPU of two. Its errors are logged: a
 // demo that lacks some history still serves, and the next start resumes.
 func runFill(ctx context.Context, log *slog.Logger, st demoWriter, f *demoFill) {
+	if f.idle == 0 {
+		f.idle = 1
+	}
 	start := time.Now()
 	periods := dataset.DemoPeriods(f.in)
 	log.Info("demo fill started", "range", demoRange(f.in), "periods", len(periods))
