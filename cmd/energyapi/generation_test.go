@@ -170,7 +170,7 @@ func TestDemoFromTheFirstStart(t *testing.T) {
 // catalogEntry is a dataset as GET /catalog lists it.
 type catalogEntry struct {
 	Name, Path, Array, Granularity string
-	Parameters        []struct {
+	Parameters                     []struct {
 		Name     string
 		Kind     string
 		Required bool
