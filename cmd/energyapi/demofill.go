@@ -4,10 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"strings"
 	"time"
 
+	"github.com/energyapi/energyapi/internal/auth"
 	"github.com/energyapi/energyapi/internal/dataset"
 	"github.com/energyapi/energyapi/internal/demo"
 	"github.com/energyapi/energyapi/internal/energy"
@@ -192,4 +194,88 @@ func runFill(ctx context.Context, log *slog.Logger, st demoWriter, f *demoFill) 
 		log.Error("demo fill: marking the store filled", "err", err)
 	}
 	log.Info("demo fill complete", "parts", parts, "duration_ms", time.Since(start).Milliseconds())
+}
+
+// writeDemoData ensures the demo client and, on a store first filled by
+// demo data, the demo data (ensureDemo), through a connection of its own:
+// SQLite keeps the memory of a large write until its connection closes,
+// which serving should not carry. It returns the fill of the rest of the
+// range, to run in the background until ctx ends (it closes that
+// connection), or nil when there is nothing to fill.
+func writeDemoData(ctx context.Context, db string, log *slog.Logger, reg *auth.Registry, cat *dataset.Catalog, stderr io.Writer) (fill func(context.Context), err error) {
+	dst, err := openStore(ctx, db, true)
+	if err != nil {
+		return nil, err
+	}
+	in, err := ensureDemo(ctx, log, dst, reg, newProgress(stderr, time.Now))
+	if err != nil || in == nil {
+		if cerr := dst.Close(); err == nil {
+			err = cerr
+		}
+		return nil, err
+	}
+	return func(ctx context.Context) {
+		defer dst.Close()
+		runFill(ctx, log, dst, &demoFill{cat: cat, w: dst, in: *in, missingOnly: true})
+	}, nil
+}
+
+// demoStore is what ensureDemo needs of the store.
+type demoStore interface {
+	demoWriter
+	DataVersion(context.Context) (int64, error)
+}
+
+// ensureDemo makes sure the demo client exists and, on a store first
+// filled by demo data, that they are complete: on an empty store it writes
+// the newest month of the demo range of the v2.0 series (load, generation,
+// transmission), which the first requests ask for, telling p how it goes
+// (the v1.0 areas' month holds nine records in ten and takes several
+// seconds: it comes first in the background), and it returns the range for runFill to complete
+// in the background, or nil when there is nothing to fill. A store that
+// held data before serve --demo first ran on it gets no demo data.
+func ensureDemo(ctx context.Context, log *slog.Logger, st demoStore, reg *auth.Registry, p *progress) (*dataset.DemoInput, error) {
+	if err := reg.Ensure(ctx, demoClientID, "demo", demoClientSecret); err != nil {
+		return nil, fmt.Errorf("demo client: %w", err)
+	}
+	v, err := st.DataVersion(ctx)
+	if err != nil {
+		return nil, err
+	}
+	origin := "none"
+	if v == 0 {
+		origin = demoRange(defaultDemo())
+	}
+	mark, err := st.ServerSecret(ctx, demoRangeMarker, func() ([]byte, error) { return []byte(origin), nil })
+	if err != nil {
+		return nil, err
+	}
+	in, ok := parseDemoRange(string(mark))
+	if !ok {
+		return nil, nil
+	}
+	if filled, err := markerSet(ctx, st, demoFilledMarker); err != nil || filled {
+		return nil, err
+	}
+	if v == 0 {
+		sync := &demoFill{w: st, in: in, missingOnly: true, only: func(d *dataset.Dataset) bool { return d.Version == "v2.0" }}
+		sums, err := writePeriods(ctx, sync, p, newestMonth(in))
+		if err != nil {
+			return nil, err
+		}
+		for _, s := range sums {
+			log.Info("demo data written", "dataset", s.Dataset, "rows", s.RowsRead, "duration_ms", s.DurationMS)
+		}
+	}
+	return &in, nil
+}
+
+// newestMonth returns the newest month period of in's range.
+func newestMonth(in dataset.DemoInput) []dataset.DemoPeriod {
+	for _, p := range dataset.DemoPeriods(in) {
+		if !p.Year {
+			return []dataset.DemoPeriod{p}
+		}
+	}
+	return nil
 }

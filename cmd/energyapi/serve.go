@@ -170,30 +170,18 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	// past a token's expiry; signing keys keep the real time.
 	tokens := auth.NewTokens(keys, reg, cfg.tokenTTL, sb.now(), rand.Reader)
 	sb.tokens(tokens)
-	var fillIn *dataset.DemoInput // the demo range to complete in the background
-	var fillStore store
+	var fill func(context.Context) // the demo data to complete in the background
 	if cfg.demo {
-		// The demo data go through a connection of their own: SQLite keeps
-		// the memory of a two-million-record write until its connection
-		// closes (about 120 MB), which serving should not carry.
-		dst, err := openStore(ctx, cfg.db, true)
-		if err != nil {
+		if fill, err = writeDemoData(ctx, cfg.db, log, reg, cat, stderr); err != nil {
 			return err
 		}
-		fillIn, err = ensureDemo(ctx, log, dst, reg, newProgress(stderr, time.Now))
-		if fillIn != nil {
-			fillStore = dst // closed when the fill ends, or here if it never starts
-			defer func() {
-				if fillStore != nil {
-					fillStore.Close()
-				}
-			}()
-		} else if cerr := dst.Close(); err == nil {
-			err = cerr
-		}
-		if err != nil {
-			return err
-		}
+		defer func() { // closes the fill's connection if it never started
+			if fill != nil {
+				done, cancel := context.WithCancel(context.Background())
+				cancel()
+				fill(done)
+			}
+		}()
 	}
 	live, err := dataset.NewLive(ctx, cat, served)
 	if err != nil {
@@ -299,13 +287,9 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 			}
 		}
 	})
-	if fillIn != nil {
-		fst := fillStore
-		fillStore = nil
-		wg.Go(func() {
-			defer fst.Close()
-			runFill(bg, log, fst, &demoFill{cat: cat, w: fst, in: *fillIn, missingOnly: true})
-		})
+	if run := fill; run != nil {
+		fill = nil
+		wg.Go(func() { run(bg) })
 	}
 	defer func() { stopBG(); wg.Wait() }()
 
@@ -327,65 +311,5 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		return err
 	}
 	log.Info("stopped")
-	return nil
-}
-
-// demoStore is what ensureDemo needs of the store.
-type demoStore interface {
-	demoWriter
-	DataVersion(context.Context) (int64, error)
-}
-
-// ensureDemo makes sure the demo client exists and, on a store first
-// filled by demo data, that they are complete: on an empty store it writes
-// the newest month of the demo range of the v2.0 series (load, generation,
-// transmission), which the first requests ask for, telling p how it goes
-// (the v1.0 areas' month holds nine records in ten and takes several
-// seconds: it comes first in the background), and it returns the range for runFill to complete
-// in the background, or nil when there is nothing to fill. A store that
-// held data before serve --demo first ran on it gets no demo data.
-func ensureDemo(ctx context.Context, log *slog.Logger, st demoStore, reg *auth.Registry, p *progress) (*dataset.DemoInput, error) {
-	if err := reg.Ensure(ctx, demoClientID, "demo", demoClientSecret); err != nil {
-		return nil, fmt.Errorf("demo client: %w", err)
-	}
-	v, err := st.DataVersion(ctx)
-	if err != nil {
-		return nil, err
-	}
-	origin := "none"
-	if v == 0 {
-		origin = demoRange(defaultDemo())
-	}
-	mark, err := st.ServerSecret(ctx, demoRangeMarker, func() ([]byte, error) { return []byte(origin), nil })
-	if err != nil {
-		return nil, err
-	}
-	in, ok := parseDemoRange(string(mark))
-	if !ok {
-		return nil, nil
-	}
-	if filled, err := markerSet(ctx, st, demoFilledMarker); err != nil || filled {
-		return nil, err
-	}
-	if v == 0 {
-		sync := &demoFill{w: st, in: in, missingOnly: true, only: func(d *dataset.Dataset) bool { return d.Version == "v2.0" }}
-		sums, err := writePeriods(ctx, sync, p, newestMonth(in))
-		if err != nil {
-			return nil, err
-		}
-		for _, s := range sums {
-			log.Info("demo data written", "dataset", s.Dataset, "rows", s.RowsRead, "duration_ms", s.DurationMS)
-		}
-	}
-	return &in, nil
-}
-
-// newestMonth returns the newest month period of in's range.
-func newestMonth(in dataset.DemoInput) []dataset.DemoPeriod {
-	for _, p := range dataset.DemoPeriods(in) {
-		if !p.Year {
-			return []dataset.DemoPeriod{p}
-		}
-	}
 	return nil
 }
