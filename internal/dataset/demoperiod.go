@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/energyapi/energyapi/internal/energy"
@@ -95,13 +96,22 @@ func (p DemoPeriod) Refs(c *Catalog, in DemoInput) []PartRef {
 // EachDemoIn calls fn for each dataset of c whose demo data period p
 // holds, in catalogue order, with a generate function that runs its
 // generator on in's range cut to p; the datasets DemoFrom names are
-// generated for p first, whether p holds them or not. EachDemoIn returns
-// fn's first error.
+// generated for p first, whether p holds them or not. Of a dataset that
+// reads others, generate keeps only the records of p's own part: what it
+// makes of other years (electrical energy by type falls back on the
+// statistics for years it sees no demand coverage of) is its own
+// period's to write. EachDemoIn returns fn's first error.
 func (c *Catalog) EachDemoIn(in DemoInput, p DemoPeriod, fn func(d *Dataset, generate func() []Row) error) error {
 	cut := in
 	cut.First, cut.Last = p.First, p.Last
 	return c.eachDemo(cut, func(d *Dataset) bool { return p.Holds(d, in) }, func(_, _ int, d *Dataset, generate func() []Row) error {
-		return fn(d, generate)
+		if len(d.DemoFrom) == 0 {
+			return fn(d, generate)
+		}
+		return fn(d, func() []Row {
+			id := p.String()
+			return slices.DeleteFunc(slices.Clone(generate()), func(r Row) bool { return PartID(d.Grain, r.Time) != id })
+		})
 	})
 }
 
