@@ -12,7 +12,7 @@ import (
 	"github.com/energyapi/energyapi/internal/energy"
 )
 
-// partPrints returns a fingerprint of each part's rows, by dataset and part.
+// partPrints adds a fingerprint of each part's rows, by dataset and part.
 func partPrints(d *dataset.Dataset, rows []dataset.Row, into map[dataset.PartRef]uint64) {
 	h := map[dataset.PartRef][]dataset.Row{}
 	for _, r := range rows {
@@ -20,9 +20,16 @@ func partPrints(d *dataset.Dataset, rows []dataset.Row, into map[dataset.PartRef
 		h[ref] = append(h[ref], r)
 	}
 	for ref, rs := range h {
+		// In any order: a part holds its records sorted, whatever order
+		// the generator gave them in.
+		lines := make([]string, len(rs))
+		for i, r := range rs {
+			lines[i] = fmt.Sprintf("%d %q %v %d %d\n", r.Time, r.Text, r.Num, r.Pub, r.Rev)
+		}
+		slices.Sort(lines)
 		f := fnv.New64a()
-		for _, r := range rs {
-			fmt.Fprintf(f, "%d %q %v %d %d\n", r.Time, r.Text, r.Num, r.Pub, r.Rev)
+		for _, l := range lines {
+			f.Write([]byte(l))
 		}
 		into[ref] = f.Sum64()
 	}
@@ -138,9 +145,11 @@ func TestDemoCoversTheWholeRange(t *testing.T) {
 		}
 	}
 	for _, p := range dataset.DemoPeriods(in) {
-		if !slices.ContainsFunc(append(series, stats...), func(d energy.Date) bool {
-			return d.Year == p.First.Year && (p.Year || d.Month == p.First.Month)
-		}) && p.Last.Year != last.Year {
+		probed := func(d energy.Date) bool { return d.Year == p.First.Year && (p.Year || d.Month == p.First.Month) }
+		// The months of the series' probes; the years of every probe, and
+		// the newest, which writes the statistics that do not read the
+		// series.
+		if !slices.ContainsFunc(series, probed) && !(p.Year && (slices.ContainsFunc(stats, probed) || p.Last.Year == last.Year)) {
 			continue
 		}
 		err := c.EachDemoIn(in, p, func(d *dataset.Dataset, generate func() []dataset.Row) error {
