@@ -184,7 +184,7 @@ func HeldParts(ctx context.Context, w PartWriter, refs []PartRef) (map[PartRef]b
 	if len(refs) == 0 {
 		return held, nil
 	}
-	_, err := w.UpdateParts(ctx, refs[0].Dataset, time.Now(), refs, func(stored []StoredPart, _ time.Time) ([]StoredPart, energy.ImportStats, error) {
+	_, err := w.UpdateParts(ctx, refs[0].Dataset, time.Time{}, refs, func(stored []StoredPart, _ time.Time) ([]StoredPart, energy.ImportStats, error) {
 		for _, sp := range stored {
 			held[sp.PartRef] = true
 		}
