@@ -88,17 +88,24 @@ func defaultDemo() dataset.DemoInput {
 // catalogue that declares a generator, for in's range and seed, period by
 // period (dataset.DemoPeriods); writing it again changes nothing. It marks
 // the store as holding demo data of in's range, unless it is marked
-// already, so that serve --demo completes the range if this stops midway.
+// already, so that serve --demo completes the range if this stops midway,
+// and, once it is written, as complete.
 // It tells p what it is writing and how far it has got, and returns a
 // summary per dataset.
 func writeDemo(ctx context.Context, w demoWriter, p *progress, in dataset.DemoInput) ([]importSummary, error) {
 	mark := demoRange(in)
-	if _, err := w.ServerSecret(ctx, demoRangeMarker, func() ([]byte, error) { return []byte(mark), nil }); err != nil {
+	got, err := w.ServerSecret(ctx, demoRangeMarker, func() ([]byte, error) { return []byte(mark), nil })
+	if err != nil {
 		return nil, err
 	}
 	sums, err := writePeriods(ctx, &demoFill{w: w, in: in}, p, dataset.DemoPeriods(in))
 	if err != nil {
 		return nil, err
+	}
+	if string(got) == mark { // the store's demo range is complete: serve --demo has nothing to fill
+		if _, err := w.ServerSecret(ctx, demoFilledMarker, func() ([]byte, error) { return []byte(mark), nil }); err != nil {
+			return nil, err
+		}
 	}
 	p.printf("demo data complete (%s)", p.elapsed())
 	return sums, nil
