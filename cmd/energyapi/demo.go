@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"io"
 	"time"
 
@@ -37,7 +36,7 @@ func runDemo(ctx context.Context, args []string, getenv func(string) string, std
 	if fs.NArg() != 0 {
 		return usagef("demo takes no arguments")
 	}
-	in := dataset.DemoInput{Seed: *seed}
+	in := dataset.DemoInput{Seed: *seed, StatsFirst: demo.ThermoFirstYear}
 	var err error
 	if in.First, err = parseDay("--from", *from); err != nil {
 		return err
@@ -82,37 +81,70 @@ func parseDay(name, v string) (energy.Date, error) {
 // (demo.LoadRange) and seed.
 func defaultDemo() dataset.DemoInput {
 	first, last := demo.LoadRange()
-	return dataset.DemoInput{First: first, Last: last, Seed: demo.DefaultSeed}
+	return dataset.DemoInput{First: first, Last: last, Seed: demo.DefaultSeed, StatsFirst: demo.ThermoFirstYear}
 }
 
 // writeDemo writes the deterministic demo data of every dataset of the
-// catalogue that declares a generator, for in's range and seed, in
-// catalogue order; writing it again changes nothing. It tells p what it is
-// writing and how far it has got. Each dataset is one transaction, as an
-// import is.
-func writeDemo(ctx context.Context, w dataset.PartWriter, p *progress, in dataset.DemoInput) ([]importSummary, error) {
-	cat, err := catalog.New()
+// catalogue that declares a generator, for in's range and seed, period by
+// period (dataset.DemoPeriods); writing it again changes nothing. It marks
+// the store as holding demo data of in's range, unless it is marked
+// already, so that serve --demo completes the range if this stops midway,
+// and, once it is written, as complete.
+// It tells p what it is writing and how far it has got, and returns a
+// summary per dataset.
+func writeDemo(ctx context.Context, w demoWriter, p *progress, in dataset.DemoInput) ([]importSummary, error) {
+	mark := demoRange(in)
+	got, err := w.ServerSecret(ctx, demoRangeMarker, func() ([]byte, error) { return []byte(mark), nil })
 	if err != nil {
 		return nil, err
 	}
-	var sums []importSummary
-	err = cat.EachDemo(in, func(k, n int, d *dataset.Dataset, generate func() []dataset.Row) error {
-		step := fmt.Sprintf("demo data [%d/%d]", k+1, n)
-		start := time.Now()
-		p.printf("%s: generating %s...", step, d.Name)
-		rows := generate()
-		p.printf("%s: writing %s %s records...", step, count(len(rows)), d.Name)
-		st, err := dataset.Import(ctx, w, cat, d, rows, start)
-		if err != nil {
-			return fmt.Errorf("demo %s: %w", d.Name, err)
-		}
-		p.printf("%s: %s written (%s)", step, d.Name, p.elapsed())
-		sums = append(sums, newSummary(d.Name, 0, st, time.Since(start)))
-		return nil
-	})
+	sums, err := writePeriods(ctx, &demoFill{w: w, in: in}, p, dataset.DemoPeriods(in))
 	if err != nil {
 		return nil, err
+	}
+	if string(got) == mark { // the store's demo range is complete: serve --demo has nothing to fill
+		if _, err := w.ServerSecret(ctx, demoFilledMarker, func() ([]byte, error) { return []byte(mark), nil }); err != nil {
+			return nil, err
+		}
 	}
 	p.printf("demo data complete (%s)", p.elapsed())
+	return sums, nil
+}
+
+// writePeriods writes periods of the demo data as f says, telling p of
+// each period; it returns what each dataset's imports did, in the order
+// the datasets were first written. It sets f's catalogue and written.
+func writePeriods(ctx context.Context, f *demoFill, p *progress, periods []dataset.DemoPeriod) ([]importSummary, error) {
+	var err error
+	if f.cat, err = catalog.New(); err != nil {
+		return nil, err
+	}
+	var order []string
+	byName := map[string]*importSummary{}
+	f.written = func(d *dataset.Dataset, st energy.ImportStats, took time.Duration) {
+		s := byName[d.Name]
+		if s == nil {
+			s = &importSummary{Dataset: d.Name}
+			byName[d.Name] = s
+			order = append(order, d.Name)
+		}
+		s.RowsRead += st.Read
+		s.Inserted += st.Inserted
+		s.Updated += st.Updated
+		s.Unchanged += st.Unchanged
+		s.DurationMS += took.Milliseconds()
+	}
+	for k, per := range periods {
+		p.printf("demo data [%d/%d]: generating and writing %s...", k+1, len(periods), per)
+		n, err := f.period(ctx, per)
+		if err != nil {
+			return nil, err
+		}
+		p.printf("demo data [%d/%d]: %s: %d datasets written (%s)", k+1, len(periods), per, n, p.elapsed())
+	}
+	sums := make([]importSummary, len(order))
+	for i, name := range order {
+		sums[i] = *byName[name]
+	}
 	return sums, nil
 }

@@ -3,15 +3,18 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"net/http"
 	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/energyapi/energyapi/internal/api/apitest"
 	"github.com/energyapi/energyapi/internal/catalog"
 	"github.com/energyapi/energyapi/internal/store/sqlite"
+	"github.com/energyapi/energyapi/internal/testwait"
 )
 
 func writeFile(tb testing.TB, name, content string) string {
@@ -101,16 +104,37 @@ func TestGenerationImportIsIdempotentAndAllOrNothing(t *testing.T) {
 
 // TestGenerationDemoFromTheFirstStart starts serve --demo on a new store
 // and finds demo records in every generation dataset.
-// TestDemoFromTheFirstStart checks that serve --demo on a new store serves
-// demo records for every dataset, the generation ones by their filters.
+// TestDemoFromTheFirstStart checks that serve --demo on a new store
+// answers at once from the newest month of the v2.0 series, written before
+// it serves, while the rest of the demo data fill in behind it, the
+// yearly statistics first; and that it then serves demo records for the
+// generation datasets by their filters. TestDemoFillCoversEveryDataset
+// asks every dataset once a fill is complete.
 func TestDemoFromTheFirstStart(t *testing.T) {
 	env := map[string]string{"ENERGYAPI_DB": filepath.Join(t.TempDir(), "demo.db")}
-	srv := startServe(t, env, "--demo")
+	srv := startServe(t, env, "--demo", "--poll-interval", "200ms")
 	tok, _ := srv.token(t, "demo", "demo-secret")
+	if st, body := getPast503(t, srv, "/load/v2.0/total-load?dateFrom=31/12/2025&dateTo=31/12/2025", tok); st != 200 || !strings.Contains(string(body), `"total_load":[{"`) {
+		t.Fatalf("first answer: got %d %.200s, want records", st, body)
+	}
+	// The first answer came before the fill had written an older month.
+	cov := catalogCoverage(t, srv)
+	if cov != nil && cov["total-load"] != [2]string{"2025-12-01", "2025-12-31"} {
+		t.Errorf("total-load at the first answer covers %v, want only the newest month (the rest fills in the background)", cov["total-load"])
+	}
+	testwait.For(t, 5*time.Minute, "the fill writing the yearly statistics", func() bool {
+		cov := catalogCoverage(t, srv)
+		for _, name := range []string{"installed-capacity", "generation-plants", "thermoelectric-capacity", "electrical-energy-by-source", "renewable-sources-production", "hydric", "thermoelectric-heat"} {
+			if cov == nil || cov[name][0] == "" {
+				return false
+			}
+		}
+		return cov["thermoelectric"] == [2]string{"2015-01-01", "2024-01-01"}
+	})
 	for _, q := range []struct{ path, array string }{
-		{"/generation/v2.0/actual-generation?dateFrom=27/10/2024&dateTo=27/10/2024&type=Thermal", "actual_generation"},
-		{"/generation/v2.0/renewable-generation?dateFrom=31/3/2025&dateTo=31/3/2025", "renewable_generation"},
-		{"/generation/v2.0/energy-balance?dateFrom=1/1/2019&dateTo=1/1/2019", "energy_balance"},
+		{"/generation/v2.0/actual-generation?dateFrom=27/12/2025&dateTo=27/12/2025&type=Thermal", "actual_generation"},
+		{"/generation/v2.0/renewable-generation?dateFrom=31/12/2025&dateTo=31/12/2025", "renewable_generation"},
+		{"/generation/v2.0/energy-balance?dateFrom=1/12/2025&dateTo=1/12/2025", "energy_balance"},
 		{"/generation/v2.0/installed-capacity?year=2024", "installed_capacity"},
 		{"/generation/v2.0/generation-plants?year=2015&province=Foggia", "generation_plants"},
 		{"/generation/v2.0/thermoelectric-capacity?year=2024&subcategory=Geotermoelettrica+A+Condensazione", "thermoelectric"},
@@ -119,62 +143,105 @@ func TestDemoFromTheFirstStart(t *testing.T) {
 		{"/generation/v2.0/hydric?year=2022&province=Sondrio", "hydric"},
 		{"/generation/v2.0/thermoelectric-heat?year=2024", "thermoelectric_heat"},
 	} {
-		if st, body := srv.get(t, q.path, tok); st != 200 || !strings.Contains(string(body), `"`+q.array+`":[{"`) {
+		if st, body := getPast503(t, srv, q.path, tok); st != 200 || !strings.Contains(string(body), `"`+q.array+`":[{"`) {
 			t.Errorf("%s: got %d %.300s, want demo records", q.path, st, body)
 		}
 	}
+}
 
-	// Every dataset /catalog lists answers records for the last day (or
-	// year, or month) that /catalog reports it covers.
+// catalogEntry is a dataset as GET /catalog lists it.
+type catalogEntry struct {
+	Name, Path, Array, Granularity string
+	Parameters                     []struct {
+		Name     string
+		Kind     string
+		Required bool
+		Values   []string
+	}
+	Coverage *struct{ First, Last string }
+}
+
+// catalogOf returns GET /catalog's datasets.
+func catalogOf(t *testing.T, srv *server) []catalogEntry {
+	t.Helper()
+	cat, st := tryCatalog(t, srv)
+	if st != 200 {
+		t.Fatalf("/catalog: %d", st)
+	}
+	return cat
+}
+
+// tryCatalog returns GET /catalog's datasets and its status.
+func tryCatalog(t *testing.T, srv *server) ([]catalogEntry, int) {
+	t.Helper()
 	st, body := srv.get(t, "/catalog", "")
-	var cat struct {
-		Datasets []struct {
-			Name, Path, Array string
-			Parameters        []struct {
-				Name     string
-				Kind     string
-				Required bool
-				Values   []string
-			}
-			Coverage *struct{ First, Last string }
+	if st != 200 {
+		return nil, st
+	}
+	var cat struct{ Datasets []catalogEntry }
+	if err := json.Unmarshal(body, &cat); err != nil {
+		t.Fatalf("/catalog: %v", err)
+	}
+	return cat.Datasets, st
+}
+
+// catalogCoverage returns each dataset's coverage as /catalog reports it,
+// zero for none; nil if /catalog did not answer 200 (a busy server may
+// answer 503 while the fill writes).
+func catalogCoverage(t *testing.T, srv *server) map[string][2]string {
+	t.Helper()
+	cat, st := tryCatalog(t, srv)
+	if st != 200 {
+		return nil
+	}
+	out := map[string][2]string{}
+	for _, d := range cat {
+		if d.Coverage != nil {
+			out[d.Name] = [2]string{d.Coverage.First, d.Coverage.Last}
+		} else {
+			out[d.Name] = [2]string{}
 		}
 	}
-	if err := json.Unmarshal(body, &cat); err != nil || st != 200 {
-		t.Fatalf("/catalog: %d %v", st, err)
+	return out
+}
+
+// getPast503 is srv.get, asked again while the answer is 503: a server
+// busy with the demo fill may shed a request, with Retry-After.
+func getPast503(t *testing.T, srv *server, path, tok string) (st int, body []byte) {
+	t.Helper()
+	testwait.For(t, time.Minute, "an answer other than 503", func() bool {
+		st, body = srv.get(t, path, tok)
+		return st != http.StatusServiceUnavailable
+	})
+	return st, body
+}
+
+// askDay asks dataset d for the day (or its year, or month) day,
+// yyyy-mm-dd, filling required filters with their first value, and
+// reports an error unless the answer holds records.
+func askDay(t *testing.T, srv *server, tok string, d catalogEntry, day string) {
+	t.Helper()
+	if d.Granularity == "month" {
+		day = day[:8] + "01" // a monthly record is dated on its month's first day
 	}
-	if len(cat.Datasets) < 45 {
-		t.Errorf("/catalog lists %d datasets, want at least 45", len(cat.Datasets))
+	q := url.Values{}
+	for _, p := range d.Parameters {
+		switch {
+		case !p.Required:
+		case p.Kind == "date": // dateFrom and dateTo, or one day (marketDate)
+			q.Set(p.Name, day[8:10]+"/"+day[5:7]+"/"+day[:4])
+		case p.Name == "year":
+			q.Set(p.Name, day[:4])
+		case p.Name == "month":
+			q.Set(p.Name, day[5:7])
+		case p.Kind == "enum" && len(p.Values) > 0:
+			q.Set(p.Name, p.Values[0])
+		default:
+			t.Errorf("%s: a required parameter %s this test cannot fill", d.Name, p.Name)
+		}
 	}
-	// The demo range: yearly statistics 2015-2024, time series 2019-2025.
-	for _, d := range cat.Datasets {
-		if d.Coverage == nil {
-			t.Errorf("%s: no demo data", d.Name)
-			continue
-		}
-		want := map[string][2]string{"thermoelectric": {"2015-01-01", "2024-01-01"}, "total-load": {"2019-01-01", "2025-12-31"}}[d.Name]
-		if got := [2]string{d.Coverage.First, d.Coverage.Last}; want != [2]string{} && got != want {
-			t.Errorf("%s: demo data cover %v, want %v", d.Name, got, want)
-		}
-		last := d.Coverage.Last // yyyy-mm-dd
-		q := url.Values{}
-		for _, p := range d.Parameters {
-			switch {
-			case !p.Required:
-			case p.Kind == "date": // dateFrom and dateTo, or one day (marketDate)
-				q.Set(p.Name, last[8:10]+"/"+last[5:7]+"/"+last[:4])
-			case p.Name == "year":
-				q.Set(p.Name, last[:4])
-			case p.Name == "month":
-				q.Set(p.Name, last[5:7])
-			case p.Kind == "enum" && len(p.Values) > 0:
-				q.Set(p.Name, p.Values[0])
-			default:
-				t.Errorf("%s: a required parameter %s this test cannot fill", d.Name, p.Name)
-			}
-		}
-		if st, body := srv.get(t, d.Path+"?"+q.Encode(), tok); st != 200 || !strings.Contains(string(body), `"`+d.Array+`":[{"`) {
-			t.Errorf("%s %s: got %d %.200s, want records", d.Name, q.Encode(), st, body)
-		}
+	if st, body := getPast503(t, srv, d.Path+"?"+q.Encode(), tok); st != 200 || !strings.Contains(string(body), `"`+d.Array+`":[{"`) {
+		t.Errorf("%s %s: got %d %.200s, want records", d.Name, q.Encode(), st, body)
 	}
 }
 

@@ -224,6 +224,22 @@ func TestServeDemo(t *testing.T) {
 type recordingWriter struct {
 	version int64
 	parts   map[string][]string // dataset -> part IDs
+	secrets map[string][]byte
+}
+
+func (w *recordingWriter) ServerSecret(_ context.Context, name string, gen func() ([]byte, error)) ([]byte, error) {
+	if v, ok := w.secrets[name]; ok {
+		return v, nil
+	}
+	v, err := gen()
+	if err != nil {
+		return nil, err
+	}
+	if w.secrets == nil {
+		w.secrets = map[string][]byte{}
+	}
+	w.secrets[name] = v
+	return v, nil
 }
 
 func (w *recordingWriter) DataVersion(context.Context) (int64, error) { return w.version, nil }
@@ -256,8 +272,8 @@ func TestEnsureDemo(t *testing.T) {
 	// without harm, and a store that has data gets no demo data.
 	for range 2 {
 		full := &recordingWriter{version: 7}
-		if err := ensureDemo(ctx, log, full, reg, nil); err != nil {
-			t.Fatal(err)
+		if fill, err := ensureDemo(ctx, log, full, reg, nil); err != nil || fill != nil {
+			t.Fatalf("got %v, %v; want no demo range to fill", fill, err)
 		}
 		if _, err := reg.Authenticate(ctx, "demo", "demo-secret"); err != nil {
 			t.Errorf("demo client: got %v, want demo/demo-secret to authenticate", err)

@@ -15,8 +15,6 @@ import (
 	"github.com/energyapi/energyapi/internal/web"
 
 	"github.com/energyapi/energyapi/internal/api"
-	"github.com/energyapi/energyapi/internal/auth"
-	"github.com/energyapi/energyapi/internal/dataset"
 )
 
 // serveConfig is everything serve reads from flags and the environment.
@@ -54,7 +52,7 @@ func parseServeFlags(args []string, getenv func(string) string, stderr io.Writer
 	fs.StringVar(&c.addr, "addr", "127.0.0.1:8080", "address to listen on")
 	c.db = defaultDB
 	fs.StringVar(&c.db, "db", defaultDB, dbUsage)
-	fs.BoolVar(&c.demo, "demo", false, "ensure the demo client (demo / demo-secret) and, on an empty store, the demo data")
+	fs.BoolVar(&c.demo, "demo", false, "ensure the demo client (demo / demo-secret) and, on an empty store, the demo data (filled in the background)")
 	fs.BoolVar(&c.allowPublic, "allow-public", false, "with --demo, allow listening on a non-loopback address")
 	fs.DurationVar(&c.tokenTTL, "token-ttl", 300*time.Second, "lifetime of access tokens")
 	fs.DurationVar(&c.keyRotation, "key-rotation", 24*time.Hour, "how long a token signing key signs before the next takes over")
@@ -260,34 +258,5 @@ func serveUntil(ctx context.Context, srv *http.Server, ln net.Listener, hard *ha
 		return err
 	}
 	log.Info("stopped")
-	return nil
-}
-
-// demoStore is what ensureDemo needs of the store.
-type demoStore interface {
-	dataset.PartWriter
-	DataVersion(context.Context) (int64, error)
-}
-
-// ensureDemo makes sure the demo client exists and, on a store that never had
-// any data, writes the demo dataset, telling p how it goes.
-func ensureDemo(ctx context.Context, log *slog.Logger, st demoStore, reg *auth.Registry, p *progress) error {
-	if err := reg.Ensure(ctx, demoClientID, "demo", demoClientSecret); err != nil {
-		return fmt.Errorf("demo client: %w", err)
-	}
-	v, err := st.DataVersion(ctx)
-	if err != nil {
-		return err
-	}
-	if v != 0 {
-		return nil
-	}
-	sums, err := writeDemo(ctx, st, p, defaultDemo())
-	if err != nil {
-		return err
-	}
-	for _, s := range sums {
-		log.Info("demo data written", "dataset", s.Dataset, "rows", s.RowsRead, "duration_ms", s.DurationMS)
-	}
 	return nil
 }

@@ -20,7 +20,6 @@ import (
 	"github.com/energyapi/energyapi/internal/auth"
 	"github.com/energyapi/energyapi/internal/catalog"
 	"github.com/energyapi/energyapi/internal/dataset"
-	"github.com/energyapi/energyapi/internal/demo"
 	"github.com/energyapi/energyapi/internal/energy"
 	"github.com/energyapi/energyapi/internal/testwait"
 )
@@ -276,8 +275,9 @@ func TestImportProgress(t *testing.T) {
 }
 
 // TestDemoProgress watches serve --demo write the demo data on a terminal,
-// into a recording writer rather than a store (two million rows are slow
-// under the race detector).
+// into a recording writer rather than a store: before it serves, only the
+// newest month of the range of the v2.0 series, the rest being left to
+// runFill.
 func TestDemoProgress(t *testing.T) {
 	ctx := context.Background()
 	st, err := openStore(ctx, filepath.Join(t.TempDir(), "d.db"), true)
@@ -292,16 +292,16 @@ func TestDemoProgress(t *testing.T) {
 	tty := &ttyBuffer{}
 	var logs bytes.Buffer
 	w := &recordingWriter{}
-	if err := ensureDemo(ctx, newLogger(&logs, logJSON, slog.LevelInfo), w, reg, newProgress(tty, time.Now)); err != nil {
+	fill, err := ensureDemo(ctx, newLogger(&logs, logJSON, slog.LevelInfo), w, reg, newProgress(tty, time.Now))
+	if err != nil {
 		t.Fatal(err)
 	}
+	if fill == nil || demoRange(*fill) != demoRange(defaultDemo()) {
+		t.Errorf("got %v to fill, want the default demo range", fill)
+	}
 	for _, want := range []string{
-		"]: generating total-load...\n",
-		// Seven years of quarter hours for eight zones, 2020 and 2024 leap years.
-		fmt.Sprintf("]: writing %s total-load records...\n", count((7*365+2)*96*8)),
-		fmt.Sprintf("]: writing %s thermoelectric records...\n", count(len(demo.Thermoelectric()))),
-		"]: thermoelectric written (",
-		"demo data complete (",
+		"demo data [1/1]: generating and writing 2025-12...\n",
+		"demo data [1/1]: 2025-12: ",
 	} {
 		if !strings.Contains(tty.String(), want) {
 			t.Errorf("progress lacks %q:\n%s", want, tty.String())
@@ -310,9 +310,19 @@ func TestDemoProgress(t *testing.T) {
 	if !strings.Contains(logs.String(), `"duration_ms":`) || strings.Contains(logs.String(), `"duration":`) {
 		t.Errorf("the log gives durations other than in milliseconds:\n%s", logs.String())
 	}
+	if len(w.parts["total-load"]) == 0 || len(w.parts["physical-foreign-flow"]) == 0 || len(w.parts["market-prices"]) != 0 {
+		t.Errorf("written: %v, want total-load and physical-foreign-flow, not market-prices", w.parts)
+	}
+	for ds, ids := range w.parts {
+		for _, id := range ids {
+			if id != "2025-12" {
+				t.Errorf("%s part %s written before serving, want only 2025-12", ds, id)
+			}
+		}
+	}
 	// Off a terminal, no progress.
 	var plain bytes.Buffer
-	if err := ensureDemo(ctx, newLogger(io.Discard, logJSON, slog.LevelInfo), &recordingWriter{}, reg, newProgress(&plain, time.Now)); err != nil {
+	if _, err := ensureDemo(ctx, newLogger(io.Discard, logJSON, slog.LevelInfo), &recordingWriter{}, reg, newProgress(&plain, time.Now)); err != nil {
 		t.Fatal(err)
 	}
 	if plain.Len() != 0 {

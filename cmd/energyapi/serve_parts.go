@@ -39,10 +39,13 @@ type parts struct {
 	compression *coding.Compressor // nil: compression off
 	plans       *limit.Plans
 	plansFlush  time.Duration // how often plans flush usage and reload
+	// fill, with --demo, writes the rest of the demo data in the
+	// background until its context ends (demofill.go); nil without.
+	fill func(context.Context)
 }
 
 // newParts builds the parts on st, writing the demo data first with --demo.
-func newParts(ctx context.Context, cfg serveConfig, log *slog.Logger, st store, stderr io.Writer) (*parts, error) {
+func newParts(ctx context.Context, cfg serveConfig, log *slog.Logger, st store, stderr io.Writer) (_ *parts, err error) {
 	served := servingStore{store: st, class: cfg.hard.storeClass()}
 	reg, err := auth.NewRegistry(ctx, served, st, time.Now, rand.Reader)
 	if err != nil {
@@ -64,10 +67,18 @@ func newParts(ctx context.Context, cfg serveConfig, log *slog.Logger, st store, 
 	// past a token's expiry; signing keys keep the real time.
 	tokens := auth.NewTokens(keys, reg, cfg.tokenTTL, sb.now(), rand.Reader)
 	sb.tokens(tokens)
+	var fill func(context.Context) // the demo data to complete in the background
 	if cfg.demo {
-		if err := writeDemoData(ctx, cfg.db, log, reg, stderr); err != nil {
+		if fill, err = writeDemoData(ctx, cfg.db, log, reg, cat, stderr); err != nil {
 			return nil, err
 		}
+		defer func() {
+			if err != nil && fill != nil { // never to run: it closes its connection
+				done, cancel := context.WithCancel(context.Background())
+				cancel()
+				fill(done)
+			}
+		}()
 	}
 	live, err := dataset.NewLiveWith(ctx, cat, served, dataset.LiveOptions{Budget: newMemoryBudget(cfg.memoryBudget, cfg.goMemLimit, log)})
 	if err != nil {
@@ -92,24 +103,8 @@ func newParts(ctx context.Context, cfg serveConfig, log *slog.Logger, st store, 
 	return &parts{
 		log: log, served: served, cat: cat, live: live, feed: api.NewFeed(served, live.Snapshot),
 		reg: reg, keys: keys, tokens: tokens, hard: hard, sb: sb, compression: z,
-		plans: plans, plansFlush: cfg.plans.flush,
+		plans: plans, plansFlush: cfg.plans.flush, fill: fill,
 	}, nil
-}
-
-// writeDemoData ensures the demo client and, on an empty store, the demo
-// data, through a connection of its own: SQLite keeps the memory of a
-// two-million-record write until its connection closes (about 120 MB),
-// which serving should not carry.
-func writeDemoData(ctx context.Context, db string, log *slog.Logger, reg *auth.Registry, stderr io.Writer) error {
-	dst, err := openStore(ctx, db, true)
-	if err != nil {
-		return err
-	}
-	err = ensureDemo(ctx, log, dst, reg, newProgress(stderr, time.Now))
-	if cerr := dst.Close(); err == nil {
-		err = cerr
-	}
-	return err
 }
 
 // startPolling starts the background work that keeps the server in step
@@ -124,6 +119,9 @@ func (p *parts) startPolling(interval time.Duration) (stop func()) {
 	wg.Go(func() { p.reg.Sync(ctx, interval, report("client sync failed")) })
 	wg.Go(func() { poll.Every(ctx, keyReload, nil, p.refreshKeys) })
 	wg.Go(func() { p.plans.Run(ctx, p.plansFlush) }) // its last flush follows the drain
+	if p.fill != nil {
+		wg.Go(func() { p.fill(ctx) })
+	}
 	return func() { cancel(); wg.Wait() }
 }
 

@@ -53,31 +53,29 @@ func generateDemoSource() (*dataset.Catalog, dataset.PartSource, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	keep := func(d *dataset.Dataset, u int64) bool {
-		if d.Grain >= dataset.Month {
-			return time.Unix(u, 0).In(energy.Rome()).Year() == 2024
-		}
-		for _, w := range demoWindows {
-			if u >= w[0].Start().Unix() && u < w[1].End().Unix() {
-				return true
-			}
-		}
-		return false
-	}
 	m := dataset.NewMemory()
-	in := dataset.DemoInput{First: energy.Date{Year: 2024, Month: time.January, Day: 1}, Last: energy.Date{Year: 2024, Month: time.December, Day: 31}, Seed: demo.DefaultSeed}
-	err = cat.EachDemo(in, func(_, _ int, d *dataset.Dataset, generate func() []dataset.Row) error {
-		var rows []dataset.Row
-		for _, r := range generate() {
-			if keep(d, r.Time) {
-				rows = append(rows, r)
-			}
-		}
-		_, err := dataset.Import(context.Background(), m, cat, d, rows, time.Unix(0, 0))
+	add := func(d *dataset.Dataset, generate func() []dataset.Row) error {
+		_, err := dataset.Import(context.Background(), m, cat, d, generate(), time.Unix(0, 0))
 		return err
-	})
-	if err != nil {
+	}
+	// The monthly and yearly datasets: 2024, as serve --demo writes a year.
+	year := dataset.DemoInput{First: energy.Date{Year: 2024, Month: time.January, Day: 1}, Last: energy.Date{Year: 2024, Month: time.December, Day: 31}, Seed: demo.DefaultSeed}
+	if err := cat.EachDemoIn(year, dataset.DemoPeriod{First: year.First, Last: year.Last, Year: true}, add); err != nil {
 		return nil, nil, err
+	}
+	// The others: the days of each window, generated alone (a span of the
+	// demo data gives the records the whole range has on its days).
+	for _, w := range demoWindows {
+		in := dataset.DemoInput{First: w[0], Last: w[1], Seed: demo.DefaultSeed}
+		err := cat.EachDemo(in, func(_, _ int, d *dataset.Dataset, generate func() []dataset.Row) error {
+			if d.Grain >= dataset.Month {
+				return nil
+			}
+			return add(d, generate)
+		})
+		if err != nil {
+			return nil, nil, err
+		}
 	}
 	return cat, m, nil
 }

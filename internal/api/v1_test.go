@@ -160,8 +160,8 @@ func TestV1DemoData(t *testing.T) {
 		t.Fatal(err)
 	}
 	m := dataset.NewMemory()
-	// A demo system of December 2025: the v1.0 data cover its last 14 days.
-	in := dataset.DemoInput{First: energy.Date{Year: 2025, Month: time.December, Day: 1}, Last: energy.Date{Year: 2025, Month: time.December, Day: 31}, Seed: demo.DefaultSeed}
+	// The last 14 days of the demo system (whose v1.0 data span its range).
+	in := dataset.DemoInput{First: energy.Date{Year: 2025, Month: time.December, Day: 18}, Last: energy.Date{Year: 2025, Month: time.December, Day: 31}, Seed: demo.DefaultSeed}
 	err = cat.EachDemo(in, func(_, _ int, d *dataset.Dataset, generate func() []dataset.Row) error {
 		rows := generate()
 		if d.Version != "v1.0" {

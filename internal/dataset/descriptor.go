@@ -372,6 +372,11 @@ type DemoInput struct {
 	// First and Last are the Europe/Rome days the time series cover, both
 	// included. Yearly statistics keep the years they are built for.
 	First, Last energy.Date
+	// StatsFirst, when before First's year, is the first year of the
+	// yearly statistics: the yearly datasets that read the time series
+	// (demand coverage) are generated from it, from series that are
+	// generated for them but not written (DemoPeriods).
+	StatsFirst int
 	// Seed seeds the synthetic system's weather and noise.
 	Seed uint64
 }
@@ -382,30 +387,7 @@ type DemoInput struct {
 // datasets DemoFrom names. Records are kept only while a later generator
 // needs them. EachDemo returns fn's first error.
 func (c *Catalog) EachDemo(in DemoInput, fn func(k, n int, d *Dataset, generate func() []Row) error) error {
-	var gens []*Dataset
-	needed := map[string]bool{} // datasets whose rows later generators read
-	for _, d := range c.All() {
-		if d.Demo != nil {
-			gens = append(gens, d)
-			for _, from := range d.DemoFrom {
-				needed[from] = true
-			}
-		}
-	}
-	generated := map[string][]Row{}
-	for k, d := range gens {
-		generate := func() []Row {
-			rows := d.Demo(DemoInput{From: generated, First: in.First, Last: in.Last, Seed: in.Seed})
-			if needed[d.Name] {
-				generated[d.Name] = rows
-			}
-			return rows
-		}
-		if err := fn(k, len(gens), d, generate); err != nil {
-			return err
-		}
-	}
-	return nil
+	return c.eachDemo(in, func(*Dataset) bool { return true }, fn)
 }
 
 // ImportSpec says how import files become records.

@@ -130,6 +130,25 @@ type Batch struct {
 // one transaction, recorded as one import run of the first batch's
 // dataset. Its counts are those of the first batch.
 func ImportBatches(ctx context.Context, w PartWriter, c *Catalog, batches []Batch, started time.Time) (energy.ImportStats, error) {
+	return importBatches(ctx, w, c, batches, started, false)
+}
+
+// ErrAllStored is ImportMissing's error when the store holds every part
+// the records fall in: nothing was written and no import recorded.
+var ErrAllStored = errors.New("import: every part is stored already")
+
+// ImportMissing is Import that writes only the parts the store does not
+// hold, all or nothing: a stored part stays as it is, whatever rows say,
+// so that what an import wrote keeps winning over generated records. Its
+// counts cover the parts it writes. It returns ErrAllStored if it has
+// nothing to write.
+func ImportMissing(ctx context.Context, w PartWriter, c *Catalog, d *Dataset, rows []Row, started time.Time) (energy.ImportStats, error) {
+	return importBatches(ctx, w, c, []Batch{{d, rows}}, started, true)
+}
+
+// importBatches is ImportBatches, or ImportMissing's rule for every batch
+// if missingOnly.
+func importBatches(ctx context.Context, w PartWriter, c *Catalog, batches []Batch, started time.Time, missingOnly bool) (energy.ImportStats, error) {
 	if len(batches) == 0 {
 		return energy.ImportStats{}, errors.New("import: no records")
 	}
@@ -206,10 +225,14 @@ func ImportBatches(ctx context.Context, w PartWriter, c *Catalog, batches []Batc
 	first := batches[0].Dataset.Name
 	merge := func(stored []StoredPart, at time.Time) ([]StoredPart, energy.ImportStats, error) {
 		old := map[PartRef]*Part{}
+		held := map[PartRef]bool{}
 		for _, sp := range stored {
 			g := groups[sp.Dataset]
 			if g == nil {
 				continue
+			}
+			if held[sp.PartRef] = true; missingOnly {
+				continue // left as it is: no need to decode it
 			}
 			p, err := DecodePart(g.l, sp)
 			if err != nil {
@@ -221,6 +244,9 @@ func ImportBatches(ctx context.Context, w PartWriter, c *Catalog, batches []Batc
 		var write []StoredPart
 		for _, ref := range refs {
 			g := groups[ref.Dataset]
+			if missingOnly && held[ref] {
+				continue
+			}
 			p, st, changed, err := Merge(g.l, g.d.Grain, ref.ID, old[ref], g.byPart[ref.ID], at.UnixMicro())
 			if err != nil {
 				return nil, total, err
@@ -239,6 +265,10 @@ func ImportBatches(ctx context.Context, w PartWriter, c *Catalog, batches []Batc
 				return nil, total, err
 			}
 			write = append(write, p.Stored(ref, b))
+		}
+		if missingOnly && len(write) == 0 {
+			// Failing rolls the transaction back: no import run is recorded.
+			return nil, total, ErrAllStored
 		}
 		return write, total, nil
 	}

@@ -40,12 +40,13 @@ type genUnit struct {
 	capacityMW                   float64
 }
 
-// genUnits returns the demo's production units: two thermal units in every
-// zone and a hydro unit in the zones with the most hydro, each a fortieth
-// (thermal) or twentieth (hydro) of the zone's share of Italy's installed
-// capacity of that type (latestInstalled, zoneTable's capacity).
-func genUnits(in dataset.DemoInput) []genUnit {
-	installed := latestInstalled(in)
+// genUnits returns the demo's production units as they stand at Unix time
+// at: two thermal units in every zone and a hydro unit in the zones with
+// the most hydro, each a fortieth (thermal) or twentieth (hydro) of the
+// zone's share of Italy's installed capacity of that type (installedAt,
+// zoneTable's capacity).
+func genUnits(in dataset.DemoInput, at int64) []genUnit {
+	installed := installedAt(in, at)
 	var units []genUnit
 	for z, bz := range biddingZones {
 		share := zoneTable[z].capacity
@@ -61,42 +62,80 @@ func genUnits(in dataset.DemoInput) []genUnit {
 	return units
 }
 
-// Outages gives each demo unit one outage in the v1.0 window, of three
-// to seven days, starting on a seeded day, taking out 30 to 100% of its
-// capacity; one in five is unplanned, one in four has its end moved.
+// fleet is the demo's units and Italy's installed capacity by type (MW)
+// at a moment.
+type fleet struct {
+	units     []genUnit
+	installed map[string]float64
+}
+
+// fleetAt returns the fleet at a moment, computed once per year of
+// installed-capacity: an hour's fleet depends on its year alone, so any
+// span of the demo data sees the same fleet in the same hour.
+func fleetAt(in dataset.DemoInput) func(at int64) fleet {
+	byYear := map[int]fleet{}
+	return func(at int64) fleet {
+		y := time.Unix(at, 0).In(energy.Rome()).Year()
+		f, ok := byYear[y]
+		if !ok {
+			f = fleet{genUnits(in, at), installedAt(in, at)}
+			byYear[y] = f
+		}
+		return f
+	}
+}
+
+// Outages starts one outage a day, of two to six days, taking out 30 to
+// 100% of a unit's capacity; one in five is unplanned, one in four has its
+// end moved. The units take turns (the day's number modulo their count),
+// so that a unit's next outage starts after its last has ended, and each
+// outage is seeded by its day alone: any span of the demo data holds the
+// same outages on the same days.
 func Outages(in dataset.DemoInput) []dataset.Row {
-	lo, _ := v1Window(in)
-	first := energy.DateOf(time.Unix(lo, 0))
 	var rows []dataset.Row
-	for k, u := range genUnits(in) {
-		start := first.AddDays(int(6 + 6*dataNoise(lo, 400+k)))
-		stop := start.AddDays(int(4 + 2*dataNoise(lo, 500+k)))
-		typ, update := "Planned", ""
-		if dataNoise(lo, 600+k) > 0.6 {
-			typ = "Unplanned"
-		}
-		if dataNoise(lo, 700+k) > 0.5 {
-			update = stop.AddDays(2).Start().Format(outageLayout)
-		}
-		pub := start.AddDays(-7)
-		if typ == "Unplanned" {
-			pub = start
-		}
-		off := math.Round(u.capacityMW * (0.65 + 0.35*dataNoise(lo, 800+k)))
-		rows = append(rows, dataset.Row{Time: start.Start().Unix(),
-			Text: []string{pub.String(), u.name, u.plant, u.plantType, biddingZones[u.zone].Code, typ, stop.Start().Format(outageLayout), update, "Active"},
-			Num:  []float64{u.capacityMW, off}})
+	at := fleetAt(in)
+	epoch := energy.Date{Year: 2000, Month: time.January, Day: 1}
+	for d := in.First; d.Compare(in.Last) <= 0; d = d.AddDays(1) {
+		lo := d.Start().Unix()
+		units := at(lo).units
+		k := epoch.DaysUntil(d) % len(units)
+		rows = append(rows, outageRow(lo, k, units[k], d))
 	}
 	return rows
 }
 
-// latestInstalled returns the demo installed capacity by type, in MW, of
-// the latest year installed-capacity holds up to the v1.0 window's.
-func latestInstalled(in dataset.DemoInput) map[string]float64 {
-	_, hi := v1Window(in)
+// outageSpan bounds how many days before a moment an outage that still
+// holds at that moment can have started: six days, and two more when its
+// end is moved.
+const outageSpan = 8
+
+// outageRow is the outage of unit u, the kth, starting on start, which
+// starts at Unix time lo.
+func outageRow(lo int64, k int, u genUnit, start energy.Date) dataset.Row {
+	stop := start.AddDays(int(4 + 2*dataNoise(lo, 500+k)))
+	typ, update := "Planned", ""
+	if dataNoise(lo, 600+k) > 0.6 {
+		typ = "Unplanned"
+	}
+	if dataNoise(lo, 700+k) > 0.5 {
+		update = stop.AddDays(2).Start().Format(outageLayout)
+	}
+	pub := start.AddDays(-7)
+	if typ == "Unplanned" {
+		pub = start
+	}
+	off := math.Round(u.capacityMW * (0.65 + 0.35*dataNoise(lo, 800+k)))
+	return dataset.Row{Time: start.Start().Unix(),
+		Text: []string{pub.String(), u.name, u.plant, u.plantType, biddingZones[u.zone].Code, typ, stop.Start().Format(outageLayout), update, "Active"},
+		Num:  []float64{u.capacityMW, off}}
+}
+
+// installedAt returns the demo installed capacity by type, in MW, of the
+// latest year installed-capacity holds up to Unix time at.
+func installedAt(in dataset.DemoInput, at int64) map[string]float64 {
 	var latest int64
 	for _, r := range in.From["installed-capacity"] {
-		if r.Time < hi && r.Time > latest {
+		if r.Time <= at && r.Time > latest {
 			latest = r.Time
 		}
 	}
@@ -119,8 +158,13 @@ type outage struct {
 // outagesOf reads the demo outages: unit, start, the updated stop date if
 // any else the stop date, and the capacity out.
 func outagesOf(in dataset.DemoInput) []outage {
+	// The outages that hold within in's range, generated from the days
+	// before it too (outageSpan), so that an hour's capacity is the same
+	// whatever span of the demo data is generated.
+	wide := in
+	wide.First = in.First.AddDays(-outageSpan)
 	var out []outage
-	for _, r := range in.From["generation-unit-unavailability"] {
+	for _, r := range Outages(wide) {
 		stop := r.Text[6]
 		if r.Text[7] != "" {
 			stop = r.Text[7]
@@ -155,12 +199,12 @@ func ExpectedAvailableCapacity(in dataset.DemoInput) []dataset.Row { return avai
 
 func available(in dataset.DemoInput, split bool) []dataset.Row {
 	lo, hi := v1Window(in)
-	units := genUnits(in)
+	at := fleetAt(in)
 	outages := outagesOf(in)
-	installed := latestInstalled(in)
 	kinds := []struct{ plant, fuel, typ string }{{"TERMOELETTRICO", "GAS NATURALE", "Thermal"}, {"IDROELETTRICO", "ACQUA", "Hydro"}}
 	var rows []dataset.Row
 	for u := lo; u < hi; u += 3600 {
+		units, installed := at(u).units, at(u).installed
 		for _, area := range energy.Macroareas() {
 			for _, k := range kinds {
 				mw := 0.0
@@ -193,12 +237,12 @@ func available(in dataset.DemoInput, split bool) []dataset.Row {
 // (their final values).
 func UnitAvailableCapacity(in dataset.DemoInput) []dataset.Row {
 	lo, hi := v1Window(in)
-	units := genUnits(in)
+	at := fleetAt(in)
 	outages := outagesOf(in)
 	var rows []dataset.Row
 	for u := lo; u < hi; u += 3600 {
 		first, final := CapacityAt(energy.DateOf(time.Unix(u, 0)))
-		for _, unit := range units {
+		for _, unit := range at(u).units {
 			mw := math.Round(unit.capacityMW - unitOut(outages, unit.name, u))
 			rows = append(rows, dataset.Row{Time: u, Text: []string{unit.name}, Num: []float64{mw}, Pub: first.UnixMicro(), Rev: final.UnixMicro()})
 		}

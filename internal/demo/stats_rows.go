@@ -22,11 +22,24 @@ func EnergyBySource(dataset.DemoInput) []dataset.Row {
 	return rows
 }
 
-// InstalledCapacity writes installed-capacity: year and type.
+// InstalledCapacity writes installed-capacity: year and type, the last
+// year of the statistics carried forward to the demo's last year (that of
+// the FCR auctions): the page answers the current year and six before, and
+// a client asking this year's capacity should find the latest known.
 func InstalledCapacity(dataset.DemoInput) []dataset.Row {
 	var rows []dataset.Row
-	for _, s := range GenerationStats().InstalledCapacity {
+	stats := GenerationStats().InstalledCapacity
+	last := 0
+	for _, s := range stats {
 		rows = append(rows, yearRow(s.Year, s.Value, s.Type))
+		last = max(last, s.Year)
+	}
+	for y := last + 1; y <= FCRStart.Year; y++ {
+		for _, s := range stats {
+			if s.Year == last {
+				rows = append(rows, yearRow(y, s.Value, s.Type))
+			}
+		}
 	}
 	return rows
 }

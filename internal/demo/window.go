@@ -16,16 +16,12 @@ import (
 // arrays follow its order.
 var biddingZones = energy.BiddingZones()
 
-// v1Window is the span of the v1.0 demo data: the last 14 days of the
-// demo's range (in.Last), which keeps the many keys of the market data
-// (sessions, zones, directions) to about half a million records in all,
-// and serve --demo's first start quick.
+// v1Window is the span of the v1.0 demo data: the demo's whole range, as
+// for every time series. Each hour and day is generated from that moment's
+// own system state, so a month generated alone equals that month of the
+// whole range, and the demo can be written a month at a time.
 func v1Window(in dataset.DemoInput) (lo, hi int64) {
-	first := in.Last.AddDays(-13)
-	if first.Compare(in.First) < 0 {
-		first = in.First
-	}
-	return first.Start().Unix(), in.Last.End().Unix()
+	return in.First.Start().Unix(), in.Last.End().Unix()
 }
 
 // within returns the rows of another dataset's demo data whose moment lies

@@ -62,8 +62,8 @@ func generateFullDemo() (*dataset.Catalog, dataset.PartSource, error) {
 	_, last := demo.LoadRange()
 	recent := dataset.DemoInput{First: last.AddDays(1 - recentDays), Last: last, Seed: demo.DefaultSeed}
 	// spanning names the datasets whose demo data start on the range's
-	// first day: the v1.0 datasets cover only the range's last days, so
-	// serve --demo has none of them on the clock-change days.
+	// first day (every time series, now that the v1.0 ones span the demo
+	// range too), which serve --demo has on the clock-change days.
 	spanning := map[string]bool{}
 	err = cat.EachDemo(recent, func(_, _ int, d *dataset.Dataset, generate func() []dataset.Row) error {
 		rows := generate()

@@ -1,0 +1,228 @@
+package catalog
+
+import (
+	"fmt"
+	"hash/fnv"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/energyapi/energyapi/internal/dataset"
+	"github.com/energyapi/energyapi/internal/demo"
+	"github.com/energyapi/energyapi/internal/energy"
+)
+
+// partPrints adds a fingerprint of each part's rows, by dataset and part.
+func partPrints(d *dataset.Dataset, rows []dataset.Row, into map[dataset.PartRef]uint64) {
+	h := map[dataset.PartRef][]dataset.Row{}
+	for _, r := range rows {
+		ref := dataset.PartRef{Dataset: d.Name, ID: dataset.PartID(d.Grain, r.Time)}
+		h[ref] = append(h[ref], r)
+	}
+	for ref, rs := range h {
+		// In any order: a part holds its records sorted, whatever order
+		// the generator gave them in.
+		lines := make([]string, len(rs))
+		for i, r := range rs {
+			lines[i] = fmt.Sprintf("%d %q %v %d %d\n", r.Time, r.Text, r.Num, r.Pub, r.Rev)
+		}
+		slices.Sort(lines)
+		f := fnv.New64a()
+		for _, l := range lines {
+			f.Write([]byte(l))
+		}
+		into[ref] = f.Sum64()
+	}
+}
+
+// TestDemoPeriodsMatchTheWholeRange proves that the demo data of a range,
+// generated period by period as serve --demo writes them (months, and
+// years for the datasets kept by year), are exactly the data of the whole
+// range generated at once, for every dataset of the catalogue: the same
+// parts, each with the same records. The range starts and ends within a
+// month and spans the spring clock change.
+func TestDemoPeriodsMatchTheWholeRange(t *testing.T) {
+	c, err := New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := dataset.DemoInput{First: energy.Date{Year: 2024, Month: time.February, Day: 20}, Last: energy.Date{Year: 2024, Month: time.April, Day: 3}, Seed: demo.DefaultSeed}
+	whole := map[dataset.PartRef]uint64{}
+	err = c.EachDemo(in, func(_, _ int, d *dataset.Dataset, generate func() []dataset.Row) error {
+		partPrints(d, generate(), whole)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	periods := dataset.DemoPeriods(in)
+	if got := fmt.Sprint(periods); got != "[2024 2024-04 2024-03 2024-02]" {
+		t.Errorf("periods: got %s, want [2024 2024-04 2024-03 2024-02]", got)
+	}
+	byPeriods := map[dataset.PartRef]uint64{}
+	written := map[string]bool{}
+	for _, p := range periods {
+		err := c.EachDemoIn(in, p, func(d *dataset.Dataset, generate func() []dataset.Row) error {
+			written[d.Name] = true
+			got := map[dataset.PartRef]uint64{}
+			partPrints(d, generate(), got)
+			for ref, f := range got {
+				if prev, ok := byPeriods[ref]; ok && prev != f {
+					t.Errorf("%s part %s: period %s gives other records than an earlier period", ref.Dataset, ref.ID, p)
+				}
+				byPeriods[ref] = f
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, d := range c.All() {
+		if d.Demo != nil && !written[d.Name] {
+			t.Errorf("%s: no period writes its demo data", d.Name)
+		}
+	}
+	reads := map[string]bool{} // datasets that read others
+	for _, d := range c.All() {
+		reads[d.Name] = len(d.DemoFrom) > 0
+	}
+	for ref := range whole {
+		if reads[ref.Dataset] && ref.ID[:4] < fmt.Sprint(in.First.Year) {
+			// A year before the range: the whole range makes it from the
+			// statistics, serve --demo from that year's own period
+			// (StatsFirst; TestDemoYearPeriodsKeepTheirYear).
+			continue
+		}
+		switch f, ok := byPeriods[ref]; {
+		case !ok:
+			t.Errorf("%s part %s: in the whole range, from no period", ref.Dataset, ref.ID)
+		case f != whole[ref]:
+			t.Errorf("%s part %s: the periods give other records than the whole range", ref.Dataset, ref.ID)
+		}
+	}
+	for ref := range byPeriods {
+		if _, ok := whole[ref]; !ok {
+			t.Errorf("%s part %s: from a period, not in the whole range", ref.Dataset, ref.ID)
+		}
+	}
+}
+
+// TestDemoCoversTheWholeRange proves, for every dataset of the catalogue
+// with demo data, none skipped, that the periods serve --demo writes give
+// records near the start, middle and end of the demo range: days of
+// 2019-01, 2022-07 and 2025-12 for the time series, 2015, 2019 and 2024
+// for the statistics (months of those years for the monthly ones); the
+// auctions from their first day for a month; installed capacity for each
+// year of its page's window (the current year and six before: 2020-2026).
+func TestDemoCoversTheWholeRange(t *testing.T) {
+	c, err := New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, last := demo.LoadRange()
+	in := dataset.DemoInput{First: first, Last: last, Seed: demo.DefaultSeed, StatsFirst: demo.ThermoFirstYear}
+	day := func(y int, m time.Month, d int) energy.Date { return energy.Date{Year: y, Month: m, Day: d} }
+	series := []energy.Date{day(2019, time.January, 2), day(2022, time.July, 1), day(2025, time.December, 30)}
+	stats := []energy.Date{day(2015, time.January, 1), day(2019, time.July, 1), day(2024, time.December, 1)}
+	// found[dataset][probe] is set when a record falls on the probe's day,
+	// month or year, as the dataset's grain has it.
+	found := map[string]map[string]bool{}
+	mark := func(d *dataset.Dataset, rows []dataset.Row) {
+		if found[d.Name] == nil {
+			found[d.Name] = map[string]bool{}
+		}
+		for _, r := range rows {
+			at := energy.DateOf(time.Unix(r.Time, 0))
+			switch {
+			case d.Grain == dataset.Year:
+				found[d.Name][fmt.Sprint(at.Year)] = true
+			case d.Grain == dataset.Month:
+				found[d.Name][at.String()[:7]] = true
+			default:
+				found[d.Name][at.String()] = true
+			}
+		}
+	}
+	for _, p := range dataset.DemoPeriods(in) {
+		probed := func(d energy.Date) bool { return d.Year == p.First.Year && (p.Year || d.Month == p.First.Month) }
+		// The months of the series' probes; the years of every probe, and
+		// the newest, which writes the statistics that do not read the
+		// series.
+		if !slices.ContainsFunc(series, probed) && !(p.Year && (slices.ContainsFunc(stats, probed) || p.Last.Year == last.Year)) {
+			continue
+		}
+		err := c.EachDemoIn(in, p, func(d *dataset.Dataset, generate func() []dataset.Row) error {
+			mark(d, generate())
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, d := range c.All() {
+		if d.Demo == nil {
+			continue
+		}
+		probes := series
+		if d.Grain == dataset.Year || d.Grain == dataset.Month && len(d.DemoFrom) == 0 {
+			probes = stats
+		}
+		var want []string
+		for _, p := range probes {
+			switch d.Grain {
+			case dataset.Year:
+				want = append(want, fmt.Sprint(p.Year))
+			case dataset.Month:
+				want = append(want, p.String()[:7])
+			default:
+				want = append(want, p.String())
+			}
+		}
+		switch d.Name {
+		case "aste-fcr":
+			want = append(want, demo.FCRStart.String(), demo.FCRStart.AddDays(29).String())
+		case "installed-capacity":
+			want = append(want, "2020", "2025", "2026")
+		}
+		for _, w := range want {
+			if !found[d.Name][w] {
+				t.Errorf("%s: no demo records for %s", d.Name, w)
+			}
+		}
+	}
+}
+
+// TestDemoYearPeriodsKeepTheirYear proves that in each year period a
+// dataset that reads other datasets gives records of that year only:
+// electrical energy by type makes every year from what it is given, and a
+// year written by another year's period would depend on the order of the
+// fill.
+func TestDemoYearPeriodsKeepTheirYear(t *testing.T) {
+	c, err := New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := dataset.DemoInput{First: energy.Date{Year: 2023, Month: time.January, Day: 1}, Last: energy.Date{Year: 2024, Month: time.December, Day: 31}, Seed: demo.DefaultSeed, StatsFirst: 2022}
+	for _, p := range dataset.DemoPeriods(in) {
+		if !p.Year {
+			continue
+		}
+		err := c.EachDemoIn(in, p, func(d *dataset.Dataset, generate func() []dataset.Row) error {
+			rows := generate()
+			if len(d.DemoFrom) > 0 && len(rows) == 0 {
+				t.Errorf("%s: no records in period %s", d.Name, p)
+			}
+			for _, r := range rows {
+				if id := dataset.PartID(d.Grain, r.Time); len(d.DemoFrom) > 0 && id != p.String() {
+					t.Errorf("%s: period %s gives a record of %s", d.Name, p, id)
+					break
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+}
