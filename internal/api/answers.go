@@ -86,6 +86,8 @@ type cachedAnswer struct {
 	// ready is closed once forms, or err, is set.
 	ready chan struct{}
 	err   error
+	// making serialises the making of each compressed form.
+	making [coding.Count]sync.Mutex
 }
 
 type recentAnswer struct {
@@ -243,7 +245,19 @@ func (c *answerCache) form(a *cachedAnswer, k coding.Coding, z *coding.Compresso
 	if c.b == nil {
 		return false
 	}
-	a.forms.Make(z, k)
+	// One request compresses; those asking at the same time wait for its
+	// form rather than compress the same bytes too (a large answer asked
+	// by hundreds at once would otherwise cost hundreds of compressions
+	// and their buffers).
+	a.making[k].Lock()
+	_, made := a.forms.Get(k)
+	if !made {
+		a.forms.Make(z, k)
+	}
+	a.making[k].Unlock()
+	if made {
+		return true
+	}
 	c.mu.Lock()
 	n := int64(a.forms.Size())
 	switch {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/energyapi/energyapi/internal/budget"
+	"github.com/energyapi/energyapi/internal/coding"
 )
 
 // TestConcurrentRequestsShareOneEncoding: requests that ask at once for an
@@ -128,5 +129,31 @@ func TestDroppedAnswersAreForgottenByRememberedQueries(t *testing.T) {
 	}
 	if got := c.b.Used(); got != int64(len("dateFrom=x")+recentQueryBytes) {
 		t.Fatalf("the budget counts %d bytes; want only the remembered query's", got)
+	}
+}
+
+// TestConcurrentRequestsShareOneCompression: requests that ask at once for
+// a form not made yet wait for one compression of it.
+func TestConcurrentRequestsShareOneCompression(t *testing.T) {
+	c := newAnswerCache(budget.New(1 << 30))
+	z := coding.New()
+	a, err := c.answer(context.Background(), "k", "t", perRecordKey{}, 1, func() ([]byte, error) {
+		return bytes.Repeat([]byte(`{"a":"1234567890"},`), 1<<16), nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := z.Made()
+	var wg sync.WaitGroup
+	for range 32 {
+		wg.Go(func() {
+			if !c.form(a, coding.Gzip, z) {
+				t.Error("form: not made")
+			}
+		})
+	}
+	wg.Wait()
+	if n := z.Made() - before; n != 1 {
+		t.Fatalf("32 concurrent requests for the gzip form compressed it %d times, want 1", n)
 	}
 }
