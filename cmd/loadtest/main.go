@@ -100,6 +100,9 @@ type pathList []string
 func (p *pathList) String() string     { return strings.Join(*p, " ") }
 func (p *pathList) Set(s string) error { *p = append(*p, s); return nil }
 
+// parseConfig reads run's flags, and the client secret from getenv when no
+// flag gives it, into a config within the limits that keep a load test short
+// and local.
 func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (config, error) {
 	fs := flag.NewFlagSet("loadtest", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -127,13 +130,9 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	if fs.NArg() != 0 {
 		return c, errors.New("loadtest takes no arguments")
 	}
-	c.headers = http.Header{}
-	for _, h := range headers {
-		name, value, ok := strings.Cut(h, ":")
-		if !ok || strings.TrimSpace(name) == "" {
-			return c, fmt.Errorf("--header %q: want \"Name: value\"", h)
-		}
-		c.headers.Add(strings.TrimSpace(name), strings.TrimSpace(value))
+	var err error
+	if c.headers, err = parseHeaders(headers); err != nil {
+		return c, err
 	}
 	if c.secret == "" {
 		c.secret = getenv("LOADTEST_CLIENT_SECRET")
@@ -141,25 +140,9 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	if c.secret == "" && c.id == "demo" {
 		c.secret = "demo-secret"
 	}
-	switch {
-	case c.secret == "":
-		return c, errors.New("--client-secret (or LOADTEST_CLIENT_SECRET) is required for a client other than demo")
-	case c.rounds < 1:
-		return c, errors.New("--rounds must be at least 1")
-	case c.duration <= 0 || time.Duration((1+len(rawCompare))*c.rounds)*c.duration > maxDuration:
-		return c, fmt.Errorf("--duration must be more than 0 and, times the rounds and targets, at most %s", maxDuration)
-	case c.concurrency < 1 || c.concurrency > maxWorkers:
-		return c, fmt.Errorf("--concurrency must be between 1 and %d", maxWorkers)
-	case c.connections < 0 || c.connections > maxConnections:
-		return c, fmt.Errorf("--connections must be between 1 and %d", maxConnections)
-	case c.connections > 0 && c.duration > maxOverloadSeconds*time.Second:
-		return c, fmt.Errorf("--connections runs for at most %ds", maxOverloadSeconds)
-	case c.warmup < 0 || c.warmup >= c.duration:
-		return c, errors.New("--warmup must be 0 or more and shorter than --duration")
-	case len(rawCompare) > 0 && !c.token:
-		return c, errors.New("--compare-url goes with -token")
+	if err := c.checkBounds(len(rawCompare)); err != nil {
+		return c, err
 	}
-	var err error
 	if c.base, err = loopbackURL("url", *rawURL); err != nil {
 		return c, err
 	}
@@ -180,6 +163,43 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 		}
 	}
 	return c, nil
+}
+
+// parseHeaders reads the --header values, "Name: value".
+func parseHeaders(headers []string) (http.Header, error) {
+	out := http.Header{}
+	for _, h := range headers {
+		name, value, ok := strings.Cut(h, ":")
+		if !ok || strings.TrimSpace(name) == "" {
+			return nil, fmt.Errorf("--header %q: want \"Name: value\"", h)
+		}
+		out.Add(strings.TrimSpace(name), strings.TrimSpace(value))
+	}
+	return out, nil
+}
+
+// checkBounds checks the settings against the limits that keep a load test
+// short and local, with compares the number of --compare-url targets.
+func (c config) checkBounds(compares int) error {
+	switch {
+	case c.secret == "":
+		return errors.New("--client-secret (or LOADTEST_CLIENT_SECRET) is required for a client other than demo")
+	case c.rounds < 1:
+		return errors.New("--rounds must be at least 1")
+	case c.duration <= 0 || time.Duration((1+compares)*c.rounds)*c.duration > maxDuration:
+		return fmt.Errorf("--duration must be more than 0 and, times the rounds and targets, at most %s", maxDuration)
+	case c.concurrency < 1 || c.concurrency > maxWorkers:
+		return fmt.Errorf("--concurrency must be between 1 and %d", maxWorkers)
+	case c.connections < 0 || c.connections > maxConnections:
+		return fmt.Errorf("--connections must be between 1 and %d", maxConnections)
+	case c.connections > 0 && c.duration > maxOverloadSeconds*time.Second:
+		return fmt.Errorf("--connections runs for at most %ds", maxOverloadSeconds)
+	case c.warmup < 0 || c.warmup >= c.duration:
+		return errors.New("--warmup must be 0 or more and shorter than --duration")
+	case compares > 0 && !c.token:
+		return errors.New("--compare-url goes with -token")
+	}
+	return nil
 }
 
 // loopbackURL parses a target URL and refuses any host but a loopback address.

@@ -114,69 +114,12 @@ func schemaName(d *dataset.Dataset) string {
 func pathItem(d *dataset.Dataset, name string, alias int) *yaml.Node {
 	desc := d.Doc + "\n\n" + sourceNote(d.Source)
 	var params []*yaml.Node
-	empty := false
+	empty := false // whether some filter value gets the empty body
 	for _, p := range d.Parameters() {
-		switch p.Kind {
-		case dataset.TimeZoneParam:
-			params = append(params, ymap("name", p.Name, "in", "query", "description", p.Doc+" Letter case is ignored.", "schema", ymap("type", "string")))
-		case dataset.AsOfParam, dataset.ChangedSinceParam:
-			params = append(params, ymap("name", p.Name, "in", "query", "description", p.Doc+" A malformed instant is answered 400.", "schema", ymap("type", "string", "format", "date-time")))
-		case dataset.IncludeParam:
-			params = append(params, ymap("name", p.Name, "in", "query", "description", p.Doc+" Any other value is answered 400.", "style", "form", "explode", true,
-				"schema", ymap("type", "array", "items", ymap("type", "string", "enum", d.EnumValues(p)))))
-		case dataset.DateRange:
-			days := "the server's limit (60 days by default)"
-			switch {
-			case p.SameDay:
-				days = "one day: the two dates must be equal"
-			case p.MaxDays > 0:
-				days = fmt.Sprintf("%d days", p.MaxDays)
-			case p.MaxDays < 0:
-				days = "any number of days"
-			}
-			desc += fmt.Sprintf("`%s` and `%s` are Europe/Rome days, both included; a range may span %s. The success message repeats them zero-padded.\n\n", p.Name, p.To, days)
-			schema, format := "QueryDate", "`d/m/yyyy`"
-			if p.ShortYear {
-				schema, format = "QueryDateShortYear", "`d/m/yyyy` or `d/m/yy` (two-digit years are 20yy)"
-			}
-			params = append(params,
-				ymap("name", p.Name, "in", "query", "required", true, "description", "First day, "+format+".", "schema", yref("#/components/schemas/"+schema)),
-				ymap("name", p.To, "in", "query", "required", true, "description", "Last day, included, "+format+"; not before `"+p.Name+"`.", "schema", yref("#/components/schemas/"+schema)))
-		case dataset.DayParam:
-			schema, format := "QueryDate", "`d/m/yyyy`"
-			if p.ShortYear {
-				schema, format = "QueryDateShortYear", "`d/m/yyyy` or `d/m/yy`"
-			}
-			desc += fmt.Sprintf("`%s` is one Europe/Rome day, %s; %s is read when it is absent. The success message repeats it zero-padded.\n\n", p.Name, format, strings.Join(p.Aliases, ", "))
-			for _, name := range append([]string{p.Name}, p.Aliases...) {
-				params = append(params, ymap("name", name, "in", "query", "required", false, "description", p.Doc, "schema", yref("#/components/schemas/"+schema)))
-			}
-		case dataset.YearParam:
-			params = append(params, ymap("name", p.Name, "in", "query", "required", p.Required, "description", p.Doc, "schema", ymap("type", "integer")))
-			if d.Grain >= dataset.Month {
-				empty = true
-				desc += "A year for which no data is stored gives the empty body.\n\n"
-			}
-		case dataset.MonthParam:
-			if p.MonthNames {
-				empty = true
-				params = append(params, ymap("name", p.Name, "in", "query", "required", p.Required, "description", p.Doc+" Values: "+strings.Join(energy.MonthNames().Values(), "; ")+
-					" (or 1 to 12); any other name gives the empty body.", "schema", ymap("type", "string")))
-				continue
-			}
-			params = append(params, ymap("name", p.Name, "in", "query", "required", p.Required, "description", p.Doc+" 1 to 12, zero-padded or not.", "schema", ymap("type", "string", "pattern", "^(0?[1-9]|1[0-2])$")))
-		case dataset.Enum:
-			empty = true
-			values := d.EnumValues(p)
-			pd := p.Doc + " Values: " + strings.Join(values, "; ") + ". Matched without regard to letter case, spacing and hyphens; any other value gives the empty body."
-			schema := ymap("type", "string")
-			if p.Many {
-				pd = p.Doc + " Values: " + strings.Join(values, "; ") + ". Repeat the key for several (a comma inside a value is part of it); any other value gives the empty body."
-				params = append(params, ymap("name", p.Name, "in", "query", "required", p.Required, "description", pd, "style", "form", "explode", true, "schema", ymap("type", "array", "items", schema)))
-				continue
-			}
-			params = append(params, ymap("name", p.Name, "in", "query", "required", p.Required, "description", pd, "schema", schema))
-		}
+		items, note, e := queryParam(d, p)
+		params = append(params, items...)
+		desc += note
+		empty = empty || e
 	}
 	params = append(params, yref("#/components/parameters/businessID"),
 		ymap("name", "If-None-Match", "in", "header", "description", "Entity tags of answers the caller holds: an answer whose ETag is among them gets 304 with no body.", "schema", ymap("type", "string")),
@@ -185,18 +128,8 @@ func pathItem(d *dataset.Dataset, name string, alias int) *yaml.Node {
 	if empty {
 		desc += "**Empty body.** A filter value outside its list is answered 200 with an empty body (`Content-Length: 0`), not an error; read it as zero records. Known values that match nothing give the JSON answer with an empty array.\n"
 	}
-	content := ymap(
-		"application/json", ymap("schema", yref("#/components/schemas/"+name+"Response")),
-		"text/csv", ymap("schema", ymap("type", "string", "description", "A header row with the field names, then one row per record.")))
-	if empty {
-		content.Content = append(content.Content, ystr("*/*"), ymap("schema", yref("#/components/schemas/EmptyBody")))
-	}
-	invalid := ymap("400", yref("#/components/responses/InvalidInput"), "406", yref("#/components/responses/NotAcceptable"))
 	if d.Validation == dataset.ValidationV1 {
 		desc += "**Errors.** As the v1.0 pages document, invalid input is answered 406 with status `ERROR` and the message \"Input Validation Error: the value entered is incorrect or does not conform to the expected format. Value entered: …\", followed by the parameter and value at fault, in the result field `" + d.ResultMessageKey() + "`. 406 also answers an Accept header that admits neither JSON nor CSV.\n"
-		invalid = ymap("406", ymap("description", "Invalid input (a parameter missing, repeated or malformed, a reversed or too long range), or an Accept header that admits neither JSON nor CSV.",
-			"headers", ymap("X-Request-Id", yref("#/components/headers/X-Request-Id")),
-			"content", ymap("application/json", ymap("schema", yref("#/components/schemas/ErrorResponseV1")))))
 	}
 	opID := "get" + name
 	op := ymap(
@@ -209,7 +142,114 @@ func pathItem(d *dataset.Dataset, name string, alias int) *yaml.Node {
 		op.Content[3] = ystr(fmt.Sprintf("%sAlias%d", opID, alias))
 		op.Content = append(op.Content, ystr("deprecated"), yval(true))
 	}
-	responses := ymap(
+	op.Content = append(op.Content,
+		ystr("security"), yval([]*yaml.Node{ymap("clientCredentials", []string{})}),
+		ystr("parameters"), yval(params),
+		ystr("responses"), operationResponses(d, name, empty))
+	return ymap("get", op)
+}
+
+// queryParam documents query parameter p of d: its parameter objects, what
+// the operation's description says of it, and whether a value of it can get
+// the empty body.
+func queryParam(d *dataset.Dataset, p dataset.Param) (items []*yaml.Node, note string, empty bool) {
+	switch p.Kind {
+	case dataset.TimeZoneParam:
+		return []*yaml.Node{ymap("name", p.Name, "in", "query", "description", p.Doc+" Letter case is ignored.", "schema", ymap("type", "string"))}, "", false
+	case dataset.AsOfParam, dataset.ChangedSinceParam:
+		return []*yaml.Node{ymap("name", p.Name, "in", "query", "description", p.Doc+" A malformed instant is answered 400.", "schema", ymap("type", "string", "format", "date-time"))}, "", false
+	case dataset.IncludeParam:
+		return []*yaml.Node{ymap("name", p.Name, "in", "query", "description", p.Doc+" Any other value is answered 400.", "style", "form", "explode", true,
+			"schema", ymap("type", "array", "items", ymap("type", "string", "enum", d.EnumValues(p))))}, "", false
+	case dataset.DateRange:
+		items, note = dateRangeParams(p)
+		return items, note, false
+	case dataset.DayParam:
+		items, note = dayParams(p)
+		return items, note, false
+	case dataset.YearParam:
+		items = []*yaml.Node{ymap("name", p.Name, "in", "query", "required", p.Required, "description", p.Doc, "schema", ymap("type", "integer"))}
+		if d.Grain >= dataset.Month {
+			return items, "A year for which no data is stored gives the empty body.\n\n", true
+		}
+		return items, "", false
+	case dataset.MonthParam:
+		if p.MonthNames {
+			return []*yaml.Node{ymap("name", p.Name, "in", "query", "required", p.Required, "description", p.Doc+" Values: "+strings.Join(energy.MonthNames().Values(), "; ")+
+				" (or 1 to 12); any other name gives the empty body.", "schema", ymap("type", "string"))}, "", true
+		}
+		return []*yaml.Node{ymap("name", p.Name, "in", "query", "required", p.Required, "description", p.Doc+" 1 to 12, zero-padded or not.", "schema", ymap("type", "string", "pattern", "^(0?[1-9]|1[0-2])$"))}, "", false
+	case dataset.Enum:
+		return []*yaml.Node{enumParam(d, p)}, "", true
+	}
+	return nil, "", false
+}
+
+// dateRangeParams documents a DateRange: its two parameters, and the range
+// it may span.
+func dateRangeParams(p dataset.Param) (items []*yaml.Node, note string) {
+	days := "the server's limit (60 days by default)"
+	switch {
+	case p.SameDay:
+		days = "one day: the two dates must be equal"
+	case p.MaxDays > 0:
+		days = fmt.Sprintf("%d days", p.MaxDays)
+	case p.MaxDays < 0:
+		days = "any number of days"
+	}
+	note = fmt.Sprintf("`%s` and `%s` are Europe/Rome days, both included; a range may span %s. The success message repeats them zero-padded.\n\n", p.Name, p.To, days)
+	schema, format := "QueryDate", "`d/m/yyyy`"
+	if p.ShortYear {
+		schema, format = "QueryDateShortYear", "`d/m/yyyy` or `d/m/yy` (two-digit years are 20yy)"
+	}
+	return []*yaml.Node{
+		ymap("name", p.Name, "in", "query", "required", true, "description", "First day, "+format+".", "schema", yref("#/components/schemas/"+schema)),
+		ymap("name", p.To, "in", "query", "required", true, "description", "Last day, included, "+format+"; not before `"+p.Name+"`.", "schema", yref("#/components/schemas/"+schema)),
+	}, note
+}
+
+// dayParams documents a DayParam: a parameter for its name and for each
+// alias.
+func dayParams(p dataset.Param) (items []*yaml.Node, note string) {
+	schema, format := "QueryDate", "`d/m/yyyy`"
+	if p.ShortYear {
+		schema, format = "QueryDateShortYear", "`d/m/yyyy` or `d/m/yy`"
+	}
+	note = fmt.Sprintf("`%s` is one Europe/Rome day, %s; %s is read when it is absent. The success message repeats it zero-padded.\n\n", p.Name, format, strings.Join(p.Aliases, ", "))
+	for _, name := range append([]string{p.Name}, p.Aliases...) {
+		items = append(items, ymap("name", name, "in", "query", "required", false, "description", p.Doc, "schema", yref("#/components/schemas/"+schema)))
+	}
+	return items, note
+}
+
+// enumParam documents an Enum with its values.
+func enumParam(d *dataset.Dataset, p dataset.Param) *yaml.Node {
+	values := d.EnumValues(p)
+	schema := ymap("type", "string")
+	if p.Many {
+		pd := p.Doc + " Values: " + strings.Join(values, "; ") + ". Repeat the key for several (a comma inside a value is part of it); any other value gives the empty body."
+		return ymap("name", p.Name, "in", "query", "required", p.Required, "description", pd, "style", "form", "explode", true, "schema", ymap("type", "array", "items", schema))
+	}
+	pd := p.Doc + " Values: " + strings.Join(values, "; ") + ". Matched without regard to letter case, spacing and hyphens; any other value gives the empty body."
+	return ymap("name", p.Name, "in", "query", "required", p.Required, "description", pd, "schema", schema)
+}
+
+// operationResponses documents the answers of d's operation; with empty, also the
+// empty body a filter value outside its list gets.
+func operationResponses(d *dataset.Dataset, name string, empty bool) *yaml.Node {
+	content := ymap(
+		"application/json", ymap("schema", yref("#/components/schemas/"+name+"Response")),
+		"text/csv", ymap("schema", ymap("type", "string", "description", "A header row with the field names, then one row per record.")))
+	if empty {
+		content.Content = append(content.Content, ystr("*/*"), ymap("schema", yref("#/components/schemas/EmptyBody")))
+	}
+	invalid := ymap("400", yref("#/components/responses/InvalidInput"), "406", yref("#/components/responses/NotAcceptable"))
+	if d.Validation == dataset.ValidationV1 {
+		invalid = ymap("406", ymap("description", "Invalid input (a parameter missing, repeated or malformed, a reversed or too long range), or an Accept header that admits neither JSON nor CSV.",
+			"headers", ymap("X-Request-Id", yref("#/components/headers/X-Request-Id")),
+			"content", ymap("application/json", ymap("schema", yref("#/components/schemas/ErrorResponseV1")))))
+	}
+	rs := ymap(
 		"200", ymap("description", "The records, in the dataset's order.", "headers", ymap(
 			"X-Request-Id", yref("#/components/headers/X-Request-Id"),
 			"businessID", yref("#/components/headers/businessID"),
@@ -219,17 +259,13 @@ func pathItem(d *dataset.Dataset, name string, alias int) *yaml.Node {
 		"304", ymap("description", "Not modified: If-None-Match named the answer's current ETag, or without If-None-Match, If-Modified-Since is not earlier than its Last-Modified. No body; ETag, Last-Modified and Cache-Control as the 200 would have them.", "headers", ymap(
 			"ETag", ymap("schema", ymap("type", "string")),
 			"Last-Modified", ymap("schema", ymap("type", "string")))))
-	responses.Content = append(responses.Content, invalid.Content...)
-	responses.Content = append(responses.Content, ymap(
+	rs.Content = append(rs.Content, invalid.Content...)
+	rs.Content = append(rs.Content, ymap(
 		"401", yref("#/components/responses/Unauthorized"),
 		"429", yref("#/components/responses/TooManyRequests"),
 		"503", yref("#/components/responses/Unavailable"),
 		"default", yref("#/components/responses/Error")).Content...)
-	op.Content = append(op.Content,
-		ystr("security"), yval([]*yaml.Node{ymap("clientCredentials", []string{})}),
-		ystr("parameters"), yval(params),
-		ystr("responses"), responses)
-	return ymap("get", op)
+	return rs
 }
 
 // sourceNote tells where a dataset's shape comes from, as GET /catalog does.

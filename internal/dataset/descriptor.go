@@ -431,19 +431,41 @@ type Layout struct {
 
 // Check validates d and returns its layout, or an error naming what is wrong.
 func (d *Dataset) Check() (*Layout, error) {
-	l := &Layout{byName: map[string]int{}}
-	fail := func(format string, args ...any) (*Layout, error) {
-		return nil, fmt.Errorf("dataset %s: %s", d.Name, fmt.Sprintf(format, args...))
-	}
 	if d.Name == "" || d.Area == "" || d.Version == "" || d.Resource == "" || d.Array == "" {
-		return fail("name, area, version, resource and array are required")
+		return nil, d.errorf("name, area, version, resource and array are required")
 	}
 	if d.Grain < QuarterHour || d.Grain > Year {
-		return fail("no grain")
+		return nil, d.errorf("no grain")
 	}
+	l, err := d.fieldLayout()
+	if err != nil {
+		return nil, err
+	}
+	if err := d.checkWithin(l); err != nil {
+		return nil, err
+	}
+	if err := d.keyLayout(l); err != nil {
+		return nil, err
+	}
+	if err := d.checkParams(l); err != nil {
+		return nil, err
+	}
+	return l, nil
+}
+
+// errorf returns an error about d's declaration.
+func (d *Dataset) errorf(format string, args ...any) error {
+	return fmt.Errorf("dataset %s: %s", d.Name, fmt.Sprintf(format, args...))
+}
+
+// fieldLayout places d's fields within a Row, and returns an error for a
+// field that is unnamed, repeated or of no kind, or for a dataset without
+// a time field.
+func (d *Dataset) fieldLayout() (*Layout, error) {
+	l := &Layout{byName: map[string]int{}}
 	for i, f := range d.Fields {
 		if _, dup := l.byName[f.Name]; dup || f.Name == "" {
-			return fail("field %q is empty or repeated", f.Name)
+			return nil, d.errorf("field %q is empty or repeated", f.Name)
 		}
 		l.byName[f.Name] = i
 		t, n := -1, -1
@@ -458,17 +480,24 @@ func (d *Dataset) Check() (*Layout, error) {
 			n = l.NNum
 			l.NNum++
 		default:
-			return fail("field %q has no kind", f.Name)
+			return nil, d.errorf("field %q has no kind", f.Name)
 		}
 		l.text = append(l.text, t)
 		l.num = append(l.num, n)
 	}
 	if !l.hasTime {
-		return fail("no time field")
+		return nil, d.errorf("no time field")
 	}
+	return l, nil
+}
+
+// checkWithin checks the message parameter and the fields declared within
+// another: the message parameter must be a 0..1 enum, and a field within
+// another must name a text field and have a nested reference list.
+func (d *Dataset) checkWithin(l *Layout) error {
 	if d.MessageParam != "" {
 		if p, ok := d.Param(d.MessageParam); !ok || p.Kind != Enum || p.Many {
-			return fail("message parameter %q is not a 0..1 enum", d.MessageParam)
+			return d.errorf("message parameter %q is not a 0..1 enum", d.MessageParam)
 		}
 	}
 	for _, f := range d.Fields {
@@ -476,19 +505,27 @@ func (d *Dataset) Check() (*Layout, error) {
 			continue
 		}
 		if p, ok := l.byName[f.Within]; !ok || l.text[p] < 0 {
-			return fail("field %q is within %q, which is not a text field", f.Name, f.Within)
+			return d.errorf("field %q is within %q, which is not a text field", f.Name, f.Within)
 		}
 		if _, ok := f.Ref.(NestedRef); !ok {
-			return fail("field %q is within %q but its list is not nested", f.Name, f.Within)
+			return d.errorf("field %q is within %q but its list is not nested", f.Name, f.Within)
 		}
 	}
-	textIndex := func(name string) (int, error) {
-		i, ok := l.byName[name]
-		if !ok || l.text[i] < 0 {
-			return 0, fmt.Errorf("dataset %s: %q is not a text field", d.Name, name)
-		}
-		return l.text[i], nil
+	return nil
+}
+
+// textIndex returns the index in Row.Text of d's text field name.
+func (l *Layout) textIndex(d *Dataset, name string) (int, error) {
+	i, ok := l.byName[name]
+	if !ok || l.text[i] < 0 {
+		return 0, d.errorf("%q is not a text field", name)
 	}
+	return l.text[i], nil
+}
+
+// keyLayout sets l's key and sort order: d's Key, by default every text
+// field, and d's Order, by default the key.
+func (d *Dataset) keyLayout(l *Layout) error {
 	key := d.Key
 	if len(key) == 0 {
 		for _, f := range d.Fields {
@@ -498,9 +535,9 @@ func (d *Dataset) Check() (*Layout, error) {
 		}
 	}
 	for _, k := range key {
-		i, err := textIndex(k)
+		i, err := l.textIndex(d, k)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		l.key = append(l.key, i)
 	}
@@ -509,57 +546,72 @@ func (d *Dataset) Check() (*Layout, error) {
 		order = key
 	}
 	for _, k := range order {
-		i, err := textIndex(k)
+		i, err := l.textIndex(d, k)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		l.order = append(l.order, i)
 	}
+	return nil
+}
+
+// checkParams checks d's parameters: names (and aliases) used once,
+// including by the machinery's revision parameters and include=meta's
+// columns, and each kind's declaration complete.
+func (d *Dataset) checkParams(l *Layout) error {
 	seen := map[string]bool{}
 	for _, p := range revisionParams {
 		seen[p.Name] = true
 	}
 	for _, c := range d.Columns() {
 		if c == PublishedAt || c == RevisedAt {
-			return fail("field %q is a name include=meta adds", c)
+			return d.errorf("field %q is a name include=meta adds", c)
 		}
 	}
 	for _, p := range d.Params {
 		if seen[p.Name] || (p.To != "" && seen[p.To]) {
-			return fail("parameter %q repeated", p.Name)
+			return d.errorf("parameter %q repeated", p.Name)
 		}
 		seen[p.Name], seen[p.To] = true, p.To != ""
 		for _, a := range p.Aliases {
 			if seen[a] || p.Kind != DayParam {
-				return fail("parameter %q: alias %q repeated or not of a day", p.Name, a)
+				return d.errorf("parameter %q: alias %q repeated or not of a day", p.Name, a)
 			}
 			seen[a] = true
 		}
-		switch p.Kind {
-		case DateRange:
-			if p.To == "" {
-				return fail("date range %q has no end parameter", p.Name)
-			}
-		case Enum:
-			if _, err := textIndex(p.Field); err != nil {
-				return nil, err
-			}
-			if p.Ref == nil && d.Fields[l.byName[p.Field]].Ref == nil {
-				return fail("enum %q has no reference list", p.Name)
-			}
-			if p.Within != "" {
-				if _, ok := d.paramRef(p).(NestedRef); !ok {
-					return fail("enum %q is within %q but its list is not nested", p.Name, p.Within)
-				}
-			}
-		case YearParam, MonthParam, DayParam:
-		case TimeZoneParam, AsOfParam, ChangedSinceParam, IncludeParam:
-			return fail("parameter %q: its kind is added by the machinery, not declared", p.Name)
-		default:
-			return fail("parameter %q has no kind", p.Name)
+		if err := d.checkParamKind(l, p); err != nil {
+			return err
 		}
 	}
-	return l, nil
+	return nil
+}
+
+// checkParamKind checks what p's kind requires of its declaration.
+func (d *Dataset) checkParamKind(l *Layout, p Param) error {
+	switch p.Kind {
+	case DateRange:
+		if p.To == "" {
+			return d.errorf("date range %q has no end parameter", p.Name)
+		}
+	case Enum:
+		if _, err := l.textIndex(d, p.Field); err != nil {
+			return err
+		}
+		if p.Ref == nil && d.Fields[l.byName[p.Field]].Ref == nil {
+			return d.errorf("enum %q has no reference list", p.Name)
+		}
+		if p.Within != "" {
+			if _, ok := d.paramRef(p).(NestedRef); !ok {
+				return d.errorf("enum %q is within %q but its list is not nested", p.Name, p.Within)
+			}
+		}
+	case YearParam, MonthParam, DayParam:
+	case TimeZoneParam, AsOfParam, ChangedSinceParam, IncludeParam:
+		return d.errorf("parameter %q: its kind is added by the machinery, not declared", p.Name)
+	default:
+		return d.errorf("parameter %q has no kind", p.Name)
+	}
+	return nil
 }
 
 // paramRef returns the reference list an Enum parameter accepts.

@@ -92,166 +92,227 @@ func (q *Query) echoed() string {
 // query is then Unknown. Parameters d does not declare are ignored, and an
 // empty value counts as absent.
 func (c *Catalog) ParseQuery(d *Dataset, params map[string][]string, lim Limits) (*Query, error) {
-	l := c.layoutOf(d)
-	q := &Query{Dataset: d}
-	var key strings.Builder
-	key.WriteString(d.Name)
-	enums := map[string]string{} // single Enum values by parameter, for Within
+	qp := &queryParser{
+		params: params,
+		lim:    lim,
+		layout: c.layoutOf(d),
+		q:      &Query{Dataset: d},
+		enums:  map[string]string{},
+	}
+	qp.key.WriteString(d.Name)
 	for _, p := range d.Parameters() {
-		switch p.Kind {
-		case TimeZoneParam:
-			s, err := single(params, p.Name, false)
-			if err != nil {
-				return nil, err
-			}
-			switch {
-			case s == "" || strings.EqualFold(s, energy.TimeZone):
-			case strings.EqualFold(s, "UTC"):
-				q.UTC = true
-				key.WriteString("|utc")
-			default:
-				return nil, energy.Errorf(energy.Invalid, "parameter %s value %q is not a time zone this API writes instants in (want Europe/Rome or UTC)", p.Name, s)
-			}
-		case AsOfParam, ChangedSinceParam:
-			s, err := single(params, p.Name, false)
-			if err != nil || s == "" {
-				if err != nil {
-					return nil, err
-				}
-				continue
-			}
-			t, err := time.Parse(time.RFC3339Nano, s)
-			if err != nil {
-				return nil, energy.Errorf(energy.Invalid, "parameter %s value %q does not conform to an RFC 3339 instant such as 2024-03-01T12:00:00Z", p.Name, s)
-			}
-			// Stored times are microseconds; nothing was published before 1970.
-			t = t.UTC().Truncate(time.Microsecond)
-			if t.Before(time.Unix(0, 0)) {
-				t = time.Unix(0, 0).UTC()
-			}
-			if p.Kind == AsOfParam {
-				q.AsOf = t
-				key.WriteString("|asof=" + strconv.FormatInt(t.UnixMicro(), 10))
-			} else {
-				q.ChangedSince = t
-				key.WriteString("|since=" + strconv.FormatInt(t.UnixMicro(), 10))
-			}
-		case IncludeParam:
-			for _, v := range many(params, p.Name) {
-				for _, w := range strings.Split(v, ",") {
-					if w = strings.TrimSpace(w); !strings.EqualFold(w, IncludeMeta) {
-						return nil, energy.Errorf(energy.Invalid, "parameter %s value %q is not one this API knows (want %s)", p.Name, w, IncludeMeta)
-					}
-				}
-				if !q.Meta {
-					q.Meta = true
-					key.WriteString("|meta")
-				}
-			}
-		case DateRange:
-			from, to, err := parseRange(params, p, lim)
-			if err != nil {
-				return nil, err
-			}
-			q.From, q.To = from, to
-			key.WriteString("|" + from.String() + "|" + to.String())
-		case DayParam:
-			day, err := parseDay(params, p)
-			if err != nil {
-				return nil, err
-			}
-			q.From, q.To = day, day
-			key.WriteString("|" + day.String() + "|" + day.String())
-		case YearParam:
-			s, err := single(params, p.Name, p.Required)
-			if err != nil || s == "" {
-				if err != nil {
-					return nil, err
-				}
-				continue
-			}
-			y, err := strconv.Atoi(s)
-			if err != nil {
-				return nil, energy.Errorf(energy.Invalid, "parameter %s value %q does not conform to an integer year", p.Name, s)
-			}
-			q.Year = y
-			if p.YearWindow > 0 && (y > lim.Now.Year() || y < lim.Now.Year()-p.YearWindow) {
-				q.unknown = true
-			}
-			key.WriteString("|y" + strconv.Itoa(y))
-		case MonthParam:
-			s, err := single(params, p.Name, p.Required)
-			if err != nil || s == "" {
-				if err != nil {
-					return nil, err
-				}
-				continue
-			}
-			m, err := strconv.Atoi(s)
-			if p.MonthNames && err != nil {
-				// A month named as the statistics pages list them: a
-				// name outside that list is an unknown filter value.
-				name, ok := energy.MonthNames().Canonical(s)
-				if !ok {
-					q.unknown = true
-					continue
-				}
-				m, err = int(energy.MonthOfName(name)), nil
-			}
-			if err != nil || m < 1 || m > 12 || len(s) > 2 && !p.MonthNames {
-				return nil, energy.Errorf(energy.Invalid, "parameter %s value %q does not conform to a month, 1 to 12 (01 to 12)", p.Name, s)
-			}
-			q.Month = m
-			key.WriteString("|m" + strconv.Itoa(m))
-		case Enum:
-			var raw []string
-			if p.Many {
-				raw = many(params, p.Name)
-			} else {
-				s, err := single(params, p.Name, p.Required)
-				if err != nil {
-					return nil, err
-				}
-				if s != "" {
-					raw = []string{s}
-				}
-			}
-			if len(raw) == 0 {
-				continue
-			}
-			ref := d.paramRef(p)
-			f := filter{text: l.text[l.byName[p.Field]]}
-			for _, s := range raw {
-				v, ok := ref.Canonical(s)
-				if !ok {
-					q.unknown = true
-					continue
-				}
-				f.values = append(f.values, v)
-			}
-			slices.Sort(f.values)
-			f.values = slices.Compact(f.values)
-			if !p.Many && len(f.values) == 1 {
-				enums[p.Name] = f.values[0]
-				if p.Name == d.MessageParam {
-					q.echo = f.values[0]
-				}
-			}
-			q.filters = append(q.filters, f)
-			key.WriteString("|" + p.Name + "=" + strings.Join(f.values, "\x00"))
+		if err := qp.parse(p); err != nil {
+			return nil, err
 		}
 	}
+	qp.checkNesting()
+	qp.q.key = qp.key.String()
+	return qp.q, nil
+}
+
+// queryParser builds a Query one parameter at a time, in the dataset's
+// order of parameters, which is also the order of the query's key.
+type queryParser struct {
+	params map[string][]string
+	lim    Limits
+	layout *Layout
+	q      *Query
+	key    strings.Builder
+	enums  map[string]string // single Enum values by parameter, for Within
+}
+
+// parse reads parameter p into the query.
+func (qp *queryParser) parse(p Param) error {
+	switch p.Kind {
+	case TimeZoneParam:
+		return qp.timeZone(p)
+	case AsOfParam, ChangedSinceParam:
+		return qp.instant(p)
+	case IncludeParam:
+		return qp.include(p)
+	case DateRange:
+		from, to, err := parseRange(qp.params, p, qp.lim)
+		if err != nil {
+			return err
+		}
+		qp.q.From, qp.q.To = from, to
+		qp.key.WriteString("|" + from.String() + "|" + to.String())
+	case DayParam:
+		day, err := parseDay(qp.params, p)
+		if err != nil {
+			return err
+		}
+		qp.q.From, qp.q.To = day, day
+		qp.key.WriteString("|" + day.String() + "|" + day.String())
+	case YearParam:
+		return qp.year(p)
+	case MonthParam:
+		return qp.month(p)
+	case Enum:
+		return qp.enum(p)
+	}
+	return nil
+}
+
+// timeZone reads a TimeZoneParam: Europe/Rome (the default) or UTC.
+func (qp *queryParser) timeZone(p Param) error {
+	s, err := single(qp.params, p.Name, false)
+	if err != nil {
+		return err
+	}
+	switch {
+	case s == "" || strings.EqualFold(s, energy.TimeZone):
+	case strings.EqualFold(s, "UTC"):
+		qp.q.UTC = true
+		qp.key.WriteString("|utc")
+	default:
+		return energy.Errorf(energy.Invalid, "parameter %s value %q is not a time zone this API writes instants in (want Europe/Rome or UTC)", p.Name, s)
+	}
+	return nil
+}
+
+// instant reads an AsOfParam or a ChangedSinceParam: an RFC 3339 instant.
+func (qp *queryParser) instant(p Param) error {
+	s, err := single(qp.params, p.Name, false)
+	if err != nil || s == "" {
+		return err
+	}
+	t, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		return energy.Errorf(energy.Invalid, "parameter %s value %q does not conform to an RFC 3339 instant such as 2024-03-01T12:00:00Z", p.Name, s)
+	}
+	// Stored times are microseconds; nothing was published before 1970.
+	t = t.UTC().Truncate(time.Microsecond)
+	if t.Before(time.Unix(0, 0)) {
+		t = time.Unix(0, 0).UTC()
+	}
+	if p.Kind == AsOfParam {
+		qp.q.AsOf = t
+		qp.key.WriteString("|asof=" + strconv.FormatInt(t.UnixMicro(), 10))
+	} else {
+		qp.q.ChangedSince = t
+		qp.key.WriteString("|since=" + strconv.FormatInt(t.UnixMicro(), 10))
+	}
+	return nil
+}
+
+// include reads an IncludeParam: comma-separated words, of which only
+// IncludeMeta exists.
+func (qp *queryParser) include(p Param) error {
+	for _, v := range many(qp.params, p.Name) {
+		for _, w := range strings.Split(v, ",") {
+			if w = strings.TrimSpace(w); !strings.EqualFold(w, IncludeMeta) {
+				return energy.Errorf(energy.Invalid, "parameter %s value %q is not one this API knows (want %s)", p.Name, w, IncludeMeta)
+			}
+		}
+		if !qp.q.Meta {
+			qp.q.Meta = true
+			qp.key.WriteString("|meta")
+		}
+	}
+	return nil
+}
+
+// year reads a YearParam. A year outside the parameter's window is an
+// unknown filter value, not an error.
+func (qp *queryParser) year(p Param) error {
+	s, err := single(qp.params, p.Name, p.Required)
+	if err != nil || s == "" {
+		return err
+	}
+	y, err := strconv.Atoi(s)
+	if err != nil {
+		return energy.Errorf(energy.Invalid, "parameter %s value %q does not conform to an integer year", p.Name, s)
+	}
+	qp.q.Year = y
+	if now := qp.lim.Now.Year(); p.YearWindow > 0 && (y > now || y < now-p.YearWindow) {
+		qp.q.unknown = true
+	}
+	qp.key.WriteString("|y" + strconv.Itoa(y))
+	return nil
+}
+
+// month reads a MonthParam: a number, or with MonthNames also a name.
+func (qp *queryParser) month(p Param) error {
+	s, err := single(qp.params, p.Name, p.Required)
+	if err != nil || s == "" {
+		return err
+	}
+	m, err := strconv.Atoi(s)
+	if p.MonthNames && err != nil {
+		// A month named as the statistics pages list them: a
+		// name outside that list is an unknown filter value.
+		name, ok := energy.MonthNames().Canonical(s)
+		if !ok {
+			qp.q.unknown = true
+			return nil
+		}
+		m, err = int(energy.MonthOfName(name)), nil
+	}
+	if err != nil || m < 1 || m > 12 || len(s) > 2 && !p.MonthNames {
+		return energy.Errorf(energy.Invalid, "parameter %s value %q does not conform to a month, 1 to 12 (01 to 12)", p.Name, s)
+	}
+	qp.q.Month = m
+	qp.key.WriteString("|m" + strconv.Itoa(m))
+	return nil
+}
+
+// enum reads an Enum into a filter of canonical values; values outside the
+// reference list make the query unknown.
+func (qp *queryParser) enum(p Param) error {
+	var raw []string
+	if p.Many {
+		raw = many(qp.params, p.Name)
+	} else {
+		s, err := single(qp.params, p.Name, p.Required)
+		if err != nil {
+			return err
+		}
+		if s != "" {
+			raw = []string{s}
+		}
+	}
+	if len(raw) == 0 {
+		return nil
+	}
+	d := qp.q.Dataset
+	ref := d.paramRef(p)
+	f := filter{text: qp.layout.text[qp.layout.byName[p.Field]]}
+	for _, s := range raw {
+		v, ok := ref.Canonical(s)
+		if !ok {
+			qp.q.unknown = true
+			continue
+		}
+		f.values = append(f.values, v)
+	}
+	slices.Sort(f.values)
+	f.values = slices.Compact(f.values)
+	if !p.Many && len(f.values) == 1 {
+		qp.enums[p.Name] = f.values[0]
+		if p.Name == d.MessageParam {
+			qp.q.echo = f.values[0]
+		}
+	}
+	qp.q.filters = append(qp.q.filters, f)
+	qp.key.WriteString("|" + p.Name + "=" + strings.Join(f.values, "\x00"))
+	return nil
+}
+
+// checkNesting makes the query unknown when an Enum's value does not lie
+// within the value of the Enum it is declared Within (a zone of another
+// region, say).
+func (qp *queryParser) checkNesting() {
+	d := qp.q.Dataset
 	for _, p := range d.Params {
 		if p.Kind != Enum || p.Within == "" {
 			continue
 		}
-		v, parent := enums[p.Name], enums[p.Within]
+		v, parent := qp.enums[p.Name], qp.enums[p.Within]
 		if v != "" && parent != "" && d.paramRef(p).(NestedRef).Parent(v) != parent {
-			q.unknown = true
+			qp.q.unknown = true
 		}
 	}
-	q.key = key.String()
-	return q, nil
 }
 
 func parseRange(params map[string][]string, p Param, lim Limits) (from, to energy.Date, err error) {

@@ -152,127 +152,183 @@ func importBatches(ctx context.Context, w PartWriter, c *Catalog, batches []Batc
 	if len(batches) == 0 {
 		return energy.ImportStats{}, errors.New("import: no records")
 	}
-	type group struct {
-		d      *Dataset
-		l      *Layout
-		byPart map[string][]Row
+	im, err := groupBatches(c, batches)
+	if err != nil {
+		return energy.ImportStats{}, err
 	}
-	groups := map[string]*group{}
-	add := func(g *group, id string, run []Row) {
-		if prev, ok := g.byPart[id]; ok {
-			run = append(prev, run...) // prev's capacity is capped: this copies
-		}
-		g.byPart[id] = run
+	if err := im.checkDuplicates(); err != nil {
+		return energy.ImportStats{}, err
 	}
-	var refs []PartRef
+	im.missingOnly = missingOnly
+	return w.UpdateParts(ctx, im.first, started, im.refs, im.merge)
+}
+
+// importPlan is an import's records grouped by dataset and part, ready to
+// be merged with the stored parts.
+type importPlan struct {
+	groups      map[string]*importGroup // by dataset name
+	refs        []PartRef               // the parts the records fall in, sorted
+	first       string                  // the dataset the import run is recorded for, and counted
+	missingOnly bool                    // write only the parts the store lacks
+}
+
+// importGroup is one dataset's records by part ID.
+type importGroup struct {
+	d      *Dataset
+	l      *Layout
+	byPart map[string][]Row
+}
+
+// groupBatches groups the batches' rows by dataset and part. It returns an
+// error for a dataset the catalogue lacks or given twice, and for a row of
+// the wrong shape.
+func groupBatches(c *Catalog, batches []Batch) (*importPlan, error) {
+	im := &importPlan{groups: map[string]*importGroup{}, first: batches[0].Dataset.Name}
 	for _, b := range batches {
 		d := b.Dataset
 		l := c.layoutOf(d)
 		if l == nil {
-			return energy.ImportStats{}, fmt.Errorf("import: dataset %s is not in the catalogue", d.Name)
+			return nil, fmt.Errorf("import: dataset %s is not in the catalogue", d.Name)
 		}
-		if groups[d.Name] != nil {
-			return energy.ImportStats{}, fmt.Errorf("import: dataset %s in two batches", d.Name)
+		if im.groups[d.Name] != nil {
+			return nil, fmt.Errorf("import: dataset %s in two batches", d.Name)
 		}
-		g := &group{d: d, l: l, byPart: map[string][]Row{}}
-		groups[d.Name] = g
-		// A part's rows usually come in one run (generators and files go
-		// in time order): the run is kept as a window on b.Rows, capacity
-		// capped so that a later row of the same part copies it, rather
-		// than copying every row.
-		start, runID := 0, ""
-		for i, r := range b.Rows {
-			if len(r.Text) != l.NText || len(r.Num) != l.NNum {
-				return energy.ImportStats{}, fmt.Errorf("import %s: a row has %d text and %d number values, want %d and %d", d.Name, len(r.Text), len(r.Num), l.NText, l.NNum)
-			}
-			id := PartID(d.Grain, r.Time)
-			if i > 0 && id == runID {
-				continue
-			}
-			if i > 0 {
-				add(g, runID, b.Rows[start:i:i])
-			}
-			if _, ok := g.byPart[id]; !ok {
-				refs = append(refs, PartRef{d.Name, id})
-			}
-			start, runID = i, id
-		}
-		if len(b.Rows) > 0 {
-			add(g, runID, b.Rows[start:len(b.Rows):len(b.Rows)])
+		g := &importGroup{d: d, l: l, byPart: map[string][]Row{}}
+		im.groups[d.Name] = g
+		if err := im.addRows(g, b.Rows); err != nil {
+			return nil, err
 		}
 	}
-	slices.SortFunc(refs, func(a, b PartRef) int {
+	slices.SortFunc(im.refs, func(a, b PartRef) int {
 		if c := compareString(a.Dataset, b.Dataset); c != 0 {
 			return c
 		}
 		return compareString(a.ID, b.ID)
 	})
-	// Duplicates are looked for part by part (a key belongs to one part):
-	// one set of keys the size of a part, not of the import, keeps a
-	// two-million-row import from holding two million keys at once.
+	return im, nil
+}
+
+// addRows adds rows to g by part, and the parts first seen to im.refs.
+//
+// A part's rows usually come in one run (generators and files go in time
+// order): the run is kept as a window on rows, capacity capped so that a
+// later row of the same part copies it, rather than copying every row.
+func (im *importPlan) addRows(g *importGroup, rows []Row) error {
+	d, l := g.d, g.l
+	start, runID := 0, ""
+	for i, r := range rows {
+		if len(r.Text) != l.NText || len(r.Num) != l.NNum {
+			return fmt.Errorf("import %s: a row has %d text and %d number values, want %d and %d", d.Name, len(r.Text), len(r.Num), l.NText, l.NNum)
+		}
+		id := PartID(d.Grain, r.Time)
+		if i > 0 && id == runID {
+			continue
+		}
+		if i > 0 {
+			g.add(runID, rows[start:i:i])
+		}
+		if _, ok := g.byPart[id]; !ok {
+			im.refs = append(im.refs, PartRef{d.Name, id})
+		}
+		start, runID = i, id
+	}
+	if len(rows) > 0 {
+		g.add(runID, rows[start:len(rows):len(rows)])
+	}
+	return nil
+}
+
+// add appends a run of rows to part id's.
+func (g *importGroup) add(id string, run []Row) {
+	if prev, ok := g.byPart[id]; ok {
+		run = append(prev, run...) // prev's capacity is capped: this copies
+	}
+	g.byPart[id] = run
+}
+
+// checkDuplicates returns an error with code Invalid naming the first
+// record whose key appears twice.
+//
+// Duplicates are looked for part by part (a key belongs to one part): one
+// set of keys the size of a part, not of the import, keeps a
+// two-million-row import from holding two million keys at once.
+func (im *importPlan) checkDuplicates() error {
 	seen := map[string]bool{}
-	for _, ref := range refs {
-		g := groups[ref.Dataset]
+	for _, ref := range im.refs {
+		g := im.groups[ref.Dataset]
 		clear(seen)
 		for _, r := range g.byPart[ref.ID] {
 			k := g.l.keyOf(g.d.Grain, r)
 			if seen[k] {
-				return energy.ImportStats{}, energy.Errorf(energy.Invalid, "%s: the record %s appears twice", g.d.Name, g.d.DescribeKey(r))
+				return energy.Errorf(energy.Invalid, "%s: the record %s appears twice", g.d.Name, g.d.DescribeKey(r))
 			}
 			seen[k] = true
 		}
 	}
-	first := batches[0].Dataset.Name
-	merge := func(stored []StoredPart, at time.Time) ([]StoredPart, energy.ImportStats, error) {
-		old := map[PartRef]*Part{}
-		held := map[PartRef]bool{}
-		for _, sp := range stored {
-			g := groups[sp.Dataset]
-			if g == nil {
-				continue
-			}
-			if held[sp.PartRef] = true; missingOnly {
-				continue // left as it is: no need to decode it
-			}
-			p, err := DecodePart(g.l, sp)
-			if err != nil {
-				return nil, energy.ImportStats{}, fmt.Errorf("%s part %s: %w", sp.Dataset, sp.ID, err)
-			}
-			old[sp.PartRef] = p
-		}
-		var total energy.ImportStats
-		var write []StoredPart
-		for _, ref := range refs {
-			g := groups[ref.Dataset]
-			if missingOnly && held[ref] {
-				continue
-			}
-			p, st, changed, err := Merge(g.l, g.d.Grain, ref.ID, old[ref], g.byPart[ref.ID], at.UnixMicro())
-			if err != nil {
-				return nil, total, err
-			}
-			if ref.Dataset == first {
-				total.Read += st.Read
-				total.Inserted += st.Inserted
-				total.Updated += st.Updated
-				total.Unchanged += st.Unchanged
-			}
-			if !changed {
-				continue
-			}
-			b, err := p.Encode()
-			if err != nil {
-				return nil, total, err
-			}
-			write = append(write, p.Stored(ref, b))
-		}
-		if missingOnly && len(write) == 0 {
-			// Failing rolls the transaction back: no import run is recorded.
-			return nil, total, ErrAllStored
-		}
-		return write, total, nil
+	return nil
+}
+
+// merge is the import's MergeFunc: it merges each part's records with the
+// stored part and returns the parts that changed, counting the first
+// dataset's records.
+func (im *importPlan) merge(stored []StoredPart, at time.Time) ([]StoredPart, energy.ImportStats, error) {
+	old, held, err := im.decodeStored(stored)
+	if err != nil {
+		return nil, energy.ImportStats{}, err
 	}
-	return w.UpdateParts(ctx, first, started, refs, merge)
+	var total energy.ImportStats
+	var write []StoredPart
+	for _, ref := range im.refs {
+		g := im.groups[ref.Dataset]
+		if im.missingOnly && held[ref] {
+			continue
+		}
+		p, st, changed, err := Merge(g.l, g.d.Grain, ref.ID, old[ref], g.byPart[ref.ID], at.UnixMicro())
+		if err != nil {
+			return nil, total, err
+		}
+		if ref.Dataset == im.first {
+			total.Read += st.Read
+			total.Inserted += st.Inserted
+			total.Updated += st.Updated
+			total.Unchanged += st.Unchanged
+		}
+		if !changed {
+			continue
+		}
+		b, err := p.Encode()
+		if err != nil {
+			return nil, total, err
+		}
+		write = append(write, p.Stored(ref, b))
+	}
+	if im.missingOnly && len(write) == 0 {
+		// Failing rolls the transaction back: no import run is recorded.
+		return nil, total, ErrAllStored
+	}
+	return write, total, nil
+}
+
+// decodeStored returns the stored parts of the import's datasets, decoded,
+// and which parts the store holds. With missingOnly it decodes none: a
+// held part is left as it is.
+func (im *importPlan) decodeStored(stored []StoredPart) (old map[PartRef]*Part, held map[PartRef]bool, err error) {
+	old, held = map[PartRef]*Part{}, map[PartRef]bool{}
+	for _, sp := range stored {
+		g := im.groups[sp.Dataset]
+		if g == nil {
+			continue
+		}
+		if held[sp.PartRef] = true; im.missingOnly {
+			continue
+		}
+		p, err := DecodePart(g.l, sp)
+		if err != nil {
+			return nil, nil, fmt.Errorf("%s part %s: %w", sp.Dataset, sp.ID, err)
+		}
+		old[sp.PartRef] = p
+	}
+	return old, held, nil
 }
 
 func compareString(a, b string) int {

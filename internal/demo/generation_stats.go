@@ -196,13 +196,47 @@ func heatRatio(sub string) float64 {
 // Productions are rounded to the MWh and capacities to the kW. Every call
 // returns the same values in new slices.
 func GenerationStats() Stats {
-	rng := rand.New(rand.NewPCG(statsSeed, statsSeed>>9))
-	thermo := thermoRecords()
-	var s Stats
-	round := func(v float64) float64 { return energy.Round(v, 3) }
+	g := &statsGen{rng: rand.New(rand.NewPCG(statsSeed, statsSeed>>9))}
+	// Every step draws from the one seeded generator, so the order of the
+	// steps (and of the draws within them) is part of the demo's data.
+	g.thermoCapacity(thermoRecords())
+	g.geothermalCapacity()
+	g.provinceWeights()
+	for year := ThermoFirstYear; year <= ThermoLastYear; year++ {
+		y := g.newYear(year)
+		y.renewables()
+		y.plants()
+		y.energyBySource()
+	}
+	sortStats(&g.s)
+	return g.s
+}
 
-	// Thermoelectric capacity: average gross production over the years a
-	// record exists.
+// statsGen holds what the steps of GenerationStats share: the seeded
+// generator, the statistics built so far, and the figures by year and
+// province that later steps derive from.
+type statsGen struct {
+	rng *rand.Rand
+	s   Stats
+
+	thermoNet map[[2]string]float64 // year|province -> net thermoelectric GWh
+	capNet    map[[2]string]float64 // year|province -> net thermoelectric MW (geothermal excluded)
+	geoCapNet map[[2]string]float64 // year|province -> net geothermal MW
+
+	// Province weights, fixed over the years.
+	pvWeight     map[string]float64
+	bioShare     map[string]float64
+	hydricShares map[string][3]float64 // Bacino, Fluente, Serbatoio
+}
+
+// statsRound rounds a production to the MWh, a capacity to the kW.
+func statsRound(v float64) float64 { return energy.Round(v, 3) }
+
+// thermoCapacity sizes each province's thermoelectric capacity from the
+// average gross production over the years a record exists, derives the
+// cogeneration plants' heat from their production, and sums the net
+// thermoelectric production and capacity by year and province.
+func (g *statsGen) thermoCapacity(thermo []thermoRecord) {
 	type tkey struct{ province, category, subcategory string }
 	sum, n := map[tkey]float64{}, map[tkey]int{}
 	netShare := map[tkey]float64{}
@@ -212,16 +246,15 @@ func GenerationStats() Stats {
 			sum[k] += r.ProductionGWh
 			n[k]++
 			if _, ok := netShare[k]; !ok {
-				netShare[k] = 0.95 + 0.03*rng.Float64()
+				netShare[k] = 0.95 + 0.03*g.rng.Float64()
 			}
 		}
 	}
-	thermoNet := map[[2]string]float64{} // year|province -> net GWh
-	capNet := map[[2]string]float64{}    // year|province -> net thermoelectric MW (geothermal excluded)
+	g.thermoNet, g.capNet = map[[2]string]float64{}, map[[2]string]float64{}
 	for _, r := range thermo {
 		yp := [2]string{strconv.Itoa(r.Year), r.Province}
 		if r.CapacityType == energy.Netta {
-			thermoNet[yp] += r.ProductionGWh
+			g.thermoNet[yp] += r.ProductionGWh
 			continue
 		}
 		k := tkey{r.Province, r.Category, r.Subcategory}
@@ -229,196 +262,259 @@ func GenerationStats() Stats {
 		if sub == "Celle a combustibile" {
 			sub = energy.CelleCombustibili
 		}
-		gross := round(sum[k] / float64(n[k]) * 1000 / (8760 * capacityFactor(r.Subcategory)) * (1 + 0.02*(rng.Float64()-0.5)))
-		net := round(gross * netShare[k])
-		for _, v := range [...]struct {
-			ct string
-			mw float64
-		}{{energy.Lorda, gross}, {energy.Netta, net}} {
-			s.ThermoCapacity = append(s.ThermoCapacity, ThermoCapacity{r.Year, v.ct, r.Region, r.Province, r.Category, sub, v.mw})
-		}
-		capNet[yp] += net
+		gross := statsRound(sum[k] / float64(n[k]) * 1000 / (8760 * capacityFactor(r.Subcategory)) * (1 + 0.02*(g.rng.Float64()-0.5)))
+		net := statsRound(gross * netShare[k])
+		g.addCapacity(r.Year, r.Region, r.Province, r.Category, sub, gross, net)
+		g.capNet[yp] += net
 		if h := heatRatio(r.Subcategory); h > 0 {
-			s.ThermoHeat = append(s.ThermoHeat, ProvinceStat{r.Year, "", r.Region, r.Province, r.Subcategory,
-				round(r.ProductionGWh * h * (0.9 + 0.2*rng.Float64()))})
+			g.s.ThermoHeat = append(g.s.ThermoHeat, ProvinceStat{r.Year, "", r.Region, r.Province, r.Subcategory,
+				statsRound(r.ProductionGWh * h * (0.9 + 0.2*g.rng.Float64()))})
 		}
 	}
-	// Geothermal condensing plants, by the weights of geothermal production.
-	geoCapNet := map[[2]string]float64{}
+}
+
+// addCapacity adds the gross and the net capacity of a kind of
+// thermoelectric plant in a province.
+func (g *statsGen) addCapacity(year int, region, province, category, sub string, gross, net float64) {
+	g.s.ThermoCapacity = append(g.s.ThermoCapacity,
+		ThermoCapacity{year, energy.Lorda, region, province, category, sub, gross},
+		ThermoCapacity{year, energy.Netta, region, province, category, sub, net})
+}
+
+// geothermalCapacity adds the geothermal condensing plants, split by the
+// weights of geothermal production.
+func (g *statsGen) geothermalCapacity() {
+	g.geoCapNet = map[[2]string]float64{}
 	for year := ThermoFirstYear; year <= ThermoLastYear; year++ {
 		for _, p := range sortedKeys(geoProvinces()) {
 			region, _ := energy.RegionOf(p)
-			gross := round(870 * geoProvinces()[p] / 100)
-			net := round(gross * 0.89)
-			for _, v := range [...]struct {
-				ct string
-				mw float64
-			}{{energy.Lorda, gross}, {energy.Netta, net}} {
-				s.ThermoCapacity = append(s.ThermoCapacity, ThermoCapacity{year, v.ct, region, p, energy.NonCogenerativa, energy.GeotermoCondens, v.mw})
-			}
-			geoCapNet[[2]string{strconv.Itoa(year), p}] = net
+			gross := statsRound(870 * geoProvinces()[p] / 100)
+			net := statsRound(gross * 0.89)
+			g.addCapacity(year, region, p, energy.NonCogenerativa, energy.GeotermoCondens, gross, net)
+			g.geoCapNet[[2]string{strconv.Itoa(year), p}] = net
 		}
 	}
+}
 
-	// Province weights, fixed over the years.
+// provinceWeights draws the weights of the provinces that stay fixed over
+// the years: photovoltaic (sunnier in the south), the bioenergy share of
+// thermoelectric production, and the split of hydro between kinds of plant.
+func (g *statsGen) provinceWeights() {
 	provinces := allProvinces()
-	pvWeight := map[string]float64{}
+	g.pvWeight = map[string]float64{}
 	for _, p := range provinces {
 		region, _ := energy.RegionOf(p)
-		pvWeight[p] = sunFactor(region) * (0.4 + 1.2*rng.Float64())
+		g.pvWeight[p] = sunFactor(region) * (0.4 + 1.2*g.rng.Float64())
 	}
-	bioShare := map[string]float64{}
+	g.bioShare = map[string]float64{}
 	for _, p := range provinces {
-		bioShare[p] = 0.04 + 0.12*rng.Float64()
+		g.bioShare[p] = 0.04 + 0.12*g.rng.Float64()
 	}
-	hydricShares := map[string][3]float64{} // Bacino, Fluente, Serbatoio
+	g.hydricShares = map[string][3]float64{}
 	for _, p := range provinces {
-		b, f, r := 0.2+0.3*rng.Float64(), 0.3+0.4*rng.Float64(), 0.1+0.4*rng.Float64()
+		b, f, r := 0.2+0.3*g.rng.Float64(), 0.3+0.4*g.rng.Float64(), 0.1+0.4*g.rng.Float64()
 		t := b + f + r
-		hydricShares[p] = [3]float64{b / t, f / t, r / t}
+		g.hydricShares[p] = [3]float64{b / t, f / t, r / t}
 	}
-	allWind, allHydro, geoW, allPV := windProvinces(), hydroProvinces(), geoProvinces(), pvWeight
+}
 
-	for year := ThermoFirstYear; year <= ThermoLastYear; year++ {
-		y := strconv.Itoa(year)
-		// Only the provinces of the year, Sud Sardegna's plants counted
-		// in Cagliari before it existed.
-		provinces := provincesIn(year)
-		windW, hydroW, pvWeight := foldProvinces(year, allWind), foldProvinces(year, allHydro), foldProvinces(year, allPV)
-		hydro, wind, pv, geo, bio := renewableTWh(year)
-		windCap, pvCap, hydroCap := capacityGW(year)
-		split := func(w map[string]float64, total float64) map[string]float64 {
-			t := 0.0
-			for _, p := range provinces {
-				t += w[p]
-			}
-			out := map[string]float64{}
-			for _, p := range provinces {
-				if w[p] > 0 {
-					out[p] = total * w[p] / t * (0.96 + 0.08*rng.Float64())
-				}
-			}
-			return out
+// statsYear builds the statistics of one year.
+type statsYear struct {
+	*statsGen
+	year int
+	y    string // year, as the maps by year and province key it
+
+	// provinces are the provinces of the year, and the weights are folded
+	// into them: Sud Sardegna's plants count in Cagliari before it existed.
+	provinces          []string
+	windW, hydroW, pvW map[string]float64
+	bioGWh             map[string]float64 // net bioenergy production by province
+}
+
+func (g *statsGen) newYear(year int) *statsYear {
+	return &statsYear{
+		statsGen:  g,
+		year:      year,
+		y:         strconv.Itoa(year),
+		provinces: provincesIn(year),
+		windW:     foldProvinces(year, windProvinces()),
+		hydroW:    foldProvinces(year, hydroProvinces()),
+		pvW:       foldProvinces(year, g.pvWeight),
+	}
+}
+
+// split splits a national total between the year's provinces by weight,
+// each share perturbed by a few percent.
+func (y *statsYear) split(w map[string]float64, total float64) map[string]float64 {
+	t := 0.0
+	for _, p := range y.provinces {
+		t += w[p]
+	}
+	out := map[string]float64{}
+	for _, p := range y.provinces {
+		if w[p] > 0 {
+			out[p] = total * w[p] / t * (0.96 + 0.08*y.rng.Float64())
 		}
-		// Bioenergies: a share of net thermoelectric production, scaled
-		// towards the national figure but never above 60% of it.
-		bioRaw, bioT := map[string]float64{}, 0.0
-		for _, p := range provinces {
-			bioRaw[p] = bioShare[p] * thermoNet[[2]string{y, p}]
-			bioT += bioRaw[p]
-		}
-		bioGWh := map[string]float64{}
-		for _, p := range provinces {
-			if bioRaw[p] > 0 {
-				bioGWh[p] = round(min(bioRaw[p]*bio*1000/bioT, 0.6*thermoNet[[2]string{y, p}]))
-			}
-		}
-		net := map[string]map[string]float64{
-			"Bioenergie":        bioGWh,
-			"Eolico":            split(windW, wind*1000),
-			"Fotovoltaico":      split(pvWeight, pv*1000),
-			"Geotermoelettrico": split(geoW, geo*1000),
-		}
-		// Hydro: the hydric records, whose net values add up per province.
-		hydroNet := split(hydroW, hydro*1000)
-		idrico, idricoGross := map[string]float64{}, map[string]float64{}
-		for _, p := range provinces {
-			if hydroNet[p] == 0 {
+	}
+	return out
+}
+
+// renewables adds the year's renewable production by province and source,
+// and the hydric records that make up hydro's.
+func (y *statsYear) renewables() {
+	hydro, wind, pv, geo, bio := renewableTWh(y.year)
+	y.bioGWh = y.bioenergies(bio)
+	net := map[string]map[string]float64{
+		"Bioenergie":        y.bioGWh,
+		"Eolico":            y.split(y.windW, wind*1000),
+		"Fotovoltaico":      y.split(y.pvW, pv*1000),
+		"Geotermoelettrico": y.split(geoProvinces(), geo*1000),
+	}
+	idrico, idricoGross := y.hydric(y.split(y.hydroW, hydro*1000))
+	net["Idrico"] = idrico
+	for _, src := range energy.RenewableSourceNames().Values() {
+		for _, p := range y.provinces {
+			v := statsRound(net[src][p])
+			if v == 0 {
 				continue
 			}
 			region, _ := energy.RegionOf(p)
-			for i, kind := range energy.HydricPlantNames().Values() {
-				nv := round(hydroNet[p] * hydricShares[p][i])
-				gv := round(nv / (0.985 - 0.01*rng.Float64()))
-				s.Hydric = append(s.Hydric,
-					ProvinceStat{year, energy.Lorda, region, p, kind, gv},
-					ProvinceStat{year, energy.Netta, region, p, kind, nv})
-				idrico[p] += nv
-				idricoGross[p] += gv
+			g := statsRound(v / (0.97 + 0.02*y.rng.Float64()))
+			if src == "Idrico" {
+				g = statsRound(idricoGross[p])
 			}
-		}
-		for p := range idrico {
-			idrico[p] = round(idrico[p])
-		}
-		net["Idrico"] = idrico
-		for _, src := range energy.RenewableSourceNames().Values() {
-			for _, p := range provinces {
-				v := round(net[src][p])
-				if v == 0 {
-					continue
-				}
-				region, _ := energy.RegionOf(p)
-				g := round(v / (0.97 + 0.02*rng.Float64()))
-				if src == "Idrico" {
-					g = round(idricoGross[p])
-				}
-				s.RenewableSources = append(s.RenewableSources,
-					ProvinceStat{year, energy.Lorda, region, p, src, g},
-					ProvinceStat{year, energy.Netta, region, p, src, v})
-			}
-		}
-
-		// Efficient power.
-		capMW := map[string]map[string]float64{
-			"Eolico":       split(windW, windCap*1000),
-			"Fotovoltaico": split(pvWeight, pvCap*1000),
-			"Idrico":       split(hydroW, hydroCap*1000),
-		}
-		bioMW, geoMW, termoMW := map[string]float64{}, map[string]float64{}, map[string]float64{}
-		for _, p := range provinces {
-			yp := [2]string{y, p}
-			if b := bioGWh[p]; b > 0 && thermoNet[yp] > 0 {
-				bioMW[p] = capNet[yp] * b / thermoNet[yp]
-			}
-			termoMW[p] = capNet[yp] - bioMW[p]
-			geoMW[p] = geoCapNet[yp]
-		}
-		capMW["Bioenergie"], capMW["Geotermoelettrico"], capMW["Termoelettrico"] = bioMW, geoMW, termoMW
-		national := map[string]float64{}
-		for _, src := range energy.PlantSourceNames().Values() {
-			for _, p := range provinces {
-				v := round(capMW[src][p])
-				if v <= 0 {
-					continue
-				}
-				region, _ := energy.RegionOf(p)
-				g := round(v / (0.96 + 0.02*rng.Float64()))
-				s.GenerationPlants = append(s.GenerationPlants,
-					ProvinceStat{year, energy.Lorda, region, p, src, g},
-					ProvinceStat{year, energy.Netta, region, p, src, v})
-				national[src] += v
-			}
-		}
-		for _, t := range [...]struct {
-			typ string
-			mw  float64
-		}{
-			{"Thermal", national["Termoelettrico"] + national["Bioenergie"]},
-			{"Wind", national["Eolico"]},
-			{"Geothermal", national["Geotermoelettrico"]},
-			{"Photovoltaic", national["Fotovoltaico"]},
-			{"Hydro", national["Idrico"]},
-		} {
-			s.InstalledCapacity = append(s.InstalledCapacity, NationalStat{year, t.typ, float64(int64(t.mw/10+0.5)) / 100})
-		}
-
-		// Net production by region and source.
-		byRegion := map[[2]string]float64{}
-		for _, r := range s.RenewableSources {
-			if r.Year == year && r.Type == energy.Netta {
-				byRegion[[2]string{r.Region, r.Kind}] += r.Value
-			}
-		}
-		for _, p := range provinces {
-			if t := thermoNet[[2]string{y, p}]; t > 0 {
-				region, _ := energy.RegionOf(p)
-				byRegion[[2]string{region, "Termoelettrico"}] += t - bioGWh[p]
-			}
-		}
-		for k, v := range byRegion {
-			s.EnergyBySource = append(s.EnergyBySource, RegionStat{year, k[0], k[1], round(v)})
+			y.s.RenewableSources = append(y.s.RenewableSources,
+				ProvinceStat{y.year, energy.Lorda, region, p, src, g},
+				ProvinceStat{y.year, energy.Netta, region, p, src, v})
 		}
 	}
+}
+
+// bioenergies returns the net bioenergy production by province: a share of
+// its net thermoelectric production (bioenergies burn in thermoelectric
+// plants), scaled towards the national figure, bioTWh, but never above 60%
+// of it.
+func (y *statsYear) bioenergies(bioTWh float64) map[string]float64 {
+	raw, total := map[string]float64{}, 0.0
+	for _, p := range y.provinces {
+		raw[p] = y.bioShare[p] * y.thermoNet[[2]string{y.y, p}]
+		total += raw[p]
+	}
+	out := map[string]float64{}
+	for _, p := range y.provinces {
+		if raw[p] > 0 {
+			out[p] = statsRound(min(raw[p]*bioTWh*1000/total, 0.6*y.thermoNet[[2]string{y.y, p}]))
+		}
+	}
+	return out
+}
+
+// hydric adds the year's hydric records, splitting each province's net
+// hydro production between the kinds of plant, and returns the net and
+// gross hydro production by province as the records add them up.
+func (y *statsYear) hydric(hydroNet map[string]float64) (net, gross map[string]float64) {
+	net, gross = map[string]float64{}, map[string]float64{}
+	for _, p := range y.provinces {
+		if hydroNet[p] == 0 {
+			continue
+		}
+		region, _ := energy.RegionOf(p)
+		for i, kind := range energy.HydricPlantNames().Values() {
+			nv := statsRound(hydroNet[p] * y.hydricShares[p][i])
+			gv := statsRound(nv / (0.985 - 0.01*y.rng.Float64()))
+			y.s.Hydric = append(y.s.Hydric,
+				ProvinceStat{y.year, energy.Lorda, region, p, kind, gv},
+				ProvinceStat{y.year, energy.Netta, region, p, kind, nv})
+			net[p] += nv
+			gross[p] += gv
+		}
+	}
+	for p := range net {
+		net[p] = statsRound(net[p])
+	}
+	return net, gross
+}
+
+// plants adds the year's generation plants (efficient power by province
+// and source) and the national installed capacity they add up to.
+// Termoelettrico is the thermoelectric capacity less the bioenergy plants',
+// so that the sources add up to the country's.
+func (y *statsYear) plants() {
+	windCap, pvCap, hydroCap := capacityGW(y.year)
+	capMW := map[string]map[string]float64{
+		"Eolico":       y.split(y.windW, windCap*1000),
+		"Fotovoltaico": y.split(y.pvW, pvCap*1000),
+		"Idrico":       y.split(y.hydroW, hydroCap*1000),
+	}
+	bioMW, geoMW, termoMW := map[string]float64{}, map[string]float64{}, map[string]float64{}
+	for _, p := range y.provinces {
+		yp := [2]string{y.y, p}
+		if b := y.bioGWh[p]; b > 0 && y.thermoNet[yp] > 0 {
+			bioMW[p] = y.capNet[yp] * b / y.thermoNet[yp]
+		}
+		termoMW[p] = y.capNet[yp] - bioMW[p]
+		geoMW[p] = y.geoCapNet[yp]
+	}
+	capMW["Bioenergie"], capMW["Geotermoelettrico"], capMW["Termoelettrico"] = bioMW, geoMW, termoMW
+	national := map[string]float64{}
+	for _, src := range energy.PlantSourceNames().Values() {
+		for _, p := range y.provinces {
+			v := statsRound(capMW[src][p])
+			if v <= 0 {
+				continue
+			}
+			region, _ := energy.RegionOf(p)
+			g := statsRound(v / (0.96 + 0.02*y.rng.Float64()))
+			y.s.GenerationPlants = append(y.s.GenerationPlants,
+				ProvinceStat{y.year, energy.Lorda, region, p, src, g},
+				ProvinceStat{y.year, energy.Netta, region, p, src, v})
+			national[src] += v
+		}
+	}
+	y.installedCapacity(national)
+}
+
+// installedCapacity adds the year's national installed capacity, GW, from
+// the net efficient power by source, MW: Thermal is Termoelettrico plus
+// Bioenergie.
+func (y *statsYear) installedCapacity(national map[string]float64) {
+	for _, t := range [...]struct {
+		typ string
+		mw  float64
+	}{
+		{"Thermal", national["Termoelettrico"] + national["Bioenergie"]},
+		{"Wind", national["Eolico"]},
+		{"Geothermal", national["Geotermoelettrico"]},
+		{"Photovoltaic", national["Fotovoltaico"]},
+		{"Hydro", national["Idrico"]},
+	} {
+		y.s.InstalledCapacity = append(y.s.InstalledCapacity, NationalStat{y.year, t.typ, float64(int64(t.mw/10+0.5)) / 100})
+	}
+}
+
+// energyBySource adds the year's net production by region and source: the
+// renewable sources, and Termoelettrico as net thermoelectric production
+// minus bioenergies.
+func (y *statsYear) energyBySource() {
+	byRegion := map[[2]string]float64{}
+	for _, r := range y.s.RenewableSources {
+		if r.Year == y.year && r.Type == energy.Netta {
+			byRegion[[2]string{r.Region, r.Kind}] += r.Value
+		}
+	}
+	for _, p := range y.provinces {
+		if t := y.thermoNet[[2]string{y.y, p}]; t > 0 {
+			region, _ := energy.RegionOf(p)
+			byRegion[[2]string{region, "Termoelettrico"}] += t - y.bioGWh[p]
+		}
+	}
+	for k, v := range byRegion {
+		y.s.EnergyBySource = append(y.s.EnergyBySource, RegionStat{y.year, k[0], k[1], statsRound(v)})
+	}
+}
+
+// sortStats sorts the statistics by year and then by their text fields.
+func sortStats(s *Stats) {
 	sortProvince := func(a, b ProvinceStat) int {
 		return cmp.Or(cmp.Compare(a.Year, b.Year), strings.Compare(a.Region, b.Region), strings.Compare(a.Province, b.Province),
 			strings.Compare(a.Kind, b.Kind), strings.Compare(a.Type, b.Type))
@@ -433,7 +529,6 @@ func GenerationStats() Stats {
 		return cmp.Or(cmp.Compare(a.Year, b.Year), strings.Compare(a.Region, b.Region), strings.Compare(a.Province, b.Province),
 			strings.Compare(a.Category, b.Category), strings.Compare(a.Subcategory, b.Subcategory), strings.Compare(a.CapacityType, b.CapacityType))
 	})
-	return s
 }
 
 // allProvinces returns every province, sorted, so that the seeded draws

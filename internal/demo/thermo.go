@@ -64,11 +64,16 @@ type thermoSite struct {
 }
 
 // thermoSites lists the large sites by name and place. Sites of the same
-// province and kind add up into one record.
+// province and kind add up into one record. The order of the list is part of
+// the demo's data (the seeded draws follow it).
 func thermoSites() []thermoSite {
-	const nc, c = energy.NonCogenerativa, energy.Cogenerativa
+	return slices.Concat(thermoSteamSites(), thermoCombinedCycleSites(), thermoOtherSites(), thermoCogenerationSites())
+}
+
+// thermoSteamSites are the coal and oil steam units (condensing).
+func thermoSteamSites() []thermoSite {
+	const nc = energy.NonCogenerativa
 	return []thermoSite{
-		// Coal and oil steam units (condensing).
 		{"Brindisi", nc, "Condensazione", 12_000, trendCoal, 0, 0},    // Cerano
 		{"Roma", nc, "Condensazione", 10_000, trendCoal, 0, 0},        // Torrevaldaliga Nord, Civitavecchia
 		{"Venezia", nc, "Condensazione", 4_500, trendCoal, 0, 0},      // Fusina
@@ -80,8 +85,13 @@ func thermoSites() []thermoSite {
 		{"Genova", nc, "Condensazione", 700, trendCoal, 0, 2017},      // Lanterna
 		{"Messina", nc, "Condensazione", 1_500, trendOil, 0, 0},       // San Filippo del Mela
 		{"Nuoro", nc, "Condensazione", 150, trendOil, 0, 2019},        // Ottana
+	}
+}
 
-		// Combined-cycle gas turbines.
+// thermoCombinedCycleSites are the combined-cycle gas turbines.
+func thermoCombinedCycleSites() []thermoSite {
+	const nc = energy.NonCogenerativa
+	return []thermoSite{
 		{"Milano", nc, "Ciclo combinato", 3_000, trendGas, 0, 0},  // Turbigo
 		{"Milano", nc, "Ciclo combinato", 2_500, trendGas, 0, 0},  // Cassano d'Adda
 		{"Pavia", nc, "Ciclo combinato", 2_500, trendGas, 0, 0},   // Voghera
@@ -113,9 +123,14 @@ func thermoSites() []thermoSite {
 		{"Piacenza", nc, "Ripotenziato", 800, trendGas, 0, 0},
 		{"Mantova", nc, "Ripotenziato", 600, trendGas, 0, 0},
 		{"Frosinone", nc, "Ripotenziato", 400, trendGas, 0, 0},
+	}
+}
 
-		// Open-cycle gas turbines, diesel sets on the smaller islands and
-		// the odd plants of the remaining subcategories.
+// thermoOtherSites are the open-cycle gas turbines, the diesel sets on the
+// smaller islands and the odd plants of the remaining subcategories.
+func thermoOtherSites() []thermoSite {
+	const nc = energy.NonCogenerativa
+	return []thermoSite{
 		{"Pavia", nc, "Turbine a gas", 50, trendGas, 0, 0},
 		{"Napoli", nc, "Turbine a gas", 80, trendGas, 0, 0},
 		{"Palermo", nc, "Turbine a gas", 90, trendGas, 0, 0},
@@ -130,9 +145,14 @@ func thermoSites() []thermoSite {
 		{"Roma", nc, "Turbo espansione", 8, trendIndustry, 0, 0},
 		{"Bologna", nc, "Turbo espansione", 5, trendIndustry, 0, 0},
 		{"Milano", nc, "Altro genere", 60, trendIndustry, 0, 0},
+	}
+}
 
-		// Cogeneration at refineries, petrochemical sites, steelworks and
-		// district heating.
+// thermoCogenerationSites are the cogeneration plants at refineries,
+// petrochemical sites, steelworks and district heating.
+func thermoCogenerationSites() []thermoSite {
+	const c = energy.Cogenerativa
+	return []thermoSite{
 		{"Ferrara", c, "Ciclo combinato con cogenerazione", 3_500, trendIndustry, 0, 0},
 		{"Ravenna", c, "Ciclo combinato con cogenerazione", 3_000, trendIndustry, 0, 0},
 		{"Brindisi", c, "Ciclo combinato con cogenerazione", 3_000, trendIndustry, 0, 0},

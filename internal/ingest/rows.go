@@ -28,17 +28,46 @@ func ReadRows(c *dataset.Catalog, d *dataset.Dataset, name string, r io.Reader) 
 		return nil, energy.Errorf(energy.Invalid, "dataset %s takes no import files", d.Name)
 	}
 	if d.Import.Parse != nil {
-		rows, err := d.Import.Parse(name, r)
-		if err != nil {
-			return nil, err
-		}
-		for i := range rows {
-			if err := c.Canonical(d, &rows[i]); err != nil {
-				return nil, energy.Errorf(energy.Invalid, "%s: record %d (%s): %s", name, i+1, d.DescribeKey(rows[i]), energy.ErrorMessage(err))
-			}
-		}
-		return rows, nil
+		return readParsed(c, d, name, r)
 	}
+	tr, err := newTableReader(c, d, name, r)
+	if err != nil {
+		return nil, err
+	}
+	return tr.readAll()
+}
+
+// readParsed reads a file through d's own parser and puts its records in
+// canonical form.
+func readParsed(c *dataset.Catalog, d *dataset.Dataset, name string, r io.Reader) ([]dataset.Row, error) {
+	rows, err := d.Import.Parse(name, r)
+	if err != nil {
+		return nil, err
+	}
+	for i := range rows {
+		if err := c.Canonical(d, &rows[i]); err != nil {
+			return nil, energy.Errorf(energy.Invalid, "%s: record %d (%s): %s", name, i+1, d.DescribeKey(rows[i]), energy.ErrorMessage(err))
+		}
+	}
+	return rows, nil
+}
+
+// tableReader reads the records of a CSV or XLSX file whose header names
+// each field's column.
+type tableReader struct {
+	c    *dataset.Catalog
+	d    *dataset.Dataset
+	lay  *dataset.Layout
+	name string // the file's
+	t    *Table
+	cols []column
+	head int            // the header's row
+	idx  map[string]int // column index by header name
+	xlsx bool           // cells may hold Excel dates and E notation
+}
+
+// newTableReader reads the table and finds its header.
+func newTableReader(c *dataset.Catalog, d *dataset.Dataset, name string, r io.Reader) (*tableReader, error) {
 	t, err := ReadTable(name, r)
 	if err != nil {
 		return nil, err
@@ -64,95 +93,137 @@ func ReadRows(c *dataset.Catalog, d *dataset.Dataset, name string, r io.Reader) 
 	if f, err := FormatOf(name); err == nil && f == XLSX {
 		xlsx = true
 	}
-	lay := c.Layout(d)
+	return &tableReader{c: c, d: d, lay: c.Layout(d), name: name, t: t, cols: cols, head: head, idx: idx, xlsx: xlsx}, nil
+}
+
+// readAll reads every row below the header, skipping blank ones, and
+// refuses a key seen on an earlier line.
+func (tr *tableReader) readAll() ([]dataset.Row, error) {
 	var rows []dataset.Row
 	seen := map[string]int{} // row index of each key's first record
-	for i := head + 1; i < len(t.Rows); i++ {
-		if t.Blank(i) {
+	for i := tr.head + 1; i < len(tr.t.Rows); i++ {
+		if tr.t.Blank(i) {
 			continue
 		}
-		row := dataset.Row{Text: make([]string, lay.NText), Num: make([]float64, lay.NNum)}
-		var wall, offset string
-		var month time.Month // a MonthOf field's month, which refines YearOf's moment
-		for _, col := range cols {
-			v := ""
-			for _, n := range col.names {
-				if j, ok := idx[n]; ok {
-					v = t.Cell(i, j)
-					break
-				}
-			}
-			f := col.field
-			switch {
-			case col.isOffset:
-				offset = v
-			case f.Kind == dataset.Instant:
-				wall = v
-			case f.Kind == dataset.YearOf:
-				if v == "" {
-					return nil, t.Errorf(i, "%s is missing", f.Name)
-				}
-				y, err := strconv.Atoi(v)
-				if err != nil {
-					return nil, t.Errorf(i, "%s %q is not an integer", f.Name, v)
-				}
-				if y < energy.MinYear || y > energy.MaxYear {
-					return nil, t.Errorf(i, "%s %d is outside %d..%d", f.Name, y, energy.MinYear, energy.MaxYear)
-				}
-				row.Time = time.Date(y, time.January, 1, 0, 0, 0, 0, energy.Rome()).Unix()
-			case f.Kind == dataset.MonthOf:
-				name, ok := energy.MonthNames().Canonical(v)
-				if !ok {
-					return nil, t.Errorf(i, "%s %q is not a month (want Gennaio to Dicembre)", f.Name, v)
-				}
-				month = energy.MonthOfName(name)
-			case f.Kind == dataset.DateOf:
-				day, err := parseDay(v, xlsx)
-				if err != nil {
-					return nil, t.Errorf(i, "%s %q: %v", f.Name, v, err)
-				}
-				row.Time = day.Start().Unix()
-			case f.Kind == dataset.Text:
-				k, _ := lay.TextIndex(f.Name)
-				row.Text[k] = v
-			case f.Kind == dataset.Number:
-				k, _ := lay.NumIndex(f.Name)
-				if v == "" {
-					row.Num[k] = math.NaN()
-					continue
-				}
-				n, err := parseCellNumber(v, xlsx, d.Import.EnglishNumbers)
-				if err != nil {
-					return nil, t.Errorf(i, "%s: %s", f.Name, energy.ErrorMessage(err))
-				}
-				row.Num[k] = n
-			}
+		row, err := tr.row(i)
+		if err != nil {
+			return nil, err
 		}
-		if month != 0 {
-			y := time.Unix(row.Time, 0).In(energy.Rome()).Year()
-			row.Time = time.Date(y, month, 1, 0, 0, 0, 0, energy.Rome()).Unix()
-		}
-		if hasInstant(d) {
-			at, err := parseInstant(wall, offset, xlsx)
-			if err != nil {
-				return nil, t.Errorf(i, "%s %q: %v", instantName(d), strings.TrimSpace(wall+" "+offset), err)
-			}
-			row.Time = at
-		}
-		if err := c.Canonical(d, &row); err != nil {
-			return nil, t.Errorf(i, "%s", energy.ErrorMessage(err))
-		}
-		k := c.KeyOf(d, row)
+		k := tr.c.KeyOf(tr.d, row)
 		if first, dup := seen[k]; dup {
-			return nil, t.Errorf(i, "same %s as line %d", keyWords(d), t.Lines[first])
+			return nil, tr.t.Errorf(i, "same %s as line %d", keyWords(tr.d), tr.t.Lines[first])
 		}
 		seen[k] = i
 		rows = append(rows, row)
 	}
 	if len(rows) == 0 {
-		return nil, energy.Errorf(energy.Invalid, "%s: no data rows below the header", name)
+		return nil, energy.Errorf(energy.Invalid, "%s: no data rows below the header", tr.name)
 	}
 	return rows, nil
+}
+
+// rowCells is a row as its cells are read: the record, and the parts of
+// its moment that only the whole row decides.
+type rowCells struct {
+	row          dataset.Row
+	wall, offset string     // an Instant's wall time and UTC offset
+	month        time.Month // a MonthOf field's month, which refines YearOf's moment
+}
+
+// row reads table row i into a canonical record.
+func (tr *tableReader) row(i int) (dataset.Row, error) {
+	rc := rowCells{row: dataset.Row{Text: make([]string, tr.lay.NText), Num: make([]float64, tr.lay.NNum)}}
+	for _, col := range tr.cols {
+		if err := tr.cell(i, col, &rc); err != nil {
+			return dataset.Row{}, err
+		}
+	}
+	row := rc.row
+	if rc.month != 0 {
+		y := time.Unix(row.Time, 0).In(energy.Rome()).Year()
+		row.Time = time.Date(y, rc.month, 1, 0, 0, 0, 0, energy.Rome()).Unix()
+	}
+	if hasInstant(tr.d) {
+		at, err := parseInstant(rc.wall, rc.offset, tr.xlsx)
+		if err != nil {
+			return dataset.Row{}, tr.t.Errorf(i, "%s %q: %v", instantName(tr.d), strings.TrimSpace(rc.wall+" "+rc.offset), err)
+		}
+		row.Time = at
+	}
+	if err := tr.c.Canonical(tr.d, &row); err != nil {
+		return dataset.Row{}, tr.t.Errorf(i, "%s", energy.ErrorMessage(err))
+	}
+	return row, nil
+}
+
+// value returns row i's cell in col's column, "" when the file lacks it.
+func (tr *tableReader) value(i int, col column) string {
+	for _, n := range col.names {
+		if j, ok := tr.idx[n]; ok {
+			return tr.t.Cell(i, j)
+		}
+	}
+	return ""
+}
+
+// cell reads row i's cell in col's column into rc.
+func (tr *tableReader) cell(i int, col column, rc *rowCells) error {
+	v := tr.value(i, col)
+	f := col.field
+	switch {
+	case col.isOffset:
+		rc.offset = v
+	case f.Kind == dataset.Instant:
+		rc.wall = v
+	case f.Kind == dataset.YearOf:
+		y, err := tr.year(i, f, v)
+		if err != nil {
+			return err
+		}
+		rc.row.Time = time.Date(y, time.January, 1, 0, 0, 0, 0, energy.Rome()).Unix()
+	case f.Kind == dataset.MonthOf:
+		name, ok := energy.MonthNames().Canonical(v)
+		if !ok {
+			return tr.t.Errorf(i, "%s %q is not a month (want Gennaio to Dicembre)", f.Name, v)
+		}
+		rc.month = energy.MonthOfName(name)
+	case f.Kind == dataset.DateOf:
+		day, err := parseDay(v, tr.xlsx)
+		if err != nil {
+			return tr.t.Errorf(i, "%s %q: %v", f.Name, v, err)
+		}
+		rc.row.Time = day.Start().Unix()
+	case f.Kind == dataset.Text:
+		k, _ := tr.lay.TextIndex(f.Name)
+		rc.row.Text[k] = v
+	case f.Kind == dataset.Number:
+		k, _ := tr.lay.NumIndex(f.Name)
+		if v == "" {
+			rc.row.Num[k] = math.NaN()
+			return nil
+		}
+		n, err := parseCellNumber(v, tr.xlsx, tr.d.Import.EnglishNumbers)
+		if err != nil {
+			return tr.t.Errorf(i, "%s: %s", f.Name, energy.ErrorMessage(err))
+		}
+		rc.row.Num[k] = n
+	}
+	return nil
+}
+
+// year reads a YearOf cell of row i.
+func (tr *tableReader) year(i int, f dataset.Field, v string) (int, error) {
+	if v == "" {
+		return 0, tr.t.Errorf(i, "%s is missing", f.Name)
+	}
+	y, err := strconv.Atoi(v)
+	if err != nil {
+		return 0, tr.t.Errorf(i, "%s %q is not an integer", f.Name, v)
+	}
+	if y < energy.MinYear || y > energy.MaxYear {
+		return 0, tr.t.Errorf(i, "%s %d is outside %d..%d", f.Name, y, energy.MinYear, energy.MaxYear)
+	}
+	return y, nil
 }
 
 // column is a column the generic reader looks for.

@@ -56,83 +56,139 @@ func ParseTotalLoad(name string, r io.Reader) ([]energy.LoadPoint, error) {
 	if err != nil {
 		return nil, err
 	}
-	forecastCol, hasForecast := col[colLoadForecast]
-	zones := energy.Zones()
-
-	type row struct {
-		i        int // index in t.Rows
-		wall     int64
-		zone     int // index in zones
-		total    float64
-		forecast float64
-		early    int64 // the instant, or the earlier one in the repeated hour
-		late     int64 // the later instant in the repeated hour, else early
-		pair     int   // index in rows of the other occurrence of a repeated wall time, or -1
-		second   bool  // the later of the pair in file order
-		at       int64 // the instant chosen
+	lr := &loadReader{t: t, col: col, xlsx: format == XLSX, zones: energy.Zones()}
+	rows, err := lr.readRows(hdr)
+	if err != nil {
+		return nil, err
 	}
+	if len(rows) == 0 {
+		return nil, energy.Errorf(energy.Invalid, "%s: no data rows below the header", t.File)
+	}
+	if err := lr.chooseInstants(rows); err != nil {
+		return nil, err
+	}
+	slices.SortFunc(rows, func(a, b loadRow) int {
+		return cmp.Or(cmp.Compare(a.at, b.at), cmp.Compare(a.zone, b.zone))
+	})
+	pts := make([]energy.LoadPoint, len(rows))
+	for k, rw := range rows {
+		pts[k] = energy.LoadPoint{
+			At:         time.Unix(rw.at, 0).In(energy.Rome()),
+			Zone:       lr.zones[rw.zone],
+			TotalMW:    rw.total,
+			ForecastMW: rw.forecast,
+		}
+	}
+	return pts, nil
+}
+
+// loadReader reads the data rows of a total-load table.
+type loadReader struct {
+	t     *Table
+	col   map[string]int // column index by header name
+	xlsx  bool           // date cells may be Excel serial numbers
+	zones []energy.Zone
+}
+
+// loadRow is a data row of a total-load file.
+type loadRow struct {
+	i        int // index in t.Rows
+	wall     int64
+	zone     int // index in zones
+	total    float64
+	forecast float64
+	early    int64 // the instant, or the earlier one in the repeated hour
+	late     int64 // the later instant in the repeated hour, else early
+	pair     int   // index in rows of the other occurrence of a repeated wall time, or -1
+	second   bool  // the later of the pair in file order
+	at       int64 // the instant chosen
+}
+
+// repeated reports whether the row's wall time is in the repeated autumn
+// hour, which two instants share.
+func (rw loadRow) repeated() bool { return rw.late != rw.early }
+
+// readRows reads the rows below the header hdr in file order, pairing the
+// two occurrences of a zone's repeated-hour wall time. It returns an error
+// for a bad row, and for a zone and wall time that repeat where they may
+// not: outside the repeated hour, or a third time.
+func (lr *loadReader) readRows(hdr int) ([]loadRow, error) {
+	t := lr.t
 	type zoneWall struct {
 		zone int
 		wall int64
 	}
-	rows := make([]row, 0, len(t.Rows)-hdr)
+	rows := make([]loadRow, 0, len(t.Rows)-hdr)
 	firstRow := make(map[zoneWall]int, len(t.Rows)) // index in rows of the first row with the key
 	for i := hdr + 1; i < len(t.Rows); i++ {
 		if t.Blank(i) {
 			continue
 		}
-		cell := t.Cell(i, col[colLoadDate])
-		wall, err := parseLoadWall(cell, format == XLSX)
+		rw, err := lr.readRow(i)
 		if err != nil {
-			return nil, t.Errorf(i, "%s %q: %v", colLoadDate, cell, err)
+			return nil, err
 		}
-		if err := onQuarterHour(wall); err != nil {
-			return nil, t.Errorf(i, "%s %s: %v", colLoadDate, formatWall(wall), err)
-		}
-		early, late, n := romeInstants(wall)
-		if n == 0 {
-			return nil, t.Errorf(i, "%s %s does not exist in Europe/Rome (the clocks skip that hour)", colLoadDate, formatWall(wall))
-		}
-		zcell := t.Cell(i, col[colLoadZone])
-		zone, ok := zoneIndex(zones, zcell)
-		if !ok {
-			return nil, t.Errorf(i, "%s %q is not one of %s", colLoadZone, zcell, zoneList(zones))
-		}
-		total, err := parseLoadMW(t.Cell(i, col[colLoadTotal]), zones[zone])
-		if err != nil {
-			return nil, t.Errorf(i, "%s: %v", colLoadTotal, err)
-		}
-		forecast := math.NaN()
-		if c := t.Cell(i, forecastCol); hasForecast && c != "" {
-			if forecast, err = parseLoadMW(c, zones[zone]); err != nil {
-				return nil, t.Errorf(i, "%s: %v", colLoadForecast, err)
-			}
-		}
-		rw := row{i: i, wall: wall, zone: zone, total: total, forecast: forecast, early: early, late: late, pair: -1}
-		key := zoneWall{zone, wall}
+		key := zoneWall{rw.zone, rw.wall}
 		if j, dup := firstRow[key]; !dup {
 			firstRow[key] = len(rows)
 		} else {
 			first := rows[j]
 			switch {
-			case n == 1:
-				return nil, t.Errorf(i, "%s at %s repeats line %d", zones[zone], formatWall(wall), t.Lines[first.i])
+			case !rw.repeated():
+				return nil, t.Errorf(i, "%s at %s repeats line %d", lr.zones[rw.zone], formatWall(rw.wall), t.Lines[first.i])
 			case first.pair >= 0:
 				return nil, t.Errorf(i, "%s at %s appears a third time; the repeated hour has two (lines %d and %d)",
-					zones[zone], formatWall(wall), t.Lines[first.i], t.Lines[rows[first.pair].i])
+					lr.zones[rw.zone], formatWall(rw.wall), t.Lines[first.i], t.Lines[rows[first.pair].i])
 			}
 			rows[j].pair, rw.pair, rw.second = len(rows), j, true
 		}
 		rows = append(rows, rw)
 	}
-	if len(rows) == 0 {
-		return nil, energy.Errorf(energy.Invalid, "%s: no data rows below the header", t.File)
-	}
+	return rows, nil
+}
 
-	// Each zone's rows run one way, oldest or newest first; that decides
-	// which occurrence of a repeated wall time is the earlier instant.
-	firstWall, lastWall := make([]int64, len(zones)), make([]int64, len(zones))
-	seen := make([]bool, len(zones))
+// readRow reads the cells of row i: a wall time on the quarter hour that
+// exists in Europe/Rome, a zone, a plausible load and forecast.
+func (lr *loadReader) readRow(i int) (loadRow, error) {
+	t, col, zones := lr.t, lr.col, lr.zones
+	cell := t.Cell(i, col[colLoadDate])
+	wall, err := parseLoadWall(cell, lr.xlsx)
+	if err != nil {
+		return loadRow{}, t.Errorf(i, "%s %q: %v", colLoadDate, cell, err)
+	}
+	if err := onQuarterHour(wall); err != nil {
+		return loadRow{}, t.Errorf(i, "%s %s: %v", colLoadDate, formatWall(wall), err)
+	}
+	early, late, n := romeInstants(wall)
+	if n == 0 {
+		return loadRow{}, t.Errorf(i, "%s %s does not exist in Europe/Rome (the clocks skip that hour)", colLoadDate, formatWall(wall))
+	}
+	zcell := t.Cell(i, col[colLoadZone])
+	zone, ok := zoneIndex(zones, zcell)
+	if !ok {
+		return loadRow{}, t.Errorf(i, "%s %q is not one of %s", colLoadZone, zcell, zoneList(zones))
+	}
+	total, err := parseLoadMW(t.Cell(i, col[colLoadTotal]), zones[zone])
+	if err != nil {
+		return loadRow{}, t.Errorf(i, "%s: %v", colLoadTotal, err)
+	}
+	forecast := math.NaN()
+	forecastCol, hasForecast := col[colLoadForecast]
+	if c := t.Cell(i, forecastCol); hasForecast && c != "" {
+		if forecast, err = parseLoadMW(c, zones[zone]); err != nil {
+			return loadRow{}, t.Errorf(i, "%s: %v", colLoadForecast, err)
+		}
+	}
+	return loadRow{i: i, wall: wall, zone: zone, total: total, forecast: forecast, early: early, late: late, pair: -1}, nil
+}
+
+// chooseInstants sets each row's instant. Each zone's rows run one way,
+// oldest or newest first; that decides which occurrence of a repeated wall
+// time is the earlier instant. A repeated-hour wall time that appears once
+// is an error: its offset cannot be told.
+func (lr *loadReader) chooseInstants(rows []loadRow) error {
+	firstWall, lastWall := make([]int64, len(lr.zones)), make([]int64, len(lr.zones))
+	seen := make([]bool, len(lr.zones))
 	for _, rw := range rows {
 		if !seen[rw.zone] {
 			seen[rw.zone], firstWall[rw.zone] = true, rw.wall
@@ -142,30 +198,18 @@ func ParseTotalLoad(name string, r io.Reader) ([]energy.LoadPoint, error) {
 	for k := range rows {
 		rw := &rows[k]
 		rw.at = rw.early
-		if rw.late == rw.early {
+		if !rw.repeated() {
 			continue
 		}
 		if rw.pair < 0 {
-			return nil, t.Errorf(rw.i, "%s at %s appears once; the repeated autumn hour needs both rows to tell +02:00 from +01:00",
-				zones[rw.zone], formatWall(rw.wall))
+			return lr.t.Errorf(rw.i, "%s at %s appears once; the repeated autumn hour needs both rows to tell +02:00 from +01:00",
+				lr.zones[rw.zone], formatWall(rw.wall))
 		}
 		if newestFirst := lastWall[rw.zone] < firstWall[rw.zone]; rw.second != newestFirst {
 			rw.at = rw.late
 		}
 	}
-	slices.SortFunc(rows, func(a, b row) int {
-		return cmp.Or(cmp.Compare(a.at, b.at), cmp.Compare(a.zone, b.zone))
-	})
-	pts := make([]energy.LoadPoint, len(rows))
-	for k, rw := range rows {
-		pts[k] = energy.LoadPoint{
-			At:         time.Unix(rw.at, 0).In(energy.Rome()),
-			Zone:       zones[rw.zone],
-			TotalMW:    rw.total,
-			ForecastMW: rw.forecast,
-		}
-	}
-	return pts, nil
+	return nil
 }
 
 // parseLoadWall reads a total-load timestamp as the Unix seconds of its
