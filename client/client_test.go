@@ -137,35 +137,6 @@ func wantExchanges(t *testing.T, srv *apitest.Server, want ...string) {
 	}
 }
 
-// inject answers the first n requests to path with status, headers and body
-// instead of the API. Answers carry X-Request-Id, as every answer of the
-// server does, so that they match the OpenAPI document.
-func inject(n int, path string, status int, body string, header ...string) func(http.Handler) http.Handler {
-	var mu sync.Mutex
-	left := n
-	return func(next http.Handler) http.Handler {
-		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			mu.Lock()
-			hit := r.URL.Path == path && left != 0
-			if hit && left > 0 {
-				left--
-			}
-			mu.Unlock()
-			if !hit {
-				next.ServeHTTP(w, r)
-				return
-			}
-			w.Header().Set("X-Request-Id", "injected")
-			w.Header().Set("Content-Type", "application/json")
-			for i := 0; i+1 < len(header); i += 2 {
-				w.Header().Set(header[i], header[i+1])
-			}
-			w.WriteHeader(status)
-			_, _ = io.WriteString(w, body)
-		})
-	}
-}
-
 const (
 	tooMany     = `{"result":{"message":"Too many requests","status":"ERROR"}}`
 	unavailable = `{"result":{"message":"Service unavailable","status":"ERROR"}}`
@@ -397,7 +368,7 @@ func TestTokenExpiryMidRangeRetriedWithFreshToken(t *testing.T) {
 func TestUnauthorizedWithFreshTokenIsAnError(t *testing.T) {
 	const refused = `{"result":{"message":"The access token is malformed, expired or revoked","status":"ERROR"}}`
 	srv := apitest.NewServer(t, apitest.Options{Data: testData(),
-		Wrap: inject(-1, thermoPath, http.StatusUnauthorized, refused, "WWW-Authenticate", `Bearer realm="energyapi", error="invalid_token"`)})
+		Wrap: apitest.Inject(-1, thermoPath, http.StatusUnauthorized, refused, "WWW-Authenticate", `Bearer realm="energyapi", error="invalid_token"`)})
 	c, _ := newClient(t, srv)
 	_, err := c.Thermoelectric(context.Background(), client.ThermoQuery{Year: 2023})
 	var ae *client.APIError
@@ -427,7 +398,7 @@ func TestBadCredentials(t *testing.T) {
 }
 
 func TestRateLimitedThenSuccess(t *testing.T) {
-	srv := apitest.NewServer(t, apitest.Options{Data: testData(), Wrap: inject(1, thermoPath, http.StatusTooManyRequests, tooMany, "Retry-After", "7")})
+	srv := apitest.NewServer(t, apitest.Options{Data: testData(), Wrap: apitest.Inject(1, thermoPath, http.StatusTooManyRequests, tooMany, "Retry-After", "7")})
 	c, s := newClient(t, srv)
 	got, err := c.Thermoelectric(context.Background(), client.ThermoQuery{Year: 2022})
 	if err != nil || len(got) != 1 {
@@ -446,7 +417,7 @@ func TestRateLimitedThenSuccess(t *testing.T) {
 // "Developer Over Qps" without Retry-After. This server never does, so the
 // exchange is not checked against the document.
 func TestOverQpsBacksOff(t *testing.T) {
-	srv := apitest.NewServer(t, apitest.Options{Data: testData(), Wrap: inject(2, thermoPath, http.StatusForbidden, "<h1>Developer Over Qps</h1>", "Content-Type", "text/html")})
+	srv := apitest.NewServer(t, apitest.Options{Data: testData(), Wrap: apitest.Inject(2, thermoPath, http.StatusForbidden, "<h1>Developer Over Qps</h1>", "Content-Type", "text/html")})
 	s := &sleeps{}
 	c := client.New(srv.URL, client.WithCredentials(apitest.ClientID, apitest.ClientSecret), client.WithSleep(s.sleep),
 		client.WithRetry(client.RetryPolicy{MaxAttempts: 5, BaseDelay: time.Second, MaxDelay: 30 * time.Second}))
@@ -466,7 +437,7 @@ func TestOverQpsBacksOff(t *testing.T) {
 }
 
 func TestOverQpsIsRateLimitedWhenRetriesRunOut(t *testing.T) {
-	srv := apitest.NewServer(t, apitest.Options{Data: testData(), Wrap: inject(-1, thermoPath, http.StatusForbidden, "Developer Over Qps", "Content-Type", "text/plain")})
+	srv := apitest.NewServer(t, apitest.Options{Data: testData(), Wrap: apitest.Inject(-1, thermoPath, http.StatusForbidden, "Developer Over Qps", "Content-Type", "text/plain")})
 	s := &sleeps{}
 	c := client.New(srv.URL, client.WithCredentials(apitest.ClientID, apitest.ClientSecret), client.WithSleep(s.sleep),
 		client.WithRetry(client.RetryPolicy{MaxAttempts: 2, BaseDelay: time.Second, MaxDelay: 30 * time.Second}))
@@ -480,7 +451,7 @@ func TestOverQpsIsRateLimitedWhenRetriesRunOut(t *testing.T) {
 }
 
 func TestRetriesGiveUp(t *testing.T) {
-	srv := apitest.NewServer(t, apitest.Options{Data: testData(), Wrap: inject(-1, thermoPath, http.StatusServiceUnavailable, unavailable)})
+	srv := apitest.NewServer(t, apitest.Options{Data: testData(), Wrap: apitest.Inject(-1, thermoPath, http.StatusServiceUnavailable, unavailable)})
 	c, s := newClient(t, srv, client.WithRetry(client.RetryPolicy{MaxAttempts: 3, BaseDelay: 100 * time.Millisecond, MaxDelay: time.Second}))
 	_, err := c.Thermoelectric(context.Background(), client.ThermoQuery{Year: 2023})
 	var ae *client.APIError
@@ -496,7 +467,7 @@ func TestRetriesGiveUp(t *testing.T) {
 }
 
 func TestRetryAfterLongerThanMaxDelayIsReturned(t *testing.T) {
-	srv := apitest.NewServer(t, apitest.Options{Data: testData(), Wrap: inject(1, thermoPath, http.StatusTooManyRequests, tooMany, "Retry-After", "120")})
+	srv := apitest.NewServer(t, apitest.Options{Data: testData(), Wrap: apitest.Inject(1, thermoPath, http.StatusTooManyRequests, tooMany, "Retry-After", "120")})
 	c, s := newClient(t, srv, client.WithRetry(client.RetryPolicy{MaxAttempts: 5, BaseDelay: time.Second, MaxDelay: 30 * time.Second}))
 	_, err := c.Thermoelectric(context.Background(), client.ThermoQuery{Year: 2023})
 	var ae *client.APIError
@@ -537,7 +508,7 @@ func (c cancelOnStatus) RoundTrip(r *http.Request) (*http.Response, error) {
 func TestCancelDuringBackoff(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	srv := apitest.NewServer(t, apitest.Options{Data: testData(), Wrap: inject(1, thermoPath, http.StatusTooManyRequests, tooMany, "Retry-After", "3600")})
+	srv := apitest.NewServer(t, apitest.Options{Data: testData(), Wrap: apitest.Inject(1, thermoPath, http.StatusTooManyRequests, tooMany, "Retry-After", "3600")})
 	hc := &http.Client{Transport: cancelOnStatus{base: apitest.NewValidator(t).Transport(t, nil), status: http.StatusTooManyRequests, cancel: cancel}}
 	c := client.New(srv.URL, client.WithHTTPClient(hc), client.WithCredentials(apitest.ClientID, apitest.ClientSecret),
 		client.WithRetry(client.RetryPolicy{MaxAttempts: 5, BaseDelay: time.Second, MaxDelay: 2 * time.Hour}))

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"io"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -294,36 +293,9 @@ func TestGetTable(t *testing.T) {
 	}
 }
 
-// failFirst answers the first n requests to path with status, in the error
-// envelope and with the given headers, instead of the API.
-func failFirst(n int, path string, status int, header ...string) func(http.Handler) http.Handler {
-	var mu sync.Mutex
-	left := n
-	return func(next http.Handler) http.Handler {
-		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			mu.Lock()
-			hit := r.URL.Path == path && left > 0
-			if hit {
-				left--
-			}
-			mu.Unlock()
-			if !hit {
-				next.ServeHTTP(w, r)
-				return
-			}
-			w.Header().Set("X-Request-Id", "injected")
-			w.Header().Set("Content-Type", "application/json")
-			for i := 0; i+1 < len(header); i += 2 {
-				w.Header().Set(header[i], header[i+1])
-			}
-			w.WriteHeader(status)
-			_, _ = io.WriteString(w, `{"result":{"message":"`+http.StatusText(status)+`","status":"ERROR"}}`)
-		})
-	}
-}
-
 func TestGetRateLimitedThenSuccess(t *testing.T) {
-	srv := apitest.NewServer(t, apitest.Options{Data: getData(), Wrap: failFirst(1, "/load/v2.0/peak-valley-load", http.StatusTooManyRequests, "Retry-After", "2")})
+	srv := apitest.NewServer(t, apitest.Options{Data: getData(), Wrap: apitest.Inject(1, "/load/v2.0/peak-valley-load", http.StatusTooManyRequests,
+		`{"result":{"message":"Too Many Requests","status":"ERROR"}}`, "Retry-After", "2")})
 	out, _, w, err := runGetCmd(t, srv, credentials(), "peak-valley", "--from", "1/3/2024", "--to", "1/3/2024", "--format", "csv")
 	if err != nil {
 		t.Fatal(err)

@@ -46,14 +46,7 @@ const (
 )
 
 func checkRevisions(t *testing.T, env map[string]string, servers ...*server) {
-	out, err := runCmd(t, env, "clients", "create", "--name", "acme")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var c createdClient
-	if err := json.Unmarshal([]byte(out), &c); err != nil {
-		t.Fatal(err)
-	}
+	c := createClient(t, env, "--name", "acme")
 	tok, _ := servers[0].token(t, c.ClientID, c.ClientSecret)
 	importThermo := func(rows string) {
 		t.Helper()
@@ -211,14 +204,7 @@ func checkRevisions(t *testing.T, env map[string]string, servers ...*server) {
 // revised, by the first correction. It expects the imports checkRevisions
 // made before it, and none of total-load.
 func checkDerivedRevisions(t *testing.T, env map[string]string, servers ...*server) {
-	out, err := runCmd(t, env, "clients", "create", "--name", "derived")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var c createdClient
-	if err := json.Unmarshal([]byte(out), &c); err != nil {
-		t.Fatal(err)
-	}
+	c := createClient(t, env, "--name", "derived")
 	tok, _ := servers[0].token(t, c.ClientID, c.ClientSecret)
 	var day strings.Builder
 	for i := range 96 {
