@@ -39,15 +39,8 @@ func testData() apitest.Rows {
 	day := func(y int, m time.Month, d int, peakAt time.Time, peak float64, valleyAt time.Time, valley float64) energy.DayExtremes {
 		return energy.DayExtremes{Day: energy.Date{Year: y, Month: m, Day: d}, Peak: energy.Extreme{At: peakAt, GW: peak}, Valley: energy.Extreme{At: valleyAt, GW: valley}}
 	}
-	rec := apitest.Thermo
 	return apitest.Rows{
-		"thermoelectric": {
-			rec(2023, "Lorda", "Puglia", "Brindisi", "Non cogenerativa", "Condensazione", 5234.5678),
-			rec(2023, "Netta", "Puglia", "Brindisi", "Non cogenerativa", "Condensazione", 5012.1),
-			rec(2023, "Lorda", "Puglia", "Taranto", "Cogenerativa", "Contropressione", 0.408),
-			rec(2023, "Lorda", "Lombardia", "Milano", "Non cogenerativa", "Ciclo combinato", 27389.4),
-			rec(2022, "Lorda", "Puglia", "Brindisi", "Non cogenerativa", "Condensazione", -16368.385),
-		},
+		"thermoelectric": apitest.SmallThermo(),
 		"peak-valley": apitest.PeakValley(
 			day(2024, 1, 1, utc(2024, 1, 1, 17, 0), 31, utc(2024, 1, 1, 3, 0), 18.2),
 			day(2024, 1, 15, utc(2024, 1, 15, 17, 15), 40.5, utc(2024, 1, 15, 3, 15), 21.25),
@@ -86,33 +79,14 @@ func (t *tap) RoundTrip(r *http.Request) (*http.Response, error) {
 	return resp, nil
 }
 
-// sleeps records the waits of a client instead of waiting.
-type sleeps struct {
-	mu sync.Mutex
-	d  []time.Duration
-}
-
-func (s *sleeps) sleep(ctx context.Context, d time.Duration) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.d = append(s.d, d)
-	return ctx.Err()
-}
-
-func (s *sleeps) got() []time.Duration {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]time.Duration(nil), s.d...)
-}
-
 // newClient returns a client of srv with the registered credentials, whose
 // traffic is checked against the OpenAPI document, and which records its
 // waits instead of waiting.
-func newClient(t *testing.T, srv *apitest.Server, opts ...client.Option) (*client.Client, *sleeps) {
+func newClient(t *testing.T, srv *apitest.Server, opts ...client.Option) (*client.Client, *apitest.Sleeps) {
 	t.Helper()
-	s := &sleeps{}
+	s := &apitest.Sleeps{}
 	hc := &http.Client{Transport: apitest.NewValidator(t).Transport(t, nil)}
-	base := []client.Option{client.WithHTTPClient(hc), client.WithCredentials(apitest.ClientID, apitest.ClientSecret), client.WithSleep(s.sleep)}
+	base := []client.Option{client.WithHTTPClient(hc), client.WithCredentials(apitest.ClientID, apitest.ClientSecret), client.WithSleep(s.Sleep)}
 	return client.New(srv.URL, append(base, opts...)...), s
 }
 
@@ -291,8 +265,8 @@ func TestRangeOverTheServerLimitIsInvalidInput(t *testing.T) {
 	if !errors.As(err, &ae) || !errors.Is(err, client.ErrInvalidInput) || ae.Code != "ERROR" || !strings.HasPrefix(ae.Message, "Input Validation Error:") {
 		t.Fatalf("got %v, want a 400 APIError with the envelope's message", err)
 	}
-	if len(s.got()) != 0 || len(srv.SeenPath(peakValleyPath)) != 1 {
-		t.Errorf("got %d waits and %d requests, want a 400 not retried", len(s.got()), len(srv.SeenPath(peakValleyPath)))
+	if len(s.Got()) != 0 || len(srv.SeenPath(peakValleyPath)) != 1 {
+		t.Errorf("got %d waits and %d requests, want a 400 not retried", len(s.Got()), len(srv.SeenPath(peakValleyPath)))
 	}
 }
 
@@ -360,8 +334,8 @@ func TestTokenExpiryMidRangeRetriedWithFreshToken(t *testing.T) {
 	if len(got) != 10 {
 		t.Errorf("got %d records, want 10", len(got))
 	}
-	if len(s.got()) != 0 {
-		t.Errorf("waits: got %v, want none before the retry with a new token", s.got())
+	if len(s.Got()) != 0 {
+		t.Errorf("waits: got %v, want none before the retry with a new token", s.Got())
 	}
 }
 
@@ -392,8 +366,8 @@ func TestBadCredentials(t *testing.T) {
 		t.Fatalf("got %v, want a 401 APIError with code invalid_client", err)
 	}
 	wantExchanges(t, srv, "POST "+tokenPath+" 401")
-	if len(s.got()) != 0 {
-		t.Errorf("waits: got %v, want none", s.got())
+	if len(s.Got()) != 0 {
+		t.Errorf("waits: got %v, want none", s.Got())
 	}
 }
 
@@ -408,7 +382,7 @@ func TestRateLimitedThenSuccess(t *testing.T) {
 		"POST "+tokenPath+" 200",
 		"GET "+thermoPath+"?year=2022 429",
 		"GET "+thermoPath+"?year=2022 200")
-	if w := s.got(); len(w) != 1 || w[0] != 7*time.Second {
+	if w := s.Got(); len(w) != 1 || w[0] != 7*time.Second {
 		t.Errorf("waits: got %v, want [7s] as Retry-After asked", w)
 	}
 }
@@ -418,8 +392,8 @@ func TestRateLimitedThenSuccess(t *testing.T) {
 // exchange is not checked against the document.
 func TestOverQpsBacksOff(t *testing.T) {
 	srv := apitest.NewServer(t, apitest.Options{Data: testData(), Wrap: apitest.Inject(2, thermoPath, http.StatusForbidden, "<h1>Developer Over Qps</h1>", "Content-Type", "text/html")})
-	s := &sleeps{}
-	c := client.New(srv.URL, client.WithCredentials(apitest.ClientID, apitest.ClientSecret), client.WithSleep(s.sleep),
+	s := &apitest.Sleeps{}
+	c := client.New(srv.URL, client.WithCredentials(apitest.ClientID, apitest.ClientSecret), client.WithSleep(s.Sleep),
 		client.WithRetry(client.RetryPolicy{MaxAttempts: 5, BaseDelay: time.Second, MaxDelay: 30 * time.Second}))
 	if _, err := c.Thermoelectric(context.Background(), client.ThermoQuery{Year: 2023}); err != nil {
 		t.Fatal(err)
@@ -430,7 +404,7 @@ func TestOverQpsBacksOff(t *testing.T) {
 		"GET "+thermoPath+"?year=2023 403",
 		"GET "+thermoPath+"?year=2023 200")
 	// Exponential with jitter: between half and all of 1 s, then of 2 s.
-	w := s.got()
+	w := s.Got()
 	if len(w) != 2 || w[0] < 500*time.Millisecond || w[0] > time.Second || w[1] < time.Second || w[1] > 2*time.Second {
 		t.Errorf("waits: got %v, want one in [0.5s, 1s] and one in [1s, 2s]", w)
 	}
@@ -438,8 +412,8 @@ func TestOverQpsBacksOff(t *testing.T) {
 
 func TestOverQpsIsRateLimitedWhenRetriesRunOut(t *testing.T) {
 	srv := apitest.NewServer(t, apitest.Options{Data: testData(), Wrap: apitest.Inject(-1, thermoPath, http.StatusForbidden, "Developer Over Qps", "Content-Type", "text/plain")})
-	s := &sleeps{}
-	c := client.New(srv.URL, client.WithCredentials(apitest.ClientID, apitest.ClientSecret), client.WithSleep(s.sleep),
+	s := &apitest.Sleeps{}
+	c := client.New(srv.URL, client.WithCredentials(apitest.ClientID, apitest.ClientSecret), client.WithSleep(s.Sleep),
 		client.WithRetry(client.RetryPolicy{MaxAttempts: 2, BaseDelay: time.Second, MaxDelay: 30 * time.Second}))
 	_, err := c.Thermoelectric(context.Background(), client.ThermoQuery{Year: 2023})
 	if !errors.Is(err, client.ErrRateLimited) {
@@ -461,7 +435,7 @@ func TestRetriesGiveUp(t *testing.T) {
 	if n := len(srv.SeenPath(thermoPath)); n != 3 {
 		t.Errorf("got %d attempts, want 3", n)
 	}
-	if n := len(s.got()); n != 2 {
+	if n := len(s.Got()); n != 2 {
 		t.Errorf("got %d waits, want 2", n)
 	}
 }
@@ -474,8 +448,8 @@ func TestRetryAfterLongerThanMaxDelayIsReturned(t *testing.T) {
 	if !errors.Is(err, client.ErrRateLimited) || !errors.As(err, &ae) || ae.RetryAfter != 120*time.Second {
 		t.Fatalf("got %v, want a 429 APIError with RetryAfter 2m0s", err)
 	}
-	if n := len(srv.SeenPath(thermoPath)); n != 1 || len(s.got()) != 0 {
-		t.Errorf("got %d requests and waits %v, want one request and no wait", n, s.got())
+	if n := len(srv.SeenPath(thermoPath)); n != 1 || len(s.Got()) != 0 {
+		t.Errorf("got %d requests and waits %v, want one request and no wait", n, s.Got())
 	}
 }
 

@@ -27,15 +27,8 @@ func getData() apitest.Rows {
 	day := func(m time.Month, d int, peakAt time.Time, peak float64, valleyAt time.Time, valley float64) energy.DayExtremes {
 		return energy.DayExtremes{Day: energy.Date{Year: 2024, Month: m, Day: d}, Peak: energy.Extreme{At: peakAt, GW: peak}, Valley: energy.Extreme{At: valleyAt, GW: valley}}
 	}
-	rec := apitest.Thermo
 	return apitest.Rows{
-		"thermoelectric": {
-			rec(2023, "Lorda", "Puglia", "Brindisi", "Non cogenerativa", "Condensazione", 5234.5678),
-			rec(2023, "Netta", "Puglia", "Brindisi", "Non cogenerativa", "Condensazione", 5012.1),
-			rec(2023, "Lorda", "Puglia", "Taranto", "Cogenerativa", "Contropressione", 0.408),
-			rec(2023, "Lorda", "Lombardia", "Milano", "Non cogenerativa", "Ciclo combinato", 27389.4),
-			rec(2022, "Lorda", "Puglia", "Brindisi", "Non cogenerativa", "Condensazione", -16368.385),
-		},
+		"thermoelectric": apitest.SmallThermo(),
 		"peak-valley": apitest.PeakValley(
 			day(1, 1, utc(1, 1, 17, 0), 31, utc(1, 1, 3, 0), 18.2),
 			day(2, 29, utc(2, 29, 17, 30), 38.125, utc(2, 29, 2, 45), 22),
@@ -51,28 +44,15 @@ func credentials() map[string]string {
 	return map[string]string{"ENERGYAPI_CLIENT_ID": apitest.ClientID, "ENERGYAPI_CLIENT_SECRET": apitest.ClientSecret}
 }
 
-// waits records the waits of the command's client instead of waiting.
-type waits struct {
-	mu sync.Mutex
-	d  []time.Duration
-}
-
-func (w *waits) sleep(ctx context.Context, d time.Duration) error {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	w.d = append(w.d, d)
-	return ctx.Err()
-}
-
 // runGetCmd runs "get" against srv with the environment env, checking the
 // traffic against the OpenAPI document and recording waits.
-func runGetCmd(t *testing.T, srv *apitest.Server, env map[string]string, args ...string) (stdout, stderr string, w *waits, err error) {
+func runGetCmd(t *testing.T, srv *apitest.Server, env map[string]string, args ...string) (stdout, stderr string, w *apitest.Sleeps, err error) {
 	t.Helper()
-	w = &waits{}
+	w = &apitest.Sleeps{}
 	var out, errOut bytes.Buffer
 	hc := &http.Client{Transport: apitest.NewValidator(t).Transport(t, nil)}
 	args = append([]string{args[0], "--base-url", srv.URL}, args[1:]...)
-	err = runGetWith(context.Background(), args, envOf(env), &out, &errOut, client.WithHTTPClient(hc), client.WithSleep(w.sleep))
+	err = runGetWith(context.Background(), args, envOf(env), &out, &errOut, client.WithHTTPClient(hc), client.WithSleep(w.Sleep))
 	return out.String(), errOut.String(), w, err
 }
 
@@ -306,8 +286,8 @@ func TestGetRateLimitedThenSuccess(t *testing.T) {
 	wantSeen(t, srv, tokenReq,
 		pvReq+"dateFrom=01%2F03%2F2024&dateTo=01%2F03%2F2024 429",
 		pvReq+"dateFrom=01%2F03%2F2024&dateTo=01%2F03%2F2024 200")
-	if len(w.d) != 1 || w.d[0] != 2*time.Second {
-		t.Errorf("waits: got %v, want [2s] as Retry-After asked", w.d)
+	if got := w.Got(); len(got) != 1 || got[0] != 2*time.Second {
+		t.Errorf("waits: got %v, want [2s] as Retry-After asked", got)
 	}
 }
 

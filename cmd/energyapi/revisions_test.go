@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/energyapi/energyapi/internal/api/apitest"
 	"github.com/energyapi/energyapi/internal/testwait"
 )
 
@@ -267,19 +268,5 @@ func importLoad(t *testing.T, env map[string]string, s *server, rows string) str
 func peakValley(t *testing.T, s *server, path, tok string) string {
 	t.Helper()
 	status, b := s.get(t, path, tok)
-	var body struct {
-		PeakValley []map[string]string `json:"peak_valley_load"`
-	}
-	if err := json.Unmarshal(b, &body); err != nil || status != http.StatusOK {
-		t.Fatalf("%s: got %d %s (%v)", path, status, b, err)
-	}
-	var out []string
-	for _, rec := range body.PeakValley {
-		line := rec["date"][11:16] + " " + rec["peak_load_GW"] + "/" + rec["valley_load_GW"]
-		if p, ok := rec["published_at"]; ok {
-			line += " " + p + " " + rec["revised_at"]
-		}
-		out = append(out, line)
-	}
-	return strings.Join(out, "; ")
+	return apitest.PeakValleyLines(t, path, status, b)
 }

@@ -1,9 +1,11 @@
 package apitest
 
 import (
+	"context"
 	"io"
 	"net/http"
 	"sync"
+	"time"
 )
 
 // Inject is an Options.Wrap that answers the first n requests to path (every
@@ -35,4 +37,26 @@ func Inject(n int, path string, status int, body string, header ...string) func(
 			_, _ = io.WriteString(w, body)
 		})
 	}
+}
+
+// Sleeps records the waits a client asks for instead of waiting: its
+// Sleep is what a test passes to client.WithSleep.
+type Sleeps struct {
+	mu sync.Mutex
+	d  []time.Duration
+}
+
+// Sleep records d and returns ctx's error, at once.
+func (s *Sleeps) Sleep(ctx context.Context, d time.Duration) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.d = append(s.d, d)
+	return ctx.Err()
+}
+
+// Got returns the waits recorded so far, in order.
+func (s *Sleeps) Got() []time.Duration {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]time.Duration(nil), s.d...)
 }
