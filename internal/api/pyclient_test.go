@@ -166,19 +166,7 @@ func TestFamilyClientReadsJanuary2024(t *testing.T) {
 		t.Skip("generates the demo data")
 	}
 	python := requirePython(t)
-	cat, err := catalog.New()
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := dataset.NewMemory()
-	in := dataset.DemoInput{First: energy.Date{Year: 2024, Month: time.January, Day: 1}, Last: energy.Date{Year: 2024, Month: time.January, Day: 14}, Seed: demo.DefaultSeed}
-	err = cat.EachDemo(in, func(_, _ int, d *dataset.Dataset, generate func() []dataset.Row) error {
-		_, err := dataset.Import(context.Background(), m, cat, d, generate(), time.Unix(0, 0))
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	cat, m := demoDays(t, energy.Date{Year: 2024, Month: time.January, Day: 1}, energy.Date{Year: 2024, Month: time.January, Day: 14})
 	srv := apitest.NewServer(t, apitest.Options{Catalog: cat, Source: m})
 	out, err := exec.Command(python, filepath.Join("..", "..", "scripts", "pyclient", "family.py"), srv.URL, apitest.ClientID, apitest.ClientSecret).CombinedOutput()
 	if err != nil {

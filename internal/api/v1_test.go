@@ -2,19 +2,14 @@ package api_test
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"net/http"
 	"net/url"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/energyapi/energyapi/internal/api/apitest"
-	"github.com/energyapi/energyapi/internal/catalog"
 	"github.com/energyapi/energyapi/internal/dataset"
-	"github.com/energyapi/energyapi/internal/demo"
-	"github.com/energyapi/energyapi/internal/energy"
 	"github.com/energyapi/energyapi/internal/ingest"
 )
 
@@ -141,24 +136,8 @@ func TestV1DemoData(t *testing.T) {
 	if testing.Short() {
 		t.Skip("generates the demo data")
 	}
-	cat, err := catalog.New()
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := dataset.NewMemory()
 	// The last 14 days of the demo system (whose v1.0 data span its range).
-	in := dataset.DemoInput{First: energy.Date{Year: 2025, Month: time.December, Day: 18}, Last: energy.Date{Year: 2025, Month: time.December, Day: 31}, Seed: demo.DefaultSeed}
-	err = cat.EachDemo(in, func(_, _ int, d *dataset.Dataset, generate func() []dataset.Row) error {
-		rows := generate()
-		if d.Version != "v1.0" {
-			return nil
-		}
-		_, err := dataset.Import(context.Background(), m, cat, d, rows, time.Unix(0, 0))
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	cat, m := familyDemo(t)
 	h := newHarnessWith(t, apitest.Options{Catalog: cat, Source: m})
 	for _, d := range cat.All() {
 		if d.Version != "v1.0" {
