@@ -39,15 +39,8 @@ func testData() apitest.Rows {
 	day := func(y int, m time.Month, d int, peakAt time.Time, peak float64, valleyAt time.Time, valley float64) energy.DayExtremes {
 		return energy.DayExtremes{Day: energy.Date{Year: y, Month: m, Day: d}, Peak: energy.Extreme{At: peakAt, GW: peak}, Valley: energy.Extreme{At: valleyAt, GW: valley}}
 	}
-	rec := apitest.Thermo
 	return apitest.Rows{
-		"thermoelectric": {
-			rec(2023, "Lorda", "Puglia", "Brindisi", "Non cogenerativa", "Condensazione", 5234.5678),
-			rec(2023, "Netta", "Puglia", "Brindisi", "Non cogenerativa", "Condensazione", 5012.1),
-			rec(2023, "Lorda", "Puglia", "Taranto", "Cogenerativa", "Contropressione", 0.408),
-			rec(2023, "Lorda", "Lombardia", "Milano", "Non cogenerativa", "Ciclo combinato", 27389.4),
-			rec(2022, "Lorda", "Puglia", "Brindisi", "Non cogenerativa", "Condensazione", -16368.385),
-		},
+		"thermoelectric": apitest.SmallThermo(),
 		"peak-valley": apitest.PeakValley(
 			day(2024, 1, 1, utc(2024, 1, 1, 17, 0), 31, utc(2024, 1, 1, 3, 0), 18.2),
 			day(2024, 1, 15, utc(2024, 1, 15, 17, 15), 40.5, utc(2024, 1, 15, 3, 15), 21.25),
@@ -86,33 +79,14 @@ func (t *tap) RoundTrip(r *http.Request) (*http.Response, error) {
 	return resp, nil
 }
 
-// sleeps records the waits of a client instead of waiting.
-type sleeps struct {
-	mu sync.Mutex
-	d  []time.Duration
-}
-
-func (s *sleeps) sleep(ctx context.Context, d time.Duration) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.d = append(s.d, d)
-	return ctx.Err()
-}
-
-func (s *sleeps) got() []time.Duration {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]time.Duration(nil), s.d...)
-}
-
 // newClient returns a client of srv with the registered credentials, whose
 // traffic is checked against the OpenAPI document, and which records its
 // waits instead of waiting.
-func newClient(t *testing.T, srv *apitest.Server, opts ...client.Option) (*client.Client, *sleeps) {
+func newClient(t *testing.T, srv *apitest.Server, opts ...client.Option) (*client.Client, *apitest.Sleeps) {
 	t.Helper()
-	s := &sleeps{}
+	s := &apitest.Sleeps{}
 	hc := &http.Client{Transport: apitest.NewValidator(t).Transport(t, nil)}
-	base := []client.Option{client.WithHTTPClient(hc), client.WithCredentials(apitest.ClientID, apitest.ClientSecret), client.WithSleep(s.sleep)}
+	base := []client.Option{client.WithHTTPClient(hc), client.WithCredentials(apitest.ClientID, apitest.ClientSecret), client.WithSleep(s.Sleep)}
 	return client.New(srv.URL, append(base, opts...)...), s
 }
 
@@ -134,35 +108,6 @@ func wantExchanges(t *testing.T, srv *apitest.Server, want ...string) {
 	got := exchanges(srv)
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("the server saw:\n  %s\nwant:\n  %s", strings.Join(got, "\n  "), strings.Join(want, "\n  "))
-	}
-}
-
-// inject answers the first n requests to path with status, headers and body
-// instead of the API. Answers carry X-Request-Id, as every answer of the
-// server does, so that they match the OpenAPI document.
-func inject(n int, path string, status int, body string, header ...string) func(http.Handler) http.Handler {
-	var mu sync.Mutex
-	left := n
-	return func(next http.Handler) http.Handler {
-		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			mu.Lock()
-			hit := r.URL.Path == path && left != 0
-			if hit && left > 0 {
-				left--
-			}
-			mu.Unlock()
-			if !hit {
-				next.ServeHTTP(w, r)
-				return
-			}
-			w.Header().Set("X-Request-Id", "injected")
-			w.Header().Set("Content-Type", "application/json")
-			for i := 0; i+1 < len(header); i += 2 {
-				w.Header().Set(header[i], header[i+1])
-			}
-			w.WriteHeader(status)
-			_, _ = io.WriteString(w, body)
-		})
 	}
 }
 
@@ -320,8 +265,8 @@ func TestRangeOverTheServerLimitIsInvalidInput(t *testing.T) {
 	if !errors.As(err, &ae) || !errors.Is(err, client.ErrInvalidInput) || ae.Code != "ERROR" || !strings.HasPrefix(ae.Message, "Input Validation Error:") {
 		t.Fatalf("got %v, want a 400 APIError with the envelope's message", err)
 	}
-	if len(s.got()) != 0 || len(srv.SeenPath(peakValleyPath)) != 1 {
-		t.Errorf("got %d waits and %d requests, want a 400 not retried", len(s.got()), len(srv.SeenPath(peakValleyPath)))
+	if len(s.Got()) != 0 || len(srv.SeenPath(peakValleyPath)) != 1 {
+		t.Errorf("got %d waits and %d requests, want a 400 not retried", len(s.Got()), len(srv.SeenPath(peakValleyPath)))
 	}
 }
 
@@ -389,15 +334,15 @@ func TestTokenExpiryMidRangeRetriedWithFreshToken(t *testing.T) {
 	if len(got) != 10 {
 		t.Errorf("got %d records, want 10", len(got))
 	}
-	if len(s.got()) != 0 {
-		t.Errorf("waits: got %v, want none before the retry with a new token", s.got())
+	if len(s.Got()) != 0 {
+		t.Errorf("waits: got %v, want none before the retry with a new token", s.Got())
 	}
 }
 
 func TestUnauthorizedWithFreshTokenIsAnError(t *testing.T) {
 	const refused = `{"result":{"message":"The access token is malformed, expired or revoked","status":"ERROR"}}`
 	srv := apitest.NewServer(t, apitest.Options{Data: testData(),
-		Wrap: inject(-1, thermoPath, http.StatusUnauthorized, refused, "WWW-Authenticate", `Bearer realm="energyapi", error="invalid_token"`)})
+		Wrap: apitest.Inject(-1, thermoPath, http.StatusUnauthorized, refused, "WWW-Authenticate", `Bearer realm="energyapi", error="invalid_token"`)})
 	c, _ := newClient(t, srv)
 	_, err := c.Thermoelectric(context.Background(), client.ThermoQuery{Year: 2023})
 	var ae *client.APIError
@@ -421,13 +366,13 @@ func TestBadCredentials(t *testing.T) {
 		t.Fatalf("got %v, want a 401 APIError with code invalid_client", err)
 	}
 	wantExchanges(t, srv, "POST "+tokenPath+" 401")
-	if len(s.got()) != 0 {
-		t.Errorf("waits: got %v, want none", s.got())
+	if len(s.Got()) != 0 {
+		t.Errorf("waits: got %v, want none", s.Got())
 	}
 }
 
 func TestRateLimitedThenSuccess(t *testing.T) {
-	srv := apitest.NewServer(t, apitest.Options{Data: testData(), Wrap: inject(1, thermoPath, http.StatusTooManyRequests, tooMany, "Retry-After", "7")})
+	srv := apitest.NewServer(t, apitest.Options{Data: testData(), Wrap: apitest.Inject(1, thermoPath, http.StatusTooManyRequests, tooMany, "Retry-After", "7")})
 	c, s := newClient(t, srv)
 	got, err := c.Thermoelectric(context.Background(), client.ThermoQuery{Year: 2022})
 	if err != nil || len(got) != 1 {
@@ -437,7 +382,7 @@ func TestRateLimitedThenSuccess(t *testing.T) {
 		"POST "+tokenPath+" 200",
 		"GET "+thermoPath+"?year=2022 429",
 		"GET "+thermoPath+"?year=2022 200")
-	if w := s.got(); len(w) != 1 || w[0] != 7*time.Second {
+	if w := s.Got(); len(w) != 1 || w[0] != 7*time.Second {
 		t.Errorf("waits: got %v, want [7s] as Retry-After asked", w)
 	}
 }
@@ -446,9 +391,9 @@ func TestRateLimitedThenSuccess(t *testing.T) {
 // "Developer Over Qps" without Retry-After. This server never does, so the
 // exchange is not checked against the document.
 func TestOverQpsBacksOff(t *testing.T) {
-	srv := apitest.NewServer(t, apitest.Options{Data: testData(), Wrap: inject(2, thermoPath, http.StatusForbidden, "<h1>Developer Over Qps</h1>", "Content-Type", "text/html")})
-	s := &sleeps{}
-	c := client.New(srv.URL, client.WithCredentials(apitest.ClientID, apitest.ClientSecret), client.WithSleep(s.sleep),
+	srv := apitest.NewServer(t, apitest.Options{Data: testData(), Wrap: apitest.Inject(2, thermoPath, http.StatusForbidden, "<h1>Developer Over Qps</h1>", "Content-Type", "text/html")})
+	s := &apitest.Sleeps{}
+	c := client.New(srv.URL, client.WithCredentials(apitest.ClientID, apitest.ClientSecret), client.WithSleep(s.Sleep),
 		client.WithRetry(client.RetryPolicy{MaxAttempts: 5, BaseDelay: time.Second, MaxDelay: 30 * time.Second}))
 	if _, err := c.Thermoelectric(context.Background(), client.ThermoQuery{Year: 2023}); err != nil {
 		t.Fatal(err)
@@ -459,16 +404,16 @@ func TestOverQpsBacksOff(t *testing.T) {
 		"GET "+thermoPath+"?year=2023 403",
 		"GET "+thermoPath+"?year=2023 200")
 	// Exponential with jitter: between half and all of 1 s, then of 2 s.
-	w := s.got()
+	w := s.Got()
 	if len(w) != 2 || w[0] < 500*time.Millisecond || w[0] > time.Second || w[1] < time.Second || w[1] > 2*time.Second {
 		t.Errorf("waits: got %v, want one in [0.5s, 1s] and one in [1s, 2s]", w)
 	}
 }
 
 func TestOverQpsIsRateLimitedWhenRetriesRunOut(t *testing.T) {
-	srv := apitest.NewServer(t, apitest.Options{Data: testData(), Wrap: inject(-1, thermoPath, http.StatusForbidden, "Developer Over Qps", "Content-Type", "text/plain")})
-	s := &sleeps{}
-	c := client.New(srv.URL, client.WithCredentials(apitest.ClientID, apitest.ClientSecret), client.WithSleep(s.sleep),
+	srv := apitest.NewServer(t, apitest.Options{Data: testData(), Wrap: apitest.Inject(-1, thermoPath, http.StatusForbidden, "Developer Over Qps", "Content-Type", "text/plain")})
+	s := &apitest.Sleeps{}
+	c := client.New(srv.URL, client.WithCredentials(apitest.ClientID, apitest.ClientSecret), client.WithSleep(s.Sleep),
 		client.WithRetry(client.RetryPolicy{MaxAttempts: 2, BaseDelay: time.Second, MaxDelay: 30 * time.Second}))
 	_, err := c.Thermoelectric(context.Background(), client.ThermoQuery{Year: 2023})
 	if !errors.Is(err, client.ErrRateLimited) {
@@ -480,7 +425,7 @@ func TestOverQpsIsRateLimitedWhenRetriesRunOut(t *testing.T) {
 }
 
 func TestRetriesGiveUp(t *testing.T) {
-	srv := apitest.NewServer(t, apitest.Options{Data: testData(), Wrap: inject(-1, thermoPath, http.StatusServiceUnavailable, unavailable)})
+	srv := apitest.NewServer(t, apitest.Options{Data: testData(), Wrap: apitest.Inject(-1, thermoPath, http.StatusServiceUnavailable, unavailable)})
 	c, s := newClient(t, srv, client.WithRetry(client.RetryPolicy{MaxAttempts: 3, BaseDelay: 100 * time.Millisecond, MaxDelay: time.Second}))
 	_, err := c.Thermoelectric(context.Background(), client.ThermoQuery{Year: 2023})
 	var ae *client.APIError
@@ -490,21 +435,21 @@ func TestRetriesGiveUp(t *testing.T) {
 	if n := len(srv.SeenPath(thermoPath)); n != 3 {
 		t.Errorf("got %d attempts, want 3", n)
 	}
-	if n := len(s.got()); n != 2 {
+	if n := len(s.Got()); n != 2 {
 		t.Errorf("got %d waits, want 2", n)
 	}
 }
 
 func TestRetryAfterLongerThanMaxDelayIsReturned(t *testing.T) {
-	srv := apitest.NewServer(t, apitest.Options{Data: testData(), Wrap: inject(1, thermoPath, http.StatusTooManyRequests, tooMany, "Retry-After", "120")})
+	srv := apitest.NewServer(t, apitest.Options{Data: testData(), Wrap: apitest.Inject(1, thermoPath, http.StatusTooManyRequests, tooMany, "Retry-After", "120")})
 	c, s := newClient(t, srv, client.WithRetry(client.RetryPolicy{MaxAttempts: 5, BaseDelay: time.Second, MaxDelay: 30 * time.Second}))
 	_, err := c.Thermoelectric(context.Background(), client.ThermoQuery{Year: 2023})
 	var ae *client.APIError
 	if !errors.Is(err, client.ErrRateLimited) || !errors.As(err, &ae) || ae.RetryAfter != 120*time.Second {
 		t.Fatalf("got %v, want a 429 APIError with RetryAfter 2m0s", err)
 	}
-	if n := len(srv.SeenPath(thermoPath)); n != 1 || len(s.got()) != 0 {
-		t.Errorf("got %d requests and waits %v, want one request and no wait", n, s.got())
+	if n := len(srv.SeenPath(thermoPath)); n != 1 || len(s.Got()) != 0 {
+		t.Errorf("got %d requests and waits %v, want one request and no wait", n, s.Got())
 	}
 }
 
@@ -537,7 +482,7 @@ func (c cancelOnStatus) RoundTrip(r *http.Request) (*http.Response, error) {
 func TestCancelDuringBackoff(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	srv := apitest.NewServer(t, apitest.Options{Data: testData(), Wrap: inject(1, thermoPath, http.StatusTooManyRequests, tooMany, "Retry-After", "3600")})
+	srv := apitest.NewServer(t, apitest.Options{Data: testData(), Wrap: apitest.Inject(1, thermoPath, http.StatusTooManyRequests, tooMany, "Retry-After", "3600")})
 	hc := &http.Client{Transport: cancelOnStatus{base: apitest.NewValidator(t).Transport(t, nil), status: http.StatusTooManyRequests, cancel: cancel}}
 	c := client.New(srv.URL, client.WithHTTPClient(hc), client.WithCredentials(apitest.ClientID, apitest.ClientSecret),
 		client.WithRetry(client.RetryPolicy{MaxAttempts: 5, BaseDelay: time.Second, MaxDelay: 2 * time.Hour}))

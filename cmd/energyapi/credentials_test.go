@@ -41,14 +41,7 @@ func TestRotationAndRevocationEndCredentialsAtOnceSQLite(t *testing.T) {
 
 func checkCredentialsEndAtOnce(t *testing.T, env map[string]string) {
 	const load = "/load/v2.0/peak-valley-load?dateFrom=01/01/2024&dateTo=01/01/2024"
-	out, err := runCmd(t, env, "clients", "create", "--name", "acme")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var c createdClient
-	if err := json.Unmarshal([]byte(out), &c); err != nil || c.ClientID == "" {
-		t.Fatalf("clients create: got %q (%v), want a client_id and client_secret", out, err)
-	}
+	c := createClient(t, env, "--name", "acme")
 	// The slowest poll serve allows: what ends the credentials in time
 	// must be the store telling the replicas, not their poll.
 	replicas := map[string]*server{
@@ -104,7 +97,7 @@ func checkCredentialsEndAtOnce(t *testing.T, env map[string]string) {
 	}
 
 	old := tokens(c.ClientSecret)
-	out, err = runCmd(t, env, "clients", "rotate-secret", c.ClientID)
+	out, err := runCmd(t, env, "clients", "rotate-secret", c.ClientID)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"net"
 	"net/http"
 	"net/url"
@@ -43,14 +42,7 @@ func TestStrangersCannotLockAClientOut(t *testing.T) {
 	if _, err := runCmd(t, env, "init"); err != nil {
 		t.Fatal(err)
 	}
-	out, err := runCmd(t, env, "clients", "create", "--name", "victim")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var c createdClient
-	if err := json.Unmarshal([]byte(out), &c); err != nil || c.ClientID == "" {
-		t.Fatalf("clients create: got %q (%v)", out, err)
-	}
+	c := createClient(t, env, "--name", "victim")
 	srv := startServe(t, env)
 	if !strings.HasPrefix(srv.base, "http://127.0.0.1:") {
 		t.Fatalf("serve listens on %s, want 127.0.0.1", srv.base)

@@ -46,16 +46,10 @@ func (s *server) do(tb testing.TB, method, path, token, body string) answer {
 // planClient creates a client on plan through the CLI.
 func planClient(tb testing.TB, env map[string]string, name, plan string) createdClient {
 	tb.Helper()
-	args := []string{"clients", "create", "--name", name}
-	if plan != "" {
-		args = append(args, "--plan", plan)
+	if plan == "" {
+		return createClient(tb, env, "--name", name)
 	}
-	out, err := runCmd(tb, env, args...)
-	var c createdClient
-	if err != nil || json.Unmarshal([]byte(out), &c) != nil || c.ClientID == "" {
-		tb.Fatalf("clients create: %q, %v", out, err)
-	}
-	return c
+	return createClient(tb, env, "--name", name, "--plan", plan)
 }
 
 // writePlans writes a plans file and returns its path.

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -20,14 +19,7 @@ import (
 // 5 s, all without a restart.
 func TestReplicasShareOnePostgreSQL(t *testing.T) {
 	env := map[string]string{"ENERGYAPI_DB": cluster.Database(t)}
-	out, err := runCmd(t, env, "clients", "create", "--name", "acme")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var c createdClient
-	if err := json.Unmarshal([]byte(out), &c); err != nil || c.ClientID == "" || c.ClientSecret == "" {
-		t.Fatalf("clients create: got %q (%v), want a client_id and client_secret", out, err)
-	}
+	c := createClient(t, env, "--name", "acme")
 	a := startServe(t, env)
 	b := startServe(t, env)
 

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/energyapi/energyapi/internal/api/apitest"
 	"github.com/energyapi/energyapi/internal/testwait"
 )
 
@@ -46,14 +47,7 @@ const (
 )
 
 func checkRevisions(t *testing.T, env map[string]string, servers ...*server) {
-	out, err := runCmd(t, env, "clients", "create", "--name", "acme")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var c createdClient
-	if err := json.Unmarshal([]byte(out), &c); err != nil {
-		t.Fatal(err)
-	}
+	c := createClient(t, env, "--name", "acme")
 	tok, _ := servers[0].token(t, c.ClientID, c.ClientSecret)
 	importThermo := func(rows string) {
 		t.Helper()
@@ -211,14 +205,7 @@ func checkRevisions(t *testing.T, env map[string]string, servers ...*server) {
 // revised, by the first correction. It expects the imports checkRevisions
 // made before it, and none of total-load.
 func checkDerivedRevisions(t *testing.T, env map[string]string, servers ...*server) {
-	out, err := runCmd(t, env, "clients", "create", "--name", "derived")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var c createdClient
-	if err := json.Unmarshal([]byte(out), &c); err != nil {
-		t.Fatal(err)
-	}
+	c := createClient(t, env, "--name", "derived")
 	tok, _ := servers[0].token(t, c.ClientID, c.ClientSecret)
 	var day strings.Builder
 	for i := range 96 {
@@ -281,19 +268,5 @@ func importLoad(t *testing.T, env map[string]string, s *server, rows string) str
 func peakValley(t *testing.T, s *server, path, tok string) string {
 	t.Helper()
 	status, b := s.get(t, path, tok)
-	var body struct {
-		PeakValley []map[string]string `json:"peak_valley_load"`
-	}
-	if err := json.Unmarshal(b, &body); err != nil || status != http.StatusOK {
-		t.Fatalf("%s: got %d %s (%v)", path, status, b, err)
-	}
-	var out []string
-	for _, rec := range body.PeakValley {
-		line := rec["date"][11:16] + " " + rec["peak_load_GW"] + "/" + rec["valley_load_GW"]
-		if p, ok := rec["published_at"]; ok {
-			line += " " + p + " " + rec["revised_at"]
-		}
-		out = append(out, line)
-	}
-	return strings.Join(out, "; ")
+	return apitest.PeakValleyLines(t, path, status, b)
 }

@@ -92,17 +92,8 @@ func (s *server) token(tb testing.TB, id, secret string) (string, int) {
 
 func (s *server) get(tb testing.TB, path, token string) (int, []byte) {
 	tb.Helper()
-	req, _ := http.NewRequest(http.MethodGet, s.base+path, nil)
-	if token != "" {
-		req.Header.Set("Authorization", "Bearer "+token)
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	return resp.StatusCode, b
+	a := s.do(tb, http.MethodGet, path, token, "")
+	return a.status, a.body
 }
 
 type createdClient struct {
@@ -253,17 +244,38 @@ func (w *recordingWriter) UpdateParts(_ context.Context, ds string, _ time.Time,
 	return energy.ImportStats{}, nil
 }
 
-func TestEnsureDemo(t *testing.T) {
-	ctx := context.Background()
-	st, err := openStore(ctx, filepath.Join(t.TempDir(), "d.db"), true)
-	if err != nil {
-		t.Fatal(err)
+// createClient runs clients create with args and returns the client it
+// printed, failing the test unless it printed one with an ID and a secret.
+func createClient(tb testing.TB, env map[string]string, args ...string) createdClient {
+	tb.Helper()
+	out, err := runCmd(tb, env, append([]string{"clients", "create"}, args...)...)
+	var c createdClient
+	if err != nil || json.Unmarshal([]byte(out), &c) != nil || c.ClientID == "" || c.ClientSecret == "" {
+		tb.Fatalf("clients create: got %q (%v), want a client_id and client_secret", out, err)
 	}
-	defer st.Close()
+	return c
+}
+
+// demoRegistry returns the client registry of a new store, closed when the
+// test ends, as ensureDemo registers the demo client in it.
+func demoRegistry(tb testing.TB) *auth.Registry {
+	tb.Helper()
+	ctx := context.Background()
+	st, err := openStore(ctx, filepath.Join(tb.TempDir(), "d.db"), true)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { st.Close() })
 	reg, err := auth.NewRegistry(ctx, st, st, time.Now, rand.Reader)
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
+	return reg
+}
+
+func TestEnsureDemo(t *testing.T) {
+	ctx := context.Background()
+	reg := demoRegistry(t)
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 
 	// An empty store gets every dataset's demo data: TestDemoFromTheFirstStart

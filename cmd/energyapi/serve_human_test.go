@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"crypto/rand"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -17,7 +16,6 @@ import (
 	"time"
 
 	"github.com/energyapi/energyapi/internal/api/apitest"
-	"github.com/energyapi/energyapi/internal/auth"
 	"github.com/energyapi/energyapi/internal/catalog"
 	"github.com/energyapi/energyapi/internal/dataset"
 	"github.com/energyapi/energyapi/internal/energy"
@@ -280,15 +278,7 @@ func TestImportProgress(t *testing.T) {
 // runFill.
 func TestDemoProgress(t *testing.T) {
 	ctx := context.Background()
-	st, err := openStore(ctx, filepath.Join(t.TempDir(), "d.db"), true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	reg, err := auth.NewRegistry(ctx, st, st, time.Now, rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
+	reg := demoRegistry(t)
 	tty := &ttyBuffer{}
 	var logs bytes.Buffer
 	w := &recordingWriter{}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"io"
 	"net/http"
@@ -81,14 +80,7 @@ func TestServeSandbox(t *testing.T) {
 	if _, err := runCmd(t, nil, "init", "--db", db); err != nil {
 		t.Fatal(err)
 	}
-	out, err := runCmd(t, nil, "clients", "create", "--name", "ci", "--db", db)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var c createdClient
-	if err := json.Unmarshal([]byte(out), &c); err != nil {
-		t.Fatal(err)
-	}
+	c := createClient(t, nil, "--name", "ci", "--db", db)
 	faults := filepath.Join(dir, "faults.json")
 	rules := `{"rules": [{"id": "busy", "match": {"dataset": "thermoelectric"}, "action": {"status": 503, "retry_after": 7}, "trigger": {"first": 1}}]}`
 	if err := os.WriteFile(faults, []byte(rules), 0o600); err != nil {
@@ -110,15 +102,8 @@ func TestServeSandbox(t *testing.T) {
 		t.Fatalf("token: got %d", status)
 	}
 	call := func(method, path, body string) (int, string) {
-		req, _ := http.NewRequest(method, base+path, strings.NewReader(body))
-		req.Header.Set("Authorization", "Bearer "+admin)
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		b, _ := io.ReadAll(resp.Body)
-		return resp.StatusCode, string(b)
+		a := srv.do(t, method, path, admin, body)
+		return a.status, string(a.body)
 	}
 	if status, _ := srv.get(t, "/generation/v2.0/thermoelectric-production?year=2023", tok); status != 503 {
 		t.Errorf("first request: got %d, want the faults file's 503", status)

@@ -59,14 +59,7 @@ func newStoreFault(t *testing.T) *storeFault {
 	env := map[string]string{"ENERGYAPI_DB": f.pg.URL()}
 	create := func(name string) createdClient {
 		t.Helper()
-		out, err := runCmd(t, env, "clients", "create", "--name", name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var c createdClient
-		if err := json.Unmarshal([]byte(out), &c); err != nil {
-			t.Fatal(err)
-		}
+		c := createClient(t, env, "--name", name)
 		return c
 	}
 	c, gone := create("acme"), create("gone")

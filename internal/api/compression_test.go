@@ -34,33 +34,11 @@ func (h *harness) raw(tb testing.TB, method, path string, headers ...string) res
 // wire is raw, checked against the OpenAPI document if check is set.
 func (h *harness) wire(tb testing.TB, check bool, method, path string, headers ...string) response {
 	tb.Helper()
-	req, err := http.NewRequest(method, h.srv.URL+path, nil)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	req.Header.Set("Authorization", "Bearer "+h.token)
-	for i := 0; i+1 < len(headers); i += 2 {
-		if headers[i+1] == "" {
-			req.Header.Del(headers[i])
-			continue
-		}
-		req.Header.Set(headers[i], headers[i+1])
-	}
 	var rt http.RoundTripper = &http.Transport{DisableCompression: true}
 	if check && method != http.MethodHead { // the document lists GET only; the server answers HEAD alike
 		rt = h.contract.Transport(tb, rt)
 	}
-	hc := &http.Client{Transport: rt}
-	resp, err := hc.Do(req)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(resp.Body)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return response{status: resp.StatusCode, header: resp.Header, body: body}
+	return h.send(tb, &http.Client{Transport: rt}, method, path, headers...)
 }
 
 // decoded returns r's body decoded from its Content-Encoding.

@@ -34,9 +34,7 @@ func TestTotalLoadFromTheDescriptor(t *testing.T) {
 		`{"date":"2024-03-31 01:45:00","date_tz":"Europe/Rome","date_offset":"+01:00","total_load_MW":"24000.125","forecast_total_load_MW":"","bidding_zone":"Italy"},` +
 		`{"date":"2024-03-31 01:45:00","date_tz":"Europe/Rome","date_offset":"+01:00","total_load_MW":"12000.25","forecast_total_load_MW":"11900","bidding_zone":"North"},` +
 		`{"date":"2024-03-31 03:00:00","date_tz":"Europe/Rome","date_offset":"+02:00","total_load_MW":"11800","forecast_total_load_MW":"11850","bidding_zone":"North"}]}`
-	if r.status != http.StatusOK || string(r.body) != want {
-		t.Fatalf("got %d\n%s\nwant\n%s", r.status, r.body, want)
-	}
+	wantBody(t, "total load", r, want)
 	// Asked again, the answer comes from the cache, byte for byte.
 	if again := h.get(t, totalLoadPath+"?dateFrom=31/03/2024&dateTo=31/3/2024&biddingZone=Italy&biddingZone=North"); string(again.body) != want {
 		t.Errorf("repeated query: got %s", again.body)
@@ -85,9 +83,7 @@ func TestUnknownPathsAndMethodsAnswerTheEnvelope(t *testing.T) {
 func TestUnmatchedFilterEmptyArray(t *testing.T) {
 	h := newHarnessWith(t, apitest.Options{Data: thermoData(), Adjust: func(o *api.Options) { o.Data.UnmatchedFilter = api.EmptyArray }})
 	r := h.get(t, thermoPath+"?year=2023&category=Idroelettrica")
-	if want := `{"result":{"message":"OK","status":"Completed"},"thermoelectric":[]}`; r.status != http.StatusOK || string(r.body) != want {
-		t.Errorf("got %d %s, want %s", r.status, r.body, want)
-	}
+	wantBody(t, "unmatched filter", r, `{"result":{"message":"OK","status":"Completed"},"thermoelectric":[]}`)
 }
 
 func TestCatalogListsEveryDataset(t *testing.T) {
@@ -161,8 +157,6 @@ func TestTimeZoneUTC(t *testing.T) {
 	want := `{"result":{"message":"Operation completed for the following input. Date from: 31/03/2024, date to: 31/03/2024","status":"Completed"},"total_load":[` +
 		`{"date":"2024-03-31 00:45:00","date_tz":"UTC","date_offset":"+00:00","total_load_MW":"12000.25","forecast_total_load_MW":"11900","bidding_zone":"North"},` +
 		`{"date":"2024-03-31 01:00:00","date_tz":"UTC","date_offset":"+00:00","total_load_MW":"11800","forecast_total_load_MW":"11850","bidding_zone":"North"}]}`
-	if r.status != http.StatusOK || string(r.body) != want {
-		t.Errorf("got %d\n%s\nwant\n%s", r.status, r.body, want)
-	}
+	wantBody(t, "UTC", r, want)
 	wantError(t, h.get(t, totalLoadPath+"?dateFrom=31/3/2024&dateTo=31/3/2024&timeZone=CET"), http.StatusBadRequest, "timeZone", "CET")
 }

@@ -319,9 +319,7 @@ func TestAsteFCRAnswers(t *testing.T) {
 	want := `{"result":{"messagge":"Operation completed for the following input. Market Date: 31/12/2025","status":"Completed"},"aste_fcr":[` +
 		`{"date":"2025-12-31 00:00:00","session":"FCR","zone":"Continente+Sicilia","direction":"UP","price":"0","quantity":"0","requirement":"0"},` +
 		`{"date":"2025-12-31 00:00:00","session":"FCR","zone":"Sardegna","direction":"UP","price":"0","quantity":"0","requirement":"0"}]}`
-	if r.status != http.StatusOK || string(r.body) != want {
-		t.Errorf("before the auctions: got %d\n%s\nwant\n%s", r.status, r.body, want)
-	}
+	wantBody(t, "before the auctions", r, want)
 	nulls := 0
 	for d := 3; d <= 30; d++ {
 		r := h.get(t, "/market/v1.0/aste-fcr?dateFrom="+time.Date(2026, 6, d, 0, 0, 0, 0, time.UTC).Format("02/01/2006"))

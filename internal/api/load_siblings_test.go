@@ -59,9 +59,7 @@ func TestMarketLoad(t *testing.T) {
 		`{"date":"2024-03-31 01:45:00","date_tz":"Europe/Rome","date_offset":"+01:00","market_load_MW":"23000.25","forecast_market_load_MW":"","bidding_zone":"Italy"},` +
 		`{"date":"2024-03-31 01:45:00","date_tz":"Europe/Rome","date_offset":"+01:00","market_load_MW":"11500.5","forecast_market_load_MW":"11400","bidding_zone":"North"},` +
 		`{"date":"2024-03-31 03:00:00","date_tz":"Europe/Rome","date_offset":"+02:00","market_load_MW":"11300","forecast_market_load_MW":"11350.125","bidding_zone":"North"}]}`
-	if r.status != http.StatusOK || string(r.body) != want {
-		t.Fatalf("spring: got %d\n%s\nwant\n%s", r.status, r.body, want)
-	}
+	wantBody(t, "spring", r, want)
 	// The autumn change: 02:00 twice, first at +02:00 then at +01:00; a
 	// repeated key selects two zones.
 	r = h.get(t, marketLoadPath+"?dateFrom=27/10/2024&dateTo=27/10/2024&biddingZone=North&biddingZone=sicily")
@@ -69,9 +67,7 @@ func TestMarketLoad(t *testing.T) {
 		`{"date":"2024-10-27 02:00:00","date_tz":"Europe/Rome","date_offset":"+02:00","market_load_MW":"10100","forecast_market_load_MW":"10000","bidding_zone":"North"},` +
 		`{"date":"2024-10-27 02:00:00","date_tz":"Europe/Rome","date_offset":"+01:00","market_load_MW":"9900.75","forecast_market_load_MW":"9950","bidding_zone":"North"},` +
 		`{"date":"2024-10-27 02:00:00","date_tz":"Europe/Rome","date_offset":"+01:00","market_load_MW":"1400","forecast_market_load_MW":"1390","bidding_zone":"Sicily"}]}`
-	if r.status != http.StatusOK || string(r.body) != want {
-		t.Fatalf("autumn: got %d\n%s\nwant\n%s", r.status, r.body, want)
-	}
+	wantBody(t, "autumn", r, want)
 	// A comma-joined value is one value, which no zone has.
 	wantEmpty(t, h.get(t, marketLoadPath+"?dateFrom=27/10/2024&dateTo=27/10/2024&biddingZone=North,Sicily"))
 	wantEmpty(t, h.get(t, marketLoadPath+"?dateFrom=27/10/2024&dateTo=27/10/2024&biddingZone=Atlantis"))
@@ -98,16 +94,12 @@ func TestPeakValleyLoadDetails(t *testing.T) {
 		`{"date":"2024-07-16 15:00:00","date_tz":"Europe/Rome","date_offset":"+02:00","peak_load_GW":"52.100","valley_load_GW":"","primary_source_GW":"12.250","type":"Photovoltaic"},` +
 		`{"date":"2024-07-16 15:00:00","date_tz":"Europe/Rome","date_offset":"+02:00","peak_load_GW":"52.100","valley_load_GW":"","primary_source_GW":"-1.800","type":"Self-consumption"},` +
 		`{"date":"2024-07-16 15:00:00","date_tz":"Europe/Rome","date_offset":"+02:00","peak_load_GW":"52.100","valley_load_GW":"","primary_source_GW":"30.500","type":"Thermal"}]}`
-	if r.status != http.StatusOK || string(r.body) != want {
-		t.Fatalf("got %d\n%s\nwant\n%s", r.status, r.body, want)
-	}
+	wantBody(t, "details", r, want)
 	r = h.get(t, detailsPath+"?dateFrom=16/07/2024&dateTo=16/07/2024&type=Thermal&type=Net+Foreign+Exchange")
 	want = `{"result":{"message":"Operation completed for the following input. Date from: 16/07/2024, date to: 16/07/2024","status":"Completed"},"peak_valley_load_details":[` +
 		`{"date":"2024-07-16 04:15:00","date_tz":"Europe/Rome","date_offset":"+02:00","peak_load_GW":"","valley_load_GW":"24.050","primary_source_GW":"3.200","type":"Net Foreign Exchange"},` +
 		`{"date":"2024-07-16 15:00:00","date_tz":"Europe/Rome","date_offset":"+02:00","peak_load_GW":"52.100","valley_load_GW":"","primary_source_GW":"30.500","type":"Thermal"}]}`
-	if r.status != http.StatusOK || string(r.body) != want {
-		t.Fatalf("repeated type: got %d\n%s\nwant\n%s", r.status, r.body, want)
-	}
+	wantBody(t, "repeated type", r, want)
 	wantEmpty(t, h.get(t, detailsPath+"?dateFrom=16/07/2024&dateTo=16/07/2024&type=Thermal,Hydro"))
 	wantEmpty(t, h.get(t, detailsPath+"?dateFrom=16/07/2024&dateTo=16/07/2024&type=Nuclear"))
 	wantError(t, h.get(t, detailsPath+"?dateFrom=16-07-2024&dateTo=16/07/2024"), http.StatusBadRequest, "Input Validation Error:", "dateFrom", "16-07-2024")
@@ -129,17 +121,13 @@ func TestMonthlyIndexIndustrialConsumption(t *testing.T) {
 		`{"date":"2024-02-01 00:00:00","date_offset":"+01:00","region":"Lombardia","sector":"CHIMICA","tension_type":"MT","monthly_imcei":"101.2","consumption_Gwh":"55.5"},` +
 		`{"date":"2024-02-01 00:00:00","date_offset":"+01:00","region":"Puglia","sector":"SIDERURGIA","tension_type":"AT","monthly_imcei":"88","consumption_Gwh":"120.125"}]}`
 	for _, q := range []string{"year=2024&month=02", "year=2024&month=2"} {
-		if r := h.get(t, imceiPath+"?"+q); r.status != http.StatusOK || string(r.body) != want {
-			t.Fatalf("%s: got %d\n%s\nwant\n%s", q, r.status, r.body, want)
-		}
+		wantBody(t, q, h.get(t, imceiPath+"?"+q), want)
 	}
 	r := h.get(t, imceiPath+"?year=2024&month=2&sector=SIDERURGIA&sector=chimica&tensionType=AT")
 	want = `{"result":{"message":"OK","status":"Completed"},"monthly_index_industrial_electrical_consumption":[` +
 		`{"date":"2024-02-01 00:00:00","date_offset":"+01:00","region":"Lombardia","sector":"CHIMICA","tension_type":"AT","monthly_imcei":"97.4","consumption_Gwh":"41.205"},` +
 		`{"date":"2024-02-01 00:00:00","date_offset":"+01:00","region":"Puglia","sector":"SIDERURGIA","tension_type":"AT","monthly_imcei":"88","consumption_Gwh":"120.125"}]}`
-	if r.status != http.StatusOK || string(r.body) != want {
-		t.Fatalf("filters: got %d\n%s\nwant\n%s", r.status, r.body, want)
-	}
+	wantBody(t, "filters", r, want)
 	for name, q := range map[string]string{
 		"comma-joined sectors": "year=2024&month=2&sector=CHIMICA,SIDERURGIA",
 		"unknown sector":       "year=2024&month=2&sector=TESSILE",
@@ -177,14 +165,10 @@ func TestDemandCoverageBySource(t *testing.T) {
 		`{"year":"2023","region":"Puglia","source":"Eolico","coverage_GWh":"5.123,400"},` +
 		`{"year":"2023","region":"Puglia","source":"Saldo import/export","coverage_GWh":"-7.654,321"},` +
 		`{"year":"2023","region":"Toscana","source":"Geotermoelettrico","coverage_GWh":"5.530,000"}]}`
-	if r.status != http.StatusOK || string(r.body) != want {
-		t.Fatalf("got %d\n%s\nwant\n%s", r.status, r.body, want)
-	}
+	wantBody(t, "coverage", r, want)
 	r = h.get(t, coveragePath+"?year=2022&region=toscana&source=Geotermoelettrico")
 	want = `{"result":{"message":"OK","status":"Completed"},"demand_coverage_by_source":[{"year":"2022","region":"Toscana","source":"Geotermoelettrico","coverage_GWh":"0,000"}]}`
-	if r.status != http.StatusOK || string(r.body) != want {
-		t.Fatalf("filters: got %d\n%s\nwant\n%s", r.status, r.body, want)
-	}
+	wantBody(t, "filters", r, want)
 	for name, q := range map[string]string{
 		"unknown region":    "year=2023&region=Atlantide",
 		"unknown source":    "year=2023&source=Nucleare",

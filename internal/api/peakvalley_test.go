@@ -49,9 +49,7 @@ func TestPeakValleyRecords(t *testing.T) {
 		`{"date":"2024-10-26 18:00:00","date_tz":"Europe/Rome","date_offset":"+02:00","peak_load_GW":"33.456","valley_load_GW":""},` +
 		`{"date":"2024-10-27 02:30:00","date_tz":"Europe/Rome","date_offset":"+01:00","peak_load_GW":"","valley_load_GW":"19.500"},` +
 		`{"date":"2024-10-27 18:45:00","date_tz":"Europe/Rome","date_offset":"+01:00","peak_load_GW":"30.250","valley_load_GW":""}]}`
-	if r.status != http.StatusOK || string(r.body) != want {
-		t.Errorf("got %d\n%s\nwant 200\n%s", r.status, r.body, want)
-	}
+	wantBody(t, "peak and valley", r, want)
 }
 
 func TestPeakValleyRanges(t *testing.T) {

@@ -326,21 +326,7 @@ func TestDerivedAsOfAndMeta(t *testing.T) {
 	peaks := func(query string) string {
 		t.Helper()
 		r := s.get(t, "/load/v2.0/peak-valley-load?dateFrom=10/03/2024&dateTo=10/03/2024"+query)
-		var body struct {
-			PeakValley []map[string]string `json:"peak_valley_load"`
-		}
-		if err := json.Unmarshal(r.body, &body); err != nil || r.status != http.StatusOK {
-			t.Fatalf("%s: got %d %s (%v)", query, r.status, r.body, err)
-		}
-		var out []string
-		for _, rec := range body.PeakValley {
-			line := rec["date"][11:16] + " " + rec["peak_load_GW"] + "/" + rec["valley_load_GW"]
-			if p, ok := rec["published_at"]; ok {
-				line += " " + p + " " + rec["revised_at"]
-			}
-			out = append(out, line)
-		}
-		return strings.Join(out, "; ")
+		return apitest.PeakValleyLines(t, query, r.status, r.body)
 	}
 	for _, tc := range []struct{ query, want string }{
 		{"", "00:00 /30.000; 12:00 50.000/"},

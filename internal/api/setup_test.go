@@ -78,7 +78,15 @@ type response struct {
 // Authorization) and the given headers.
 func (h *harness) get(tb testing.TB, path string, headers ...string) response {
 	tb.Helper()
-	req, err := http.NewRequest(http.MethodGet, h.srv.URL+path, nil)
+	return h.send(tb, h.client(tb), http.MethodGet, path, headers...)
+}
+
+// send sends method path through hc with the harness's token and the given
+// headers, name and value in turn: an empty value removes the header, the
+// token's included.
+func (h *harness) send(tb testing.TB, hc *http.Client, method, path string, headers ...string) response {
+	tb.Helper()
+	req, err := http.NewRequest(method, h.srv.URL+path, nil)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -90,7 +98,7 @@ func (h *harness) get(tb testing.TB, path string, headers ...string) response {
 		}
 		req.Header.Set(headers[i], headers[i+1])
 	}
-	resp, err := h.client(tb).Do(req)
+	resp, err := hc.Do(req)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -126,6 +134,15 @@ func wantError(tb testing.TB, r response, status int, msgParts ...string) {
 		if !strings.Contains(e.Result.Message, p) {
 			tb.Errorf("result.message %q does not contain %q", e.Result.Message, p)
 		}
+	}
+}
+
+// wantBody asserts a 200 answer whose body is want to the byte; what names
+// the request in the failure.
+func wantBody(tb testing.TB, what string, r response, want string) {
+	tb.Helper()
+	if r.status != http.StatusOK || string(r.body) != want {
+		tb.Errorf("%s: got %d\n%s\nwant 200\n%s", what, r.status, r.body, want)
 	}
 }
 

@@ -24,22 +24,16 @@ func TestPhysicalForeignFlow(t *testing.T) {
 		`{"date":"2024-03-31 01:00:00","date_tz":"Europe/Rome","date_offset":"+01:00","country":"France","import":"2345.5","export":"0","physical_foreign_flow_MW":"2345.5"},` +
 		`{"date":"2024-03-31 03:00:00","date_tz":"Europe/Rome","date_offset":"+02:00","country":"France","import":"2100","export":"0","physical_foreign_flow_MW":"2100"},` +
 		`{"date":"2024-03-31 03:00:00","date_tz":"Europe/Rome","date_offset":"+02:00","country":"Malta","import":"0","export":"35.25","physical_foreign_flow_MW":"-35.25"}]}`
-	if r.status != http.StatusOK || string(r.body) != want {
-		t.Fatalf("spring: got %d\n%s\nwant\n%s", r.status, r.body, want)
-	}
+	wantBody(t, "spring", r, want)
 	r = h.get(t, foreignFlowPath+"?dateFrom=27/10/2024&dateTo=27/10/2024")
 	want = `{"result":{"message":"Operation completed for the following input. Date from: 27/10/2024, date to: 27/10/2024","status":"Completed"},"physical_foreign_flow":[` +
 		`{"date":"2024-10-27 02:00:00","date_tz":"Europe/Rome","date_offset":"+02:00","country":"Switzerland","import":"1800.125","export":"0","physical_foreign_flow_MW":"1800.125"},` +
 		`{"date":"2024-10-27 02:00:00","date_tz":"Europe/Rome","date_offset":"+01:00","country":"Switzerland","import":"1750","export":"0","physical_foreign_flow_MW":"1750"}]}`
-	if r.status != http.StatusOK || string(r.body) != want {
-		t.Fatalf("autumn: got %d\n%s\nwant\n%s", r.status, r.body, want)
-	}
+	wantBody(t, "autumn", r, want)
 	// No data in the range: the envelope with an empty array.
 	r = h.get(t, foreignFlowPath+"?dateFrom=1/1/2024&dateTo=2/1/2024")
 	want = `{"result":{"message":"Operation completed for the following input. Date from: 01/01/2024, date to: 02/01/2024","status":"Completed"},"physical_foreign_flow":[]}`
-	if r.status != http.StatusOK || string(r.body) != want {
-		t.Errorf("no data: got %d %s, want %s", r.status, r.body, want)
-	}
+	wantBody(t, "no data", r, want)
 	wantError(t, h.get(t, foreignFlowPath+"?dateFrom=31/3/24x&dateTo=31/3/2024"), http.StatusBadRequest, "Input Validation Error:", "dateFrom", "31/3/24x")
 	wantError(t, h.get(t, foreignFlowPath+"?dateFrom=1/3/2024&dateTo=30/4/2024"), http.StatusBadRequest, "spans 61 days")
 	wantError(t, h.get(t, foreignFlowPath+"?dateFrom=1/3/2024&dateFrom=2/3/2024&dateTo=3/3/2024"), http.StatusBadRequest, "dateFrom", "repeated")
@@ -70,9 +64,7 @@ func TestInternalFlowsAndScheduledExchanges(t *testing.T) {
 	} {
 		r := h.get(t, tc.path+"?dateFrom=2/5/2024&dateTo=02/05/2024")
 		want := `{"result":{"message":"Operation completed for the following input. Date from: 02/05/2024, date to: 02/05/2024","status":"Completed"},` + tc.want
-		if r.status != http.StatusOK || string(r.body) != want {
-			t.Errorf("%s: got %d\n%s\nwant\n%s", tc.path, r.status, r.body, want)
-		}
+		wantBody(t, tc.path, r, want)
 		wantError(t, h.get(t, tc.path+"?dateFrom=2/5/2024"), http.StatusBadRequest, "Input Validation Error:", "dateTo")
 		wantError(t, h.get(t, tc.path+"?dateFrom=32/5/2024&dateTo=2/5/2024"), http.StatusBadRequest, "dateFrom", "32/5/2024")
 	}

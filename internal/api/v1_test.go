@@ -2,19 +2,14 @@ package api_test
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"net/http"
 	"net/url"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/energyapi/energyapi/internal/api/apitest"
-	"github.com/energyapi/energyapi/internal/catalog"
 	"github.com/energyapi/energyapi/internal/dataset"
-	"github.com/energyapi/energyapi/internal/demo"
-	"github.com/energyapi/energyapi/internal/energy"
 	"github.com/energyapi/energyapi/internal/ingest"
 )
 
@@ -38,16 +33,12 @@ func TestFeesDailyPrices(t *testing.T) {
 		"/fees/v1.0/daily-prices?dateFrom=22/11/23&dateTo=22/11/23",
 		"/market-and-fees/v1.0/daily-prices?dateFrom=22/11/23&dateTo=22/11/2023",
 	} {
-		if r := h.get(t, path); r.status != http.StatusOK || string(r.body) != want {
-			t.Errorf("%s: got %d\n%s\nwant\n%s", path, r.status, r.body, want)
-		}
+		wantBody(t, path, h.get(t, path), want)
 	}
 	r := h.get(t, "/fees/v1.0/daily-prices?dateFrom=22/11/23&dateTo=22/11/23&dataType=Quarto+Orario")
 	wantQ := `{"result":{"message":"Operation completed for the following input: date from: 22/11/2023, date to: 22/11/2023","status":"Completed"},"daily_prices":[` +
 		`{"publication_date":"2023-11-23 12:00:00","reference_date":"2023-11-22 10:15:00","offset":"+01:00","data_type":"Quarto Orario","date_tz":"Europe/Rome","macrozone":"NORD","base_price_EURxMWh":"111","incentive_component_EURxMWh":"1.5","unbalance_price_EURxMWh":"-12.5"}]}`
-	if r.status != http.StatusOK || string(r.body) != wantQ {
-		t.Errorf("Quarto Orario: got %d\n%s\nwant\n%s", r.status, r.body, wantQ)
-	}
+	wantBody(t, "Quarto Orario", r, wantQ)
 	wantEmpty(t, h.get(t, "/fees/v1.0/daily-prices?dateFrom=22/11/23&dateTo=22/11/23&dataType=Giornaliero"))
 	// The v1.0 pages' validation answer: 406, their wording.
 	wantError(t, h.get(t, "/fees/v1.0/daily-prices?dateFrom=22/11/2&dateTo=22/11/23"), http.StatusNotAcceptable,
@@ -59,9 +50,7 @@ func TestFeesDailyPrices(t *testing.T) {
 	r = h.get(t, sal+"?dateFrom=22/11/23&dateTo=22/11/23&area=sicilia")
 	wantS := `{"result":{"message":"Operation completed for the following input: date from: 22/11/2023, date to: 22/11/2023","status":"Completed"},"secondary_adjustment_levels":[` +
 		`{"reference_date":"2023-11-22 10:00:00","date_tz":"Europe/Rome","offset":"+01:00","area":"Sicilia","secondary_adjustment_level_MW":"-35.5"}]}`
-	if r.status != http.StatusOK || string(r.body) != wantS {
-		t.Errorf("secondary levels: got %d\n%s\nwant\n%s", r.status, r.body, wantS)
-	}
+	wantBody(t, "secondary levels", r, wantS)
 	wantError(t, h.get(t, sal+"?dateFrom=22/11/23&dateTo=23/11/23"), http.StatusNotAcceptable, "must name the same day")
 	wantEmpty(t, h.get(t, sal+"?dateFrom=22/11/23&dateTo=22/11/23&area=Atlantide"))
 }
@@ -92,14 +81,12 @@ func TestMarketQuantityAndTransitLimits(t *testing.T) {
 	r := h.get(t, "/market/v1.0/output/quantity?dateFrom=22/11/23&dateTo=22/11/23&sessionType=MSD1&direction=UP")
 	want := `{"result":{"messagge":"Operation completed for the following input. Date from: 22/11/2023, date to: 22/11/2023","status":"Completed"},"quantity":[` +
 		`{"reference_date":"2023-11-22 10:00:00","date_tz":"Europe/Rome","offset":"+01:00","zone":"NORD","session_type":"MSD1","direction":"UP","quantity_MWh":"85.5"}]}`
-	if r.status != http.StatusOK || string(r.body) != want {
-		t.Errorf("quantity: got %d\n%s\nwant\n%s", r.status, r.body, want)
-	}
+	wantBody(t, "quantity", r, want)
 	// sessionType is 1..1 on quantity: the v1.0 406, message field spelled messagge.
 	r = h.get(t, "/market/v1.0/output/quantity?dateFrom=22/11/23&dateTo=22/11/23")
-	wantBody := `{"result":{"messagge":"Input Validation Error: the value entered is incorrect or does not conform to the expected format. Value entered: parameter sessionType is required","status":"ERROR"}}`
-	if r.status != http.StatusNotAcceptable || string(r.body) != wantBody {
-		t.Errorf("no sessionType: got %d %s, want 406 %s", r.status, r.body, wantBody)
+	want406 := `{"result":{"messagge":"Input Validation Error: the value entered is incorrect or does not conform to the expected format. Value entered: parameter sessionType is required","status":"ERROR"}}`
+	if r.status != http.StatusNotAcceptable || string(r.body) != want406 {
+		t.Errorf("no sessionType: got %d %s, want 406 %s", r.status, r.body, want406)
 	}
 	wantEmpty(t, h.get(t, "/market/v1.0/output/quantity?dateFrom=22/11/23&dateTo=22/11/23&sessionType=MSD9"))
 	wantEmpty(t, h.get(t, "/market/v1.0/output/quantity?dateFrom=22/11/23&dateTo=22/11/23&sessionType=MSD1&direction=SIDEWAYS"))
@@ -112,9 +99,7 @@ func TestMarketQuantityAndTransitLimits(t *testing.T) {
 		"/market/v1.0/input/forecast-transit-limit?dateFrom=22/11/2023&dateTo=22/11/2023&sessionType=MSD1",
 		"/market/v1.0/input/transit-limit?dateFrom=22/11/2023&dateTo=22/11/2023",
 	} {
-		if r := h.get(t, path); r.status != http.StatusOK || string(r.body) != wantT {
-			t.Errorf("%s: got %d\n%s\nwant\n%s", path, r.status, r.body, wantT)
-		}
+		wantBody(t, path, h.get(t, path), wantT)
 	}
 }
 
@@ -130,15 +115,11 @@ func TestOutagesAndAdequacy(t *testing.T) {
 	want := `{"result":{"messagge":"Operation completed for the following input. Date from: 22/11/2023, date to: 22/11/2023","status":"Completed"},"unavailability_productive_units":[` +
 		`{"publication_date":"2023-11-15","date_tz":"Europe/Rome","unit_name":"UP_ENTRACQUE_2","plant_name":"Entracque","plant_type":"IDROELETTRICO","biddingZone":"NORD","installed_capacity":"600.5","outage_type":"Unplanned","start_date":"2023-11-22 00:00","stop_date":"2023-11-23 00:00","stop_date_update":"2023-11-24 00:00","unavailable_capacity":"150.25","unavailable_status":"Active"},` +
 		`{"publication_date":"2023-11-15","date_tz":"Europe/Rome","unit_name":"UP_PRIOLO_1","plant_name":"Priolo Gargallo","plant_type":"TERMOELETTRICO","biddingZone":"SICI","installed_capacity":"380","outage_type":"Planned","start_date":"2023-11-22 00:00","stop_date":"2023-11-25 00:00","stop_date_update":"","unavailable_capacity":"380","unavailable_status":"Active"}]}`
-	if r.status != http.StatusOK || string(r.body) != want {
-		t.Errorf("outages: got %d\n%s\nwant\n%s", r.status, r.body, want)
-	}
+	wantBody(t, "outages", r, want)
 	r = h.get(t, "/adequacy/v1.0/aggregate-effective-available-capacity?dateFrom=22/11/2023&dateTo=22/11/23")
 	want = `{"result":{"messagge":"Operation completed for the following input. Date from: 22/11/2023, date to: 22/11/2023","status":"Completed"},"aggregate_available_capacity":[` +
 		`{"market_date":"2023-11-22 10:00:00","offset":"+01:00","date_tz":"Europe/Rome","macroarea":"SUD_ISOLE","plant_type":"IDROELETTRICO","prevailing_fuel":"ACQUA","available_capacity_MW":"207.03"}]}`
-	if r.status != http.StatusOK || string(r.body) != want {
-		t.Errorf("adequacy: got %d\n%s\nwant\n%s", r.status, r.body, want)
-	}
+	wantBody(t, "adequacy", r, want)
 	r = h.get(t, "/adequacy/v1.0/aggregate-effective-available-capacity?dateFrom=23/11/2023&dateTo=22/11/23")
 	wantBody := `{"result":{"messagge":"Input Validation Error: the value entered is incorrect or does not conform to the expected format. Value entered: parameter dateFrom value \"23/11/2023\" is after dateTo value \"22/11/2023\"","status":"ERROR"}}`
 	if r.status != http.StatusNotAcceptable || string(r.body) != wantBody {
@@ -155,24 +136,8 @@ func TestV1DemoData(t *testing.T) {
 	if testing.Short() {
 		t.Skip("generates the demo data")
 	}
-	cat, err := catalog.New()
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := dataset.NewMemory()
 	// The last 14 days of the demo system (whose v1.0 data span its range).
-	in := dataset.DemoInput{First: energy.Date{Year: 2025, Month: time.December, Day: 18}, Last: energy.Date{Year: 2025, Month: time.December, Day: 31}, Seed: demo.DefaultSeed}
-	err = cat.EachDemo(in, func(_, _ int, d *dataset.Dataset, generate func() []dataset.Row) error {
-		rows := generate()
-		if d.Version != "v1.0" {
-			return nil
-		}
-		_, err := dataset.Import(context.Background(), m, cat, d, rows, time.Unix(0, 0))
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	cat, m := familyDemo(t)
 	h := newHarnessWith(t, apitest.Options{Catalog: cat, Source: m})
 	for _, d := range cat.All() {
 		if d.Version != "v1.0" {

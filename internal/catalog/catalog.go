@@ -87,6 +87,19 @@ func dates() dataset.Param {
 		Doc: "First and last Europe/Rome day, dd/mm/yyyy (zero padding optional); both ends included."}
 }
 
+// series returns a v2.0 time series of area: the date range before
+// params, the date triple (romeTime) before fields, and the family's
+// date-range message.
+func series(area, resource, title, doc, array string, grain dataset.Grain, params []dataset.Param, fields []dataset.Field) *dataset.Dataset {
+	return &dataset.Dataset{
+		Name: resource, Title: title, Doc: doc,
+		Area: area, Version: "v2.0", Resource: resource,
+		Array: array, Message: dataset.MessageDates, Grain: grain,
+		Params: append([]dataset.Param{dates()}, params...),
+		Fields: append([]dataset.Field{romeTime()}, fields...),
+	}
+}
+
 // romeTime is the date, date_tz, date_offset triple of v2.0 time series.
 func romeTime() dataset.Field {
 	return dataset.Field{Name: "date", Kind: dataset.Instant, TZ: "date_tz", Offset: "date_offset",

@@ -9,27 +9,21 @@ import (
 // EnergyBalance is Italy's daily electricity balance by type: what each
 // source generated, what pumps took and what came in from abroad.
 func EnergyBalance() *dataset.Dataset {
-	return &dataset.Dataset{
-		Name: "energy-balance", Title: "Energy balance",
-		Source: dataset.Source{Ref: portal("generation", "Energy_Balance"), Confidence: "L", Guess: "The field names and the daily grain were not seen."},
-		Doc: "Italy's daily electricity balance in GWh: generation by type, pumping consumption (negative) and the net foreign exchange " +
+	d := series("generation", "energy-balance", "Energy balance",
+		"Italy's daily electricity balance in GWh: generation by type, pumping consumption (negative) and the net foreign exchange "+
 			"(positive when Italy imports); a day's values add up to its demand. One record per Europe/Rome day and type, dated at midnight.",
-		Area: "generation", Version: "v2.0", Resource: "energy-balance",
-		Array: "energy_balance", Message: dataset.MessageDates, Grain: dataset.Day,
-		Params: []dataset.Param{
-			dates(),
-			{Name: "type", Kind: dataset.Enum, Many: true, Field: "type", Doc: "Types to extract (repeat the key for several)."},
-		},
-		Fields: []dataset.Field{
-			romeTime(),
+		"energy_balance", dataset.Day,
+		[]dataset.Param{enumParam("type", "type", false, true, "Types to extract (repeat the key for several).")},
+		[]dataset.Field{
 			{Name: "energy_balance_GWh", Kind: dataset.Number, Format: dataset.PointFull, Min: -2000, Max: 2000,
 				Doc: "The day's energy, GWh, decimal point; negative for pumping consumption and for net exports. " +
 					"The name is this server's choice (no published answer shows it), after the family's <quantity>_<unit> pattern."},
-			{Name: "type", Kind: dataset.Text, Ref: energy.BalanceTypeNames(),
-				Doc: "Type: the six generation types, Pumping-consumption or Net Foreign Exchange. The field's name is this server's choice, after the filter's."},
-		},
-		Demo:     demo.EnergyBalance,
-		DemoFrom: []string{"total-load"},
-		Import:   &dataset.ImportSpec{Formats: "CSV or XLSX with the columns date (the day, yyyy-mm-dd 00:00:00 or dd/mm/yyyy 00:00:00, Europe/Rome), energy_balance_GWh, type"},
-	}
+			text("type", energy.BalanceTypeNames(),
+				"Type: the six generation types, Pumping-consumption or Net Foreign Exchange. The field's name is this server's choice, after the filter's."),
+		})
+	d.Source = dataset.Source{Ref: portal("generation", "Energy_Balance"), Confidence: "L", Guess: "The field names and the daily grain were not seen."}
+	d.Demo = demo.EnergyBalance
+	d.DemoFrom = []string{"total-load"}
+	d.Import = &dataset.ImportSpec{Formats: "CSV or XLSX with the columns date (the day, yyyy-mm-dd 00:00:00 or dd/mm/yyyy 00:00:00, Europe/Rome), energy_balance_GWh, type"}
+	return d
 }

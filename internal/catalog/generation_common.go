@@ -1,11 +1,36 @@
 package catalog
 
 import (
+	"strings"
+
 	"github.com/energyapi/energyapi/internal/dataset"
 	"github.com/energyapi/energyapi/internal/energy"
 )
 
-// Parts shared by the generation endpoints (/generation/v2.0/...).
+// Parts shared by the generation endpoints (/generation/v2.0/...) and the
+// yearly statistics of both v2.0 areas.
+
+// yearlyStat returns a yearly statistic of a v2.0 area: message OK, one
+// record per year, the year filter before params and the year field before
+// fields, imported from files whose columns are the fields' names.
+func yearlyStat(area, resource, title, doc, array string, params []dataset.Param, fields []dataset.Field) *dataset.Dataset {
+	cols := []string{"year"}
+	for _, f := range fields {
+		cols = append(cols, f.Name)
+	}
+	return &dataset.Dataset{
+		Name: resource, Title: title, Doc: doc,
+		Area: area, Version: "v2.0", Resource: resource,
+		Array: array, Message: dataset.MessageOK, Grain: dataset.Year,
+		Params: append([]dataset.Param{yearParam(0)}, params...),
+		Fields: append([]dataset.Field{yearField()}, fields...),
+		Import: &dataset.ImportSpec{Formats: "CSV or XLSX with the columns " + strings.Join(cols, ", ")},
+	}
+}
+
+// italianOrPoint ends the import formats of the statistics whose files may
+// write numbers either way.
+const italianOrPoint = " (Italian or decimal-point numbers)"
 
 // yearParam is the 1..1 year of the yearly statistics; window bounds it to
 // the current year and that many before it (0 for none).
@@ -40,6 +65,11 @@ func provinceField() dataset.Field {
 // grossNetField is a Lorda/Netta field: capacity_type or production_type.
 func grossNetField(name, what string) dataset.Field {
 	return dataset.Field{Name: name, Kind: dataset.Text, Ref: energy.CapacityTypeNames(), Doc: "Lorda (gross) or Netta (net) " + what + "."}
+}
+
+// grossNetParam is a Lorda/Netta filter: capacityType or productionType.
+func grossNetParam(name, field string) dataset.Param {
+	return enumParam(name, field, false, false, "Lorda (gross) or Netta (net).")
 }
 
 // italian is a yearly statistic's number: "27.389,400".

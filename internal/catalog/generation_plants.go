@@ -9,25 +9,24 @@ import (
 // GenerationPlants is the efficient power of the generation plants per
 // province and source, yearly.
 func GenerationPlants() *dataset.Dataset {
-	return &dataset.Dataset{
-		Name: "generation-plants", Title: "Generation plants",
-		Source: dataset.Source{Ref: portal("generation", "Generation_Plants"), Confidence: "H"},
-		Doc:    "Yearly gross and net efficient power of the generation plants in MW per region, province and source.",
-		Area:   "generation", Version: "v2.0", Resource: "generation-plants",
-		Array: "generation_plants", Message: dataset.MessageOK, Grain: dataset.Year,
-		Params: []dataset.Param{
-			yearParam(0), regionParam(), provincesParam(),
-			{Name: "capacityType", Kind: dataset.Enum, Field: "capacity_type", Doc: "Lorda (gross) or Netta (net)."},
-			{Name: "source", Kind: dataset.Enum, Field: "source", Doc: "Source to extract."},
-		},
-		Fields: []dataset.Field{
-			yearField(), grossNetField("capacity_type", "efficient power"), regionField(), provinceField(),
-			{Name: "source", Kind: dataset.Text, Ref: energy.PlantSourceNames(),
-				Doc: "Source: the filter's list plus Bioenergie, which the published example shows; Termoelettrico excludes the bioenergy plants."},
-			italian("efficient_power_MW", "Efficient power, MW"),
-		},
-		Order:  []string{"region", "province", "source", "capacity_type"},
-		Demo:   demo.GenerationPlants,
-		Import: &dataset.ImportSpec{Formats: "CSV or XLSX with the columns year, capacity_type, region, province, source, efficient_power_MW"},
-	}
+	d := efficientPower("generation-plants", "Generation plants",
+		"Yearly gross and net efficient power of the generation plants in MW per region, province and source.",
+		"generation_plants", energy.PlantSourceNames(),
+		"Source: the filter's list plus Bioenergie, which the published example shows; Termoelettrico excludes the bioenergy plants.")
+	d.Source = dataset.Source{Ref: portal("generation", "Generation_Plants"), Confidence: "H"}
+	d.Demo = demo.GenerationPlants
+	return d
+}
+
+// efficientPower is the shape generation-plants and its renewable part
+// share: the plants' gross and net efficient power per region, province
+// and source, yearly.
+func efficientPower(resource, title, doc, array string, sources dataset.Ref, sourceDoc string) *dataset.Dataset {
+	d := yearlyStat("generation", resource, title, doc, array,
+		[]dataset.Param{regionParam(), provincesParam(), grossNetParam("capacityType", "capacity_type"),
+			enumParam("source", "source", false, false, "Source to extract.")},
+		[]dataset.Field{grossNetField("capacity_type", "efficient power"), regionField(), provinceField(),
+			text("source", sources, sourceDoc), italian("efficient_power_MW", "Efficient power, MW")})
+	d.Order = []string{"region", "province", "source", "capacity_type"}
+	return d
 }

@@ -14,28 +14,21 @@ import (
 // Hydric is the hydroelectric production per province and kind of plant,
 // yearly.
 func Hydric() *dataset.Dataset {
-	return &dataset.Dataset{
-		Name: "hydric", Title: "Hydroelectric production",
-		Source: dataset.Source{Ref: portal("generation", "Hydric"), Confidence: "H", Guess: "Hydric_plant (the page's table) rather than hydric_system (its example); both are read on import."},
-		Doc:    "Yearly gross and net hydroelectric production in GWh per region, province and kind of plant (Bacino, Fluente, Serbatoio).",
-		Area:   "generation", Version: "v2.0", Resource: "hydric",
-		Array: "hydric", Message: dataset.MessageOK, Grain: dataset.Year,
-		Params: []dataset.Param{
-			yearParam(0), regionParam(), provincesParam(),
-			{Name: "productionType", Kind: dataset.Enum, Field: "production_type", Doc: "Lorda (gross) or Netta (net)."},
-			{Name: "hydricPlant", Kind: dataset.Enum, Field: "hydric_plant", Doc: "Kind of plant."},
-		},
-		Fields: []dataset.Field{
-			yearField(), grossNetField("production_type", "production"), regionField(), provinceField(),
+	d := yearlyStat("generation", "hydric", "Hydroelectric production",
+		"Yearly gross and net hydroelectric production in GWh per region, province and kind of plant (Bacino, Fluente, Serbatoio).",
+		"hydric",
+		[]dataset.Param{regionParam(), provincesParam(), grossNetParam("productionType", "production_type"),
+			enumParam("hydricPlant", "hydric_plant", false, false, "Kind of plant.")},
+		[]dataset.Field{grossNetField("production_type", "production"), regionField(), provinceField(),
 			{Name: "hydric_plant", Kind: dataset.Text, Ref: energy.HydricPlantNames(), Aliases: []string{"hydric_system"},
 				Doc: "Kind of plant. The page's table names this field hydric_plant and its JSON example hydric_system; this server follows the table " +
 					"and the hydricPlant filter, and import files may name the column either way."},
-			italian("production_GWh", "Production, GWh"),
-		},
-		Order:  []string{"region", "province", "hydric_plant", "production_type"},
-		Demo:   demo.Hydric,
-		Import: &dataset.ImportSpec{Parse: importHydric, Formats: "CSV or XLSX with the columns year, production_type, region, province, hydric_plant (or hydric_system), production_GWh"},
-	}
+			italian("production_GWh", "Production, GWh")})
+	d.Source = dataset.Source{Ref: portal("generation", "Hydric"), Confidence: "H", Guess: "Hydric_plant (the page's table) rather than hydric_system (its example); both are read on import."}
+	d.Order = []string{"region", "province", "hydric_plant", "production_type"}
+	d.Demo = demo.Hydric
+	d.Import = &dataset.ImportSpec{Parse: importHydric, Formats: "CSV or XLSX with the columns year, production_type, region, province, hydric_plant (or hydric_system), production_GWh"}
+	return d
 }
 
 // importHydric reads a hydric file with the generic reader, whose header

@@ -1,8 +1,6 @@
 package catalog
 
 import (
-	"strings"
-
 	"github.com/energyapi/energyapi/internal/dataset"
 	"github.com/energyapi/energyapi/internal/energy"
 )
@@ -14,18 +12,9 @@ import (
 // loadStat returns a yearly load statistic of the given shape, imported
 // from files whose columns are its fields.
 func loadStat(name, title, doc, array string, params []dataset.Param, fields []dataset.Field) *dataset.Dataset {
-	var cols []string
-	for _, f := range fields {
-		cols = append(cols, f.Name)
-	}
-	return &dataset.Dataset{
-		Name: name, Title: title, Doc: doc,
-		Area: "load", Version: "v2.0", Resource: name,
-		Array: array, Message: dataset.MessageOK, Grain: dataset.Year,
-		Params: append([]dataset.Param{yearParam(0)}, params...),
-		Fields: append([]dataset.Field{yearField()}, fields...),
-		Import: &dataset.ImportSpec{Formats: "CSV or XLSX with the columns year, " + strings.Join(cols, ", ") + " (Italian or decimal-point numbers)"},
-	}
+	d := yearlyStat("load", name, title, doc, array, params, fields)
+	d.Import.Formats += italianOrPoint
+	return d
 }
 
 // statParam is a 0..1 filter of a load statistic.

@@ -14,11 +14,8 @@ var acceptedShape = marketShape{demo.MarketShape{Zones: energy.ZoneCenter, Types
 func MarketAcceptedOffers() *dataset.Dataset {
 	d := marketZoneSeries("output/accepted-offers", "Accepted offers",
 		"Number of offers accepted per bidding zone, session and direction, every hour: a count, not energy.",
-		"accepted_offers", acceptedShape, nil,
+		"accepted_offers", acceptedShape, demo.MarketAcceptedOffers, nil,
 		number("offer", "Number of offers accepted", 0, 100000))
-	d.Demo = func(in dataset.DemoInput) []dataset.Row {
-		return demo.MarketAcceptedOffers(in, acceptedShape.MarketShape)
-	}
 	d.Source = dataset.Source{Ref: portal("market", "Accepted_Offers"), Confidence: "H",
 		Guess: "The hourly grain (the example's reference_date is a day)."}
 	return d

@@ -31,7 +31,9 @@ type marketShape struct {
 
 // marketZoneSeries is the shape most Market datasets share: per hour,
 // bidding zone, session, type and direction as shape says; values follow.
-func marketZoneSeries(resource, title, doc, array string, shape marketShape, extra []dataset.Param, values ...dataset.Field) *dataset.Dataset {
+// Its demo data is gen's for shape.
+func marketZoneSeries(resource, title, doc, array string, shape marketShape, gen func(dataset.DemoInput, demo.MarketShape) []dataset.Row,
+	extra []dataset.Param, values ...dataset.Field) *dataset.Dataset {
 	params := append([]dataset.Param{v1Dates(0), sessionParam(shape.sessionRequired)}, extra...)
 	fields := []dataset.Field{
 		referenceDate("reference_date", true),
@@ -48,5 +50,6 @@ func marketZoneSeries(resource, title, doc, array string, shape marketShape, ext
 	fields = append(fields, values...)
 	d := v1("market", resource, "market-"+path.Base(resource), title, doc, array, dataset.Hour, params, fields)
 	d.DemoFrom = []string{"total-load", "actual-generation"}
+	d.Demo = func(in dataset.DemoInput) []dataset.Row { return gen(in, shape.MarketShape) }
 	return d
 }

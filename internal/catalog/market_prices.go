@@ -16,10 +16,9 @@ func MarketPrices() *dataset.Dataset {
 	d := marketZoneSeries("output/prices", "Market prices",
 		"Marginal and average UP and DOWN price of the offers accepted per bidding zone and session, every hour, in EUR/MWh: "+
 			"the average weighted by the quantities accepted; the marginal the highest accepted UP, the lowest accepted DOWN.",
-		"prices", pricesShape,
+		"prices", pricesShape, demo.MarketPrices,
 		[]dataset.Param{enumParam("priceType", "type", false, false, "MARGINAL or AVERAGE.")},
 		number("price_eur_MWh", "Price, EUR/MWh", -1000, 5000))
-	d.Demo = func(in dataset.DemoInput) []dataset.Row { return demo.MarketPrices(in, pricesShape.MarketShape) }
 	d.Source = dataset.Source{Ref: portal("market", "Prices"), Confidence: "H",
 		Guess: "The hourly grain: the example's reference_date is a day, which its offset suggests is an abbreviated moment."}
 	return d

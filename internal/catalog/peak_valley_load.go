@@ -20,24 +20,27 @@ const (
 // PeakValleyLoad is each day's peak and valley of Italy's total load (spec
 // 4.3), derived from total-load; published values imported for a day win.
 func PeakValleyLoad() *dataset.Dataset {
-	return &dataset.Dataset{
-		Name: "peak-valley", Title: "Peak and valley load",
-		Source: dataset.Source{Ref: portal("load", "PeakValley_Load"), Confidence: "H", Guess: "One peak and one valley record per day, each at its own moment (inferred from the example)."},
-		Doc:    "The daily maximum (peak) and minimum (valley) of Italy's total demand, in GW; each record carries one of the two.",
-		Area:   "load", Version: "v2.0", Resource: "peak-valley-load",
-		Array: "peak_valley_load", Message: dataset.MessageDates, Grain: dataset.Day,
-		Params: []dataset.Param{dates()},
-		Fields: []dataset.Field{
-			romeTime(),
+	d := series("load", "peak-valley-load", "Peak and valley load",
+		"The daily maximum (peak) and minimum (valley) of Italy's total demand, in GW; each record carries one of the two.",
+		"peak_valley_load", dataset.Day, nil,
+		[]dataset.Field{
 			{Name: "peak_load_GW", Kind: dataset.Number, Format: dataset.Point3, Optional: true, Doc: "The day's peak, GW; empty on a valley record."},
 			{Name: "valley_load_GW", Kind: dataset.Number, Format: dataset.Point3, Optional: true, Doc: "The day's valley, GW; empty on a peak record."},
-			{Name: "kind", Kind: dataset.Text, Hidden: true, Ref: energy.Plain(peakKind, valleyKind)},
-		},
-		ExactlyOne: []string{"peak_load_GW", "valley_load_GW"},
-		Derive:     &dataset.Derivation{From: "total-load", Rows: derivePeakValley, Gaps: peakValleyGaps, Partial: partialPeakValley},
-		Import: &dataset.ImportSpec{Parse: importPeakValley,
-			Formats: "published peaks and valleys: CSV or XLSX with the columns date, date_tz, date_offset, peak_load_GW, valley_load_GW, or a JSON file shaped like this endpoint's answer"},
-	}
+			peakValleyKind(),
+		})
+	d.Name = "peak-valley" // spec 4.1's name
+	d.Source = dataset.Source{Ref: portal("load", "PeakValley_Load"), Confidence: "H", Guess: "One peak and one valley record per day, each at its own moment (inferred from the example)."}
+	d.ExactlyOne = []string{"peak_load_GW", "valley_load_GW"}
+	d.Derive = &dataset.Derivation{From: "total-load", Rows: derivePeakValley, Gaps: peakValleyGaps, Partial: partialPeakValley}
+	d.Import = &dataset.ImportSpec{Parse: importPeakValley,
+		Formats: "published peaks and valleys: CSV or XLSX with the columns date, date_tz, date_offset, peak_load_GW, valley_load_GW, or a JSON file shaped like this endpoint's answer"}
+	return d
+}
+
+// peakValleyKind is the hidden field that tells a peak record from a
+// valley record.
+func peakValleyKind() dataset.Field {
+	return dataset.Field{Name: "kind", Kind: dataset.Text, Hidden: true, Ref: energy.Plain(peakKind, valleyKind)}
 }
 
 func importPeakValley(name string, r io.Reader) ([]dataset.Row, error) {

@@ -13,32 +13,27 @@ import (
 // PeakValleyLoadDetails is the coverage of each day's peak and valley of
 // Italy's load by primary source.
 func PeakValleyLoadDetails() *dataset.Dataset {
-	return &dataset.Dataset{
-		Name: "peak-valley-details", Title: "Peak and valley load details",
-		Source: dataset.Source{Ref: portal("load", "PeakValley_Load_Details"), Confidence: "M", Guess: "The fields after date (client L's schema); one record per source of each peak and valley."},
-		Doc: "How each primary source covered each day's peak and valley of Italy's total load, in GW. " +
-			"A day has one record per source at the moment of its peak and one per source at the moment of its valley; " +
+	d := series("load", "peak-valley-load-details", "Peak and valley load details",
+		"How each primary source covered each day's peak and valley of Italy's total load, in GW. "+
+			"A day has one record per source at the moment of its peak and one per source at the moment of its valley; "+
 			"the sources of a moment add up to its peak or valley, Self-consumption and Pumping-consumption counting negative.",
-		Area: "load", Version: "v2.0", Resource: "peak-valley-load-details",
-		Array: "peak_valley_load_details", Message: dataset.MessageDates, Grain: dataset.Day,
-		Params: []dataset.Param{
-			dates(),
-			{Name: "type", Kind: dataset.Enum, Many: true, Field: "type", Doc: "Primary sources to extract (repeat the key for several)."},
-		},
-		Fields: []dataset.Field{
-			romeTime(),
+		"peak_valley_load_details", dataset.Day,
+		[]dataset.Param{enumParam("type", "type", false, true, "Primary sources to extract (repeat the key for several).")},
+		[]dataset.Field{
 			{Name: "peak_load_GW", Kind: dataset.Number, Format: dataset.Point3, Optional: true, Doc: "The day's peak, GW, repeated on every source's record of the peak; empty on a valley record.", Min: 0, Max: 80},
 			{Name: "valley_load_GW", Kind: dataset.Number, Format: dataset.Point3, Optional: true, Doc: "The day's valley, GW, repeated on every source's record of the valley; empty on a peak record.", Min: 0, Max: 80},
 			{Name: "primary_source_GW", Kind: dataset.Number, Format: dataset.Point3, Doc: "The source's part of the peak or valley, GW; negative for Self-consumption and Pumping-consumption, and for Net Foreign Exchange when Italy exports.", Min: -80, Max: 80},
-			{Name: "type", Kind: dataset.Text, Ref: energy.PrimarySourceNames(), Doc: "Primary source: Thermal, Wind, Geothermal, Photovoltaic, Net Foreign Exchange, Self-consumption, Pumping-consumption or Hydro."},
-			{Name: "kind", Kind: dataset.Text, Hidden: true, Ref: energy.Plain(peakKind, valleyKind)},
-		},
-		ExactlyOne: []string{"peak_load_GW", "valley_load_GW"},
-		Demo:       demo.PeakValleyDetails,
-		DemoFrom:   []string{"total-load"},
-		Import: &dataset.ImportSpec{Parse: importPeakValleyDetails,
-			Formats: "CSV or XLSX with the columns date (yyyy-mm-dd hh:mm:ss, Europe/Rome), date_offset (optional; needed in the repeated autumn hour), peak_load_GW, valley_load_GW (one of the two empty), primary_source_GW, type"},
-	}
+			text("type", energy.PrimarySourceNames(), "Primary source: Thermal, Wind, Geothermal, Photovoltaic, Net Foreign Exchange, Self-consumption, Pumping-consumption or Hydro."),
+			peakValleyKind(),
+		})
+	d.Name = "peak-valley-details"
+	d.Source = dataset.Source{Ref: portal("load", "PeakValley_Load_Details"), Confidence: "M", Guess: "The fields after date (client L's schema); one record per source of each peak and valley."}
+	d.ExactlyOne = []string{"peak_load_GW", "valley_load_GW"}
+	d.Demo = demo.PeakValleyDetails
+	d.DemoFrom = []string{"total-load"}
+	d.Import = &dataset.ImportSpec{Parse: importPeakValleyDetails,
+		Formats: "CSV or XLSX with the columns date (yyyy-mm-dd hh:mm:ss, Europe/Rome), date_offset (optional; needed in the repeated autumn hour), peak_load_GW, valley_load_GW (one of the two empty), primary_source_GW, type"}
+	return d
 }
 
 // detailsFile is the shape of peak-valley-load-details import files: the

@@ -18,22 +18,14 @@ func ThermoelectricCapacity() *dataset.Dataset {
 				"(Celle a combustibile, production's spelling, is accepted for it)."
 		}
 	}
-	return &dataset.Dataset{
-		Name: "thermoelectric-capacity", Title: "Thermoelectric capacity",
-		Source: dataset.Source{Ref: portal("generation", "Thermoelectric_Capacity"), Confidence: "M", Guess: "The fields after the array name were not seen: they follow generation-plants."},
-		Doc:    "Yearly gross and net efficient power of the thermoelectric plants in MW per region, province, category and subcategory.",
-		Area:   "generation", Version: "v2.0", Resource: "thermoelectric-capacity",
-		Array: "thermoelectric", Message: dataset.MessageOK, Grain: dataset.Year,
-		Params: []dataset.Param{
-			yearParam(0), regionParam(), provincesParam(),
-			{Name: "capacityType", Kind: dataset.Enum, Field: "capacity_type", Doc: "Lorda (gross) or Netta (net)."},
-			{Name: "category", Kind: dataset.Enum, Field: "category", Doc: "Category."},
-			{Name: "subcategory", Kind: dataset.Enum, Field: "subcategory", Within: "category", Doc: "Subcategory of the chosen category."},
-		},
-		Fields: append(fields, italian("efficient_power_MW",
-			"Efficient power, MW. The name is this server's choice (no published answer shows the field), the same as generation-plants'")),
-		Order:  []string{"region", "province", "category", "subcategory", "capacity_type"},
-		Demo:   demo.ThermoelectricCapacity,
-		Import: &dataset.ImportSpec{Formats: "CSV or XLSX with the columns year, capacity_type, region, province, category, subcategory, efficient_power_MW"},
-	}
+	d := yearlyStat("generation", "thermoelectric-capacity", "Thermoelectric capacity",
+		"Yearly gross and net efficient power of the thermoelectric plants in MW per region, province, category and subcategory.",
+		"thermoelectric",
+		append([]dataset.Param{regionParam(), provincesParam(), grossNetParam("capacityType", "capacity_type")}, categoryParams()...),
+		append(fields, italian("efficient_power_MW",
+			"Efficient power, MW. The name is this server's choice (no published answer shows the field), the same as generation-plants'")))
+	d.Source = dataset.Source{Ref: portal("generation", "Thermoelectric_Capacity"), Confidence: "M", Guess: "The fields after the array name were not seen: they follow generation-plants."}
+	d.Order = []string{"region", "province", "category", "subcategory", "capacity_type"}
+	d.Demo = demo.ThermoelectricCapacity
+	return d
 }

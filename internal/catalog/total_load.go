@@ -11,29 +11,27 @@ import (
 
 // TotalLoad is the quarter-hourly total load of each bidding zone and Italy.
 func TotalLoad() *dataset.Dataset {
-	zones := energy.ZoneNames()
-	return &dataset.Dataset{
-		Name: "total-load", Title: "Total load",
-		Source: dataset.Source{Ref: portal("load", "Total_Load"), Confidence: "H", Guess: "The quarter-hourly grain (reference notes; the page shows no example rows); field names after date_offset as client L declares them."},
-		Doc:    "Actual and day-ahead forecast total load per bidding zone and for Italy, every quarter hour, in MW.",
-		Area:   "load", Version: "v2.0", Resource: "total-load",
-		Array: "total_load", Message: dataset.MessageDates, Grain: dataset.QuarterHour,
-		Params: []dataset.Param{
-			dates(),
-			{Name: "biddingZone", Kind: dataset.Enum, Many: true, Field: "bidding_zone", Doc: "Bidding zones to extract (repeat the key for several)."},
-		},
-		Fields: []dataset.Field{
-			romeTime(),
+	d := series("load", "total-load", "Total load",
+		"Actual and day-ahead forecast total load per bidding zone and for Italy, every quarter hour, in MW.",
+		"total_load", dataset.QuarterHour,
+		[]dataset.Param{zonesParam()},
+		[]dataset.Field{
 			{Name: "total_load_MW", Kind: dataset.Number, Format: dataset.PointFull, Column: "Total Load [MW]", Doc: "Actual total load, MW.", Min: 0, Max: 80000},
 			{Name: "forecast_total_load_MW", Kind: dataset.Number, Format: dataset.PointFull, Column: "Forecast Total load [MW]", Optional: true, Doc: "Day-ahead forecast of the total load, MW; empty when not published.", Min: 0, Max: 80000},
-			{Name: "bidding_zone", Kind: dataset.Text, Ref: zones, Column: "Bidding zone", Doc: "Bidding zone, or Italy."},
-		},
-		Demo: func(in dataset.DemoInput) []dataset.Row {
-			return TotalLoadRows(demo.System{Seed: in.Seed}.TotalLoad(in.First, in.Last))
-		},
-		Import: &dataset.ImportSpec{Parse: importTotalLoad,
-			Formats: "the transparency download files: CSV or XLSX with the columns Date, Total Load [MW], Forecast Total load [MW], Bidding zone; Europe/Rome dd/mm/yyyy hh:mm:ss, the repeated autumn hour told apart by position"},
+			{Name: "bidding_zone", Kind: dataset.Text, Ref: energy.ZoneNames(), Column: "Bidding zone", Doc: "Bidding zone, or Italy."},
+		})
+	d.Source = dataset.Source{Ref: portal("load", "Total_Load"), Confidence: "H", Guess: "The quarter-hourly grain (reference notes; the page shows no example rows); field names after date_offset as client L declares them."}
+	d.Demo = func(in dataset.DemoInput) []dataset.Row {
+		return TotalLoadRows(demo.System{Seed: in.Seed}.TotalLoad(in.First, in.Last))
 	}
+	d.Import = &dataset.ImportSpec{Parse: importTotalLoad,
+		Formats: "the transparency download files: CSV or XLSX with the columns Date, Total Load [MW], Forecast Total load [MW], Bidding zone; Europe/Rome dd/mm/yyyy hh:mm:ss, the repeated autumn hour told apart by position"}
+	return d
+}
+
+// zonesParam is the bidding-zone filter of the load series.
+func zonesParam() dataset.Param {
+	return enumParam("biddingZone", "bidding_zone", false, true, "Bidding zones to extract (repeat the key for several).")
 }
 
 func importTotalLoad(name string, r io.Reader) ([]dataset.Row, error) {

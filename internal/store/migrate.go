@@ -1,6 +1,7 @@
 package store
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -62,3 +63,53 @@ func (m Migration) Pending(current, latest int) (bool, error) {
 
 // String returns the migration's file name without .sql, as errors name it.
 func (m Migration) String() string { return fmt.Sprintf("%04d_%s", m.Version, m.Name) }
+
+// Schema is what ApplyMigrations needs of a store whose transactions are of
+// type T: the SQL and the locking are the store's, the order of the steps
+// is the same for every store.
+type Schema[T any] struct {
+	// InTx runs fn in one transaction and commits it if fn succeeds. The
+	// transaction holds, before fn reads anything, whatever lock the store
+	// takes so that processes migrating the same database take turns.
+	InTx func(ctx context.Context, fn func(tx T) error) error
+	// Version creates the schema_migrations table if need be and returns
+	// the newest version it records (0 for none).
+	Version func(ctx context.Context, tx T) (int, error)
+	// Exec runs a migration's SQL, which may hold several statements.
+	Exec func(ctx context.Context, tx T, sql string) error
+	// Record notes m in schema_migrations as applied.
+	Record func(ctx context.Context, tx T, m Migration) error
+}
+
+// ApplyMigrations applies ms, the migrations from the first up to some
+// version, one per transaction, each with its Go step from steps (if any)
+// run in its transaction before its SQL. The newest of ms is the newest
+// schema it accepts; tests apply fewer than all to build a store as an older
+// program left it.
+func ApplyMigrations[T any](ctx context.Context, s Schema[T], ms []Migration, steps map[int]func(context.Context, T) error) error {
+	latest := ms[len(ms)-1].Version
+	for _, m := range ms {
+		err := s.InTx(ctx, func(tx T) error {
+			current, err := s.Version(ctx, tx)
+			if err != nil {
+				return err
+			}
+			if pending, err := m.Pending(current, latest); err != nil || !pending {
+				return err
+			}
+			if step := steps[m.Version]; step != nil {
+				if err := step(ctx, tx); err != nil {
+					return fmt.Errorf("%s: %w", m, err)
+				}
+			}
+			if err := s.Exec(ctx, tx, m.SQL); err != nil {
+				return fmt.Errorf("%s: %w", m, err)
+			}
+			return s.Record(ctx, tx, m)
+		})
+		if err != nil {
+			return fmt.Errorf("migrate: %w", err)
+		}
+	}
+	return nil
+}

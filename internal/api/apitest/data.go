@@ -58,6 +58,18 @@ func Thermo(year int, capacityType, region, province, category, subcategory stri
 	}
 }
 
+// SmallThermo is five thermoelectric records of 2023 and 2022, from which
+// the client and CLI tests write their expected answers by hand.
+func SmallThermo() []dataset.Row {
+	return []dataset.Row{
+		Thermo(2023, "Lorda", "Puglia", "Brindisi", "Non cogenerativa", "Condensazione", 5234.5678),
+		Thermo(2023, "Netta", "Puglia", "Brindisi", "Non cogenerativa", "Condensazione", 5012.1),
+		Thermo(2023, "Lorda", "Puglia", "Taranto", "Cogenerativa", "Contropressione", 0.408),
+		Thermo(2023, "Lorda", "Lombardia", "Milano", "Non cogenerativa", "Ciclo combinato", 27389.4),
+		Thermo(2022, "Lorda", "Puglia", "Brindisi", "Non cogenerativa", "Condensazione", -16368.385),
+	}
+}
+
 // PeakValley returns days of published peaks and valleys as rows of the
 // peak-valley dataset.
 func PeakValley(days ...energy.DayExtremes) []dataset.Row {

@@ -48,47 +48,38 @@ func steps() map[int]func(context.Context, pgx.Tx) error {
 	return steps
 }
 
-// apply applies ms, the migrations from the first up to some version, as
-// migrate does, with the Go steps of their versions: the newest of ms is
-// the newest schema it accepts. Tests apply fewer than all to build a store
-// as an older program left it.
+// apply applies ms with steps (store.ApplyMigrations). Each transaction
+// first takes the advisory lock, as migrate explains.
 func apply(ctx context.Context, pool *pgxpool.Pool, ms []store.Migration, steps map[int]func(context.Context, pgx.Tx) error) error {
-	latest := ms[len(ms)-1].Version
-	for _, m := range ms {
-		err := pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
-			if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1)`, migrateLock); err != nil {
-				return err
-			}
+	return store.ApplyMigrations(ctx, store.Schema[pgx.Tx]{
+		InTx: func(ctx context.Context, fn func(pgx.Tx) error) error {
+			return pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
+				if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1)`, migrateLock); err != nil {
+					return err
+				}
+				return fn(tx)
+			})
+		},
+		Version: func(ctx context.Context, tx pgx.Tx) (current int, err error) {
 			if _, err := tx.Exec(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
 				version integer PRIMARY KEY,
 				name    text NOT NULL,
 				applied timestamptz NOT NULL DEFAULT now()
 			)`); err != nil {
-				return err
+				return 0, err
 			}
-			var current int
-			if err := tx.QueryRow(ctx, `SELECT coalesce(max(version), 0) FROM schema_migrations`).Scan(&current); err != nil {
-				return err
-			}
-			if pending, err := m.Pending(current, latest); err != nil || !pending {
-				return err
-			}
-			if step := steps[m.Version]; step != nil {
-				if err := step(ctx, tx); err != nil {
-					return fmt.Errorf("%s: %w", m, err)
-				}
-			}
-			// Without arguments pgx sends the file as one simple query, which
-			// may hold several statements.
-			if _, err := tx.Exec(ctx, m.SQL); err != nil {
-				return fmt.Errorf("%s: %w", m, err)
-			}
+			err = tx.QueryRow(ctx, `SELECT coalesce(max(version), 0) FROM schema_migrations`).Scan(&current)
+			return current, err
+		},
+		// Without arguments pgx sends the file as one simple query, which
+		// may hold several statements.
+		Exec: func(ctx context.Context, tx pgx.Tx, sql string) error {
+			_, err := tx.Exec(ctx, sql)
+			return err
+		},
+		Record: func(ctx context.Context, tx pgx.Tx, m store.Migration) error {
 			_, err := tx.Exec(ctx, `INSERT INTO schema_migrations (version, name) VALUES ($1, $2)`, m.Version, m.Name)
 			return err
-		})
-		if err != nil {
-			return fmt.Errorf("migrate: %w", err)
-		}
-	}
-	return nil
+		},
+	}, ms, steps)
 }

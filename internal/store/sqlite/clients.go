@@ -57,27 +57,15 @@ func (s *Store) Client(ctx context.Context, id string) (auth.Client, error) {
 // Clients returns every client, revoked ones included, oldest first and by ID
 // among clients created at the same time.
 func (s *Store) Clients(ctx context.Context) ([]auth.Client, error) {
-	rows, err := s.r.QueryContext(ctx,
+	cs, err := queryRows(ctx, s.r, scanClient,
 		`SELECT id, name, secret_hash, created, revoked FROM clients ORDER BY created, id`)
 	if err != nil {
-		return nil, fmt.Errorf("sqlite: clients: %w", err)
-	}
-	defer rows.Close()
-	var cs []auth.Client
-	for rows.Next() {
-		c, err := scanClient(rows)
-		if err != nil {
-			return nil, fmt.Errorf("sqlite: clients: %w", err)
-		}
-		cs = append(cs, c)
-	}
-	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("sqlite: clients: %w", err)
 	}
 	return cs, nil
 }
 
-func scanClient(row interface{ Scan(...any) error }) (auth.Client, error) {
+func scanClient(row scanner) (auth.Client, error) {
 	var c auth.Client
 	var created int64
 	var revoked sql.NullInt64

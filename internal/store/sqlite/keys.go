@@ -16,29 +16,21 @@ import (
 // SigningKeys returns every stored signing key, newest first and by ID among
 // keys created at the same time.
 func (s *Store) SigningKeys(ctx context.Context) ([]auth.SigningKey, error) {
-	rows, err := s.r.QueryContext(ctx,
-		`SELECT kid, private_key, created FROM signing_keys ORDER BY created DESC, kid`)
-	if err != nil {
-		return nil, fmt.Errorf("sqlite: signing keys: %w", err)
-	}
-	defer rows.Close()
-	var ks []auth.SigningKey
-	for rows.Next() {
-		var k auth.SigningKey
+	ks, err := queryRows(ctx, s.r, func(row scanner) (k auth.SigningKey, err error) {
 		var priv []byte
 		var created int64
-		if err := rows.Scan(&k.ID, &priv, &created); err != nil {
-			return nil, fmt.Errorf("sqlite: signing keys: %w", err)
+		if err := row.Scan(&k.ID, &priv, &created); err != nil {
+			return k, err
 		}
 		if len(priv) != ed25519.PrivateKeySize {
 			// The schema checks the length; this guards against a hand-edited file.
-			return nil, fmt.Errorf("sqlite: signing keys: key %q has %d bytes, want %d", k.ID, len(priv), ed25519.PrivateKeySize)
+			return k, fmt.Errorf("key %q has %d bytes, want %d", k.ID, len(priv), ed25519.PrivateKeySize)
 		}
 		k.Private = ed25519.PrivateKey(priv)
 		k.Created = time.UnixMicro(created).UTC()
-		ks = append(ks, k)
-	}
-	if err := rows.Err(); err != nil {
+		return k, nil
+	}, `SELECT kid, private_key, created FROM signing_keys ORDER BY created DESC, kid`)
+	if err != nil {
 		return nil, fmt.Errorf("sqlite: signing keys: %w", err)
 	}
 	return ks, nil

@@ -44,49 +44,29 @@ func steps() map[int]func(context.Context, *sql.Tx) error {
 	return steps
 }
 
-// apply applies ms, the migrations from the first up to some version, as
-// migrate does, with the Go steps of their versions: the newest of ms is
-// the newest schema it accepts. Tests apply fewer than all to build a store
-// as an older program left it.
+// apply applies ms with steps (store.ApplyMigrations). Each transaction
+// begins IMMEDIATE on the one connection db has, as migrate explains.
 func apply(ctx context.Context, db *sql.DB, ms []store.Migration, steps map[int]func(context.Context, *sql.Tx) error) error {
-	latest := ms[len(ms)-1].Version
-	for _, m := range ms {
-		err := func() error {
-			tx, err := db.BeginTx(ctx, nil)
-			if err != nil {
-				return err
-			}
-			defer tx.Rollback() // a no-op once committed
+	return store.ApplyMigrations(ctx, store.Schema[*sql.Tx]{
+		InTx: func(ctx context.Context, fn func(*sql.Tx) error) error { return inTx(ctx, db, fn) },
+		Version: func(ctx context.Context, tx *sql.Tx) (current int, err error) {
 			if _, err := tx.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
 				version INTEGER PRIMARY KEY NOT NULL,
 				name    TEXT NOT NULL,
 				applied INTEGER NOT NULL DEFAULT (unixepoch())
 			) STRICT`); err != nil {
-				return err
+				return 0, err
 			}
-			var current int
-			if err := tx.QueryRowContext(ctx, `SELECT coalesce(max(version), 0) FROM schema_migrations`).Scan(&current); err != nil {
-				return err
-			}
-			if pending, err := m.Pending(current, latest); err != nil || !pending {
-				return err
-			}
-			if step := steps[m.Version]; step != nil {
-				if err := step(ctx, tx); err != nil {
-					return fmt.Errorf("%s: %w", m, err)
-				}
-			}
-			if _, err := tx.ExecContext(ctx, m.SQL); err != nil {
-				return fmt.Errorf("%s: %w", m, err)
-			}
-			if _, err := tx.ExecContext(ctx, `INSERT INTO schema_migrations (version, name) VALUES (?, ?)`, m.Version, m.Name); err != nil {
-				return err
-			}
-			return tx.Commit()
-		}()
-		if err != nil {
-			return fmt.Errorf("migrate: %w", err)
-		}
-	}
-	return nil
+			err = tx.QueryRowContext(ctx, `SELECT coalesce(max(version), 0) FROM schema_migrations`).Scan(&current)
+			return current, err
+		},
+		Exec: func(ctx context.Context, tx *sql.Tx, sql string) error {
+			_, err := tx.ExecContext(ctx, sql)
+			return err
+		},
+		Record: func(ctx context.Context, tx *sql.Tx, m store.Migration) error {
+			_, err := tx.ExecContext(ctx, `INSERT INTO schema_migrations (version, name) VALUES (?, ?)`, m.Version, m.Name)
+			return err
+		},
+	}, ms, steps)
 }

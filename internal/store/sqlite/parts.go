@@ -71,23 +71,13 @@ func (p partTx) Version(ctx context.Context) (int64, time.Time, error) {
 
 func (p partTx) ListParts(ctx context.Context) ([]dataset.StoredPart, error) {
 	// Every column but data: reading them stops short of its overflow pages.
-	rows, err := p.tx.QueryContext(ctx, `SELECT dataset, id, version, written, records,
-		coalesce(first_time, 0), coalesce(last_time, 0) FROM parts`)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []dataset.StoredPart
-	for rows.Next() {
-		var sp dataset.StoredPart
+	return queryRows(ctx, p.tx, func(row scanner) (sp dataset.StoredPart, err error) {
 		var written int64
-		if err := rows.Scan(&sp.Dataset, &sp.ID, &sp.Version, &written, &sp.Records, &sp.First, &sp.Last); err != nil {
-			return nil, err
-		}
+		err = row.Scan(&sp.Dataset, &sp.ID, &sp.Version, &written, &sp.Records, &sp.First, &sp.Last)
 		sp.Written = time.UnixMicro(written).UTC()
-		out = append(out, sp)
-	}
-	return out, rows.Err()
+		return sp, err
+	}, `SELECT dataset, id, version, written, records,
+		coalesce(first_time, 0), coalesce(last_time, 0) FROM parts`)
 }
 
 func (p partTx) ReadParts(ctx context.Context, refs []dataset.PartRef) ([]dataset.StoredPart, error) {
@@ -254,26 +244,17 @@ func (s *Store) ImportEvents(ctx context.Context, after int64, since time.Time, 
 	if !since.IsZero() {
 		min = since.UnixMicro()
 	}
-	rows, err := s.r.QueryContext(ctx, `SELECT id, dataset, started, finished, rows_read, inserted, updated, unchanged,
+	out, err := queryRows(ctx, s.r, func(row scanner) (e dataset.ImportEvent, err error) {
+		var started, finished int64
+		st := &e.Stats
+		err = row.Scan(&e.ID, &e.Dataset, &started, &finished, &st.Read, &st.Inserted, &st.Updated, &st.Unchanged,
+			&e.Version, &e.FirstPart, &e.LastPart)
+		e.Started, e.Finished = time.UnixMicro(started).UTC(), time.UnixMicro(finished).UTC()
+		return e, err
+	}, `SELECT id, dataset, started, finished, rows_read, inserted, updated, unchanged,
 			coalesce(version, 0), coalesce(first_part, ''), coalesce(last_part, '')
 		FROM import_runs WHERE id > ? AND finished > ? ORDER BY id LIMIT ?`, after, min, limit)
 	if err != nil {
-		return nil, fmt.Errorf("sqlite: import events: %w", err)
-	}
-	defer rows.Close()
-	var out []dataset.ImportEvent
-	for rows.Next() {
-		var e dataset.ImportEvent
-		var started, finished int64
-		st := &e.Stats
-		if err := rows.Scan(&e.ID, &e.Dataset, &started, &finished, &st.Read, &st.Inserted, &st.Updated, &st.Unchanged,
-			&e.Version, &e.FirstPart, &e.LastPart); err != nil {
-			return nil, fmt.Errorf("sqlite: import events: %w", err)
-		}
-		e.Started, e.Finished = time.UnixMicro(started).UTC(), time.UnixMicro(finished).UTC()
-		out = append(out, e)
-	}
-	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("sqlite: import events: %w", err)
 	}
 	return out, nil

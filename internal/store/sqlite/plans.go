@@ -31,20 +31,11 @@ func (s *Store) PutPlan(ctx context.Context, p limit.Plan) error {
 
 // Plans returns every plan, by name.
 func (s *Store) Plans(ctx context.Context) ([]limit.Plan, error) {
-	rows, err := s.r.QueryContext(ctx, `SELECT name, per_second, burst, per_day, max_range_days FROM plans ORDER BY name`)
+	out, err := queryRows(ctx, s.r, func(row scanner) (p limit.Plan, err error) {
+		err = row.Scan(&p.Name, &p.PerSecond, &p.Burst, &p.PerDay, &p.MaxRangeDays)
+		return p, err
+	}, `SELECT name, per_second, burst, per_day, max_range_days FROM plans ORDER BY name`)
 	if err != nil {
-		return nil, fmt.Errorf("sqlite: plans: %w", err)
-	}
-	defer rows.Close()
-	var out []limit.Plan
-	for rows.Next() {
-		var p limit.Plan
-		if err := rows.Scan(&p.Name, &p.PerSecond, &p.Burst, &p.PerDay, &p.MaxRangeDays); err != nil {
-			return nil, fmt.Errorf("sqlite: plans: %w", err)
-		}
-		out = append(out, p)
-	}
-	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("sqlite: plans: %w", err)
 	}
 	return out, nil
@@ -108,21 +99,16 @@ func (s *Store) SetClientPlan(ctx context.Context, clientID, plan string) error 
 
 // ClientPlans returns the plan of every client that has one.
 func (s *Store) ClientPlans(ctx context.Context) (map[string]string, error) {
-	rows, err := s.r.QueryContext(ctx, `SELECT client_id, plan FROM client_plans`)
+	pairs, err := queryRows(ctx, s.r, func(row scanner) (cp [2]string, err error) {
+		err = row.Scan(&cp[0], &cp[1])
+		return cp, err
+	}, `SELECT client_id, plan FROM client_plans`)
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: client plans: %w", err)
 	}
-	defer rows.Close()
-	out := map[string]string{}
-	for rows.Next() {
-		var c, p string
-		if err := rows.Scan(&c, &p); err != nil {
-			return nil, fmt.Errorf("sqlite: client plans: %w", err)
-		}
-		out[c] = p
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("sqlite: client plans: %w", err)
+	out := make(map[string]string, len(pairs))
+	for _, cp := range pairs {
+		out[cp[0]] = cp[1]
 	}
 	return out, nil
 }
@@ -149,22 +135,13 @@ func (s *Store) AddUsage(ctx context.Context, rows []limit.UsageRow) error {
 // Usage returns the aggregates of days in [from, to] of one client, or of
 // every client for "", by client, day and dataset.
 func (s *Store) Usage(ctx context.Context, clientID, from, to string) ([]limit.UsageRow, error) {
-	rows, err := s.r.QueryContext(ctx, `SELECT client_id, day, dataset, calls FROM usage
+	out, err := queryRows(ctx, s.r, func(row scanner) (r limit.UsageRow, err error) {
+		err = row.Scan(&r.ClientID, &r.Day, &r.Dataset, &r.Calls)
+		return r, err
+	}, `SELECT client_id, day, dataset, calls FROM usage
 		WHERE (? = '' OR client_id = ?) AND day >= ? AND day <= ? ORDER BY client_id, day, dataset`,
 		clientID, clientID, from, to)
 	if err != nil {
-		return nil, fmt.Errorf("sqlite: usage: %w", err)
-	}
-	defer rows.Close()
-	var out []limit.UsageRow
-	for rows.Next() {
-		var r limit.UsageRow
-		if err := rows.Scan(&r.ClientID, &r.Day, &r.Dataset, &r.Calls); err != nil {
-			return nil, fmt.Errorf("sqlite: usage: %w", err)
-		}
-		out = append(out, r)
-	}
-	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("sqlite: usage: %w", err)
 	}
 	return out, nil

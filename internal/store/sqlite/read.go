@@ -21,23 +21,14 @@ func (s *Store) DataVersion(ctx context.Context) (int64, error) {
 // ImportTotals sums the committed imports of each dataset that has any, by
 // dataset name.
 func (s *Store) ImportTotals(ctx context.Context) ([]energy.ImportTotal, error) {
-	rows, err := s.r.QueryContext(ctx, `SELECT dataset, count(*), sum(rows_read), max(finished)
+	ts, err := queryRows(ctx, s.r, func(row scanner) (t energy.ImportTotal, err error) {
+		var last int64
+		err = row.Scan(&t.Dataset, &t.Runs, &t.Rows, &last)
+		t.Last = time.UnixMicro(last).UTC()
+		return t, err
+	}, `SELECT dataset, count(*), sum(rows_read), max(finished)
 		FROM import_runs GROUP BY dataset ORDER BY dataset`)
 	if err != nil {
-		return nil, fmt.Errorf("sqlite: import totals: %w", err)
-	}
-	defer rows.Close()
-	var ts []energy.ImportTotal
-	for rows.Next() {
-		var t energy.ImportTotal
-		var last int64
-		if err := rows.Scan(&t.Dataset, &t.Runs, &t.Rows, &last); err != nil {
-			return nil, fmt.Errorf("sqlite: import totals: %w", err)
-		}
-		t.Last = time.UnixMicro(last).UTC()
-		ts = append(ts, t)
-	}
-	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("sqlite: import totals: %w", err)
 	}
 	return ts, nil

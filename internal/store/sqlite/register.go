@@ -48,7 +48,7 @@ func (s *Store) CreateRegisteredClient(ctx context.Context, c auth.Client, reg a
 
 const registrationColumns = `client_id, contact, origin, addr, created`
 
-func scanRegistration(row interface{ Scan(...any) error }) (auth.Registration, error) {
+func scanRegistration(row scanner) (auth.Registration, error) {
 	var r auth.Registration
 	var created int64
 	if err := row.Scan(&r.ClientID, &r.Contact, &r.Origin, &r.Addr, &created); err != nil {
@@ -60,20 +60,8 @@ func scanRegistration(row interface{ Scan(...any) error }) (auth.Registration, e
 
 // Registrations returns every registration, oldest first.
 func (s *Store) Registrations(ctx context.Context) ([]auth.Registration, error) {
-	rows, err := s.r.QueryContext(ctx, `SELECT `+registrationColumns+` FROM registrations ORDER BY created, client_id`)
+	out, err := queryRows(ctx, s.r, scanRegistration, `SELECT `+registrationColumns+` FROM registrations ORDER BY created, client_id`)
 	if err != nil {
-		return nil, fmt.Errorf("sqlite: registrations: %w", err)
-	}
-	defer rows.Close()
-	var out []auth.Registration
-	for rows.Next() {
-		r, err := scanRegistration(rows)
-		if err != nil {
-			return nil, fmt.Errorf("sqlite: registrations: %w", err)
-		}
-		out = append(out, r)
-	}
-	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("sqlite: registrations: %w", err)
 	}
 	return out, nil
@@ -116,22 +104,13 @@ func (s *Store) RevokeToken(ctx context.Context, t auth.RevokedToken, now time.T
 
 // RevokedTokens returns the revoked tokens that have not expired at now.
 func (s *Store) RevokedTokens(ctx context.Context, now time.Time) ([]auth.RevokedToken, error) {
-	rows, err := s.r.QueryContext(ctx, `SELECT jti, client_id, expires FROM revoked_tokens WHERE expires > ?`, now.UnixMicro())
-	if err != nil {
-		return nil, fmt.Errorf("sqlite: revoked tokens: %w", err)
-	}
-	defer rows.Close()
-	var out []auth.RevokedToken
-	for rows.Next() {
-		var t auth.RevokedToken
+	out, err := queryRows(ctx, s.r, func(row scanner) (t auth.RevokedToken, err error) {
 		var exp int64
-		if err := rows.Scan(&t.ID, &t.ClientID, &exp); err != nil {
-			return nil, fmt.Errorf("sqlite: revoked tokens: %w", err)
-		}
+		err = row.Scan(&t.ID, &t.ClientID, &exp)
 		t.Expires = time.UnixMicro(exp).UTC()
-		out = append(out, t)
-	}
-	if err := rows.Err(); err != nil {
+		return t, err
+	}, `SELECT jti, client_id, expires FROM revoked_tokens WHERE expires > ?`, now.UnixMicro())
+	if err != nil {
 		return nil, fmt.Errorf("sqlite: revoked tokens: %w", err)
 	}
 	return out, nil

@@ -24,21 +24,11 @@ func fillSpans(ctx context.Context, tx *sql.Tx) error {
 type spanTx struct{ tx *sql.Tx }
 
 func (s spanTx) Versions(ctx context.Context) ([]dataset.StoredPart, error) {
-	rows, err := s.tx.QueryContext(ctx, `SELECT dataset, id, version FROM parts
+	return queryRows(ctx, s.tx, func(row scanner) (sp dataset.StoredPart, err error) {
+		err = row.Scan(&sp.Dataset, &sp.ID, &sp.Version)
+		return sp, err
+	}, `SELECT dataset, id, version FROM parts
 		UNION ALL SELECT dataset, id, version FROM part_history`)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []dataset.StoredPart
-	for rows.Next() {
-		var sp dataset.StoredPart
-		if err := rows.Scan(&sp.Dataset, &sp.ID, &sp.Version); err != nil {
-			return nil, err
-		}
-		out = append(out, sp)
-	}
-	return out, rows.Err()
 }
 
 func (s spanTx) Data(ctx context.Context, ref dataset.PartRef, version int64) ([]byte, error) {

@@ -208,7 +208,13 @@ func (s *Store) Ping(ctx context.Context) error {
 // still ends, so that the one writer connection and SQLite's write lock are
 // released.
 func (s *Store) update(ctx context.Context, fn func(tx *sql.Tx) error) error {
-	tx, err := s.w.BeginTx(ctx, nil)
+	return inTx(ctx, s.w, fn)
+}
+
+// inTx runs fn in one transaction on db and commits it if fn succeeds; the
+// transaction ends whatever fn does, a panic included.
+func inTx(ctx context.Context, db *sql.DB, fn func(tx *sql.Tx) error) error {
+	tx, err := db.BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}
