@@ -115,6 +115,11 @@ func (p *parts) startPolling(interval time.Duration) (stop func()) {
 	report := func(msg string) func(error) { return func(err error) { p.log.Error(msg, "err", err) } }
 	var wg sync.WaitGroup
 	wg.Go(func() { poll.Every(ctx, interval, nil, p.reloadData) })
+	// The feed moves past the imports already served before any stream
+	// opens (Run retries if the store is away now).
+	if err := p.feed.Start(ctx); err != nil {
+		report("updates feed failed")(err)
+	}
 	wg.Go(func() { p.feed.Run(ctx, interval, report("updates feed failed")) })
 	wg.Go(func() { p.reg.Sync(ctx, interval, report("client sync failed")) })
 	wg.Go(func() { poll.Every(ctx, keyReload, nil, p.refreshKeys) })

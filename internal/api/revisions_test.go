@@ -243,6 +243,9 @@ func TestUpdatesFeedAndStream(t *testing.T) {
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
 	done := make(chan struct{})
+	if err := s.feed.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
 	go func() { defer close(done); s.feed.Run(ctx, 10*time.Millisecond, nil) }()
 	defer func() { cancel(); <-done }()
 	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, s.srv.URL+"/updates/stream", nil)

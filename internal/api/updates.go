@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/energyapi/energyapi/internal/dataset"
@@ -23,6 +24,8 @@ type Feed struct {
 	src  dataset.EventSource
 	data func() *dataset.Snapshot
 	poke chan struct{}
+
+	started atomic.Bool // Start has moved the feed past the old imports
 
 	mu     sync.Mutex
 	last   int64                               // the last event pushed
@@ -59,9 +62,21 @@ func NewFeed(src dataset.EventSource, data func() *dataset.Snapshot) *Feed {
 	return &Feed{src: src, data: data, poke: make(chan struct{}, 1), subs: map[chan dataset.ImportEvent]string{}, byAddr: map[string]int{}}
 }
 
+// Start moves the feed past the imports of the data the server serves now,
+// which are not news to a stream (GET /updates lists them). The server
+// calls it before it serves streams and starts Run, so that an import that
+// commits afterwards is pushed however the goroutines are scheduled; Run
+// tries again itself if Start failed (the store away) or was not called.
+func (f *Feed) Start(ctx context.Context) error {
+	err := f.skipPast(ctx, f.data().Version)
+	if err == nil {
+		f.started.Store(true)
+	}
+	return err
+}
+
 // Run pushes new imports to the open streams: it looks every interval, and
-// at once after Poke, until ctx ends. Imports recorded before it starts are
-// not pushed (GET /updates lists them).
+// at once after Poke, until ctx ends.
 func (f *Feed) Run(ctx context.Context, interval time.Duration, onErr func(error)) {
 	report := func(err error) {
 		if err != nil && ctx.Err() == nil && onErr != nil {
@@ -69,12 +84,14 @@ func (f *Feed) Run(ctx context.Context, interval time.Duration, onErr func(error
 		}
 	}
 	// Until the feed is past the imports recorded before, it tries that
-	// again every interval; then it pushes. Before means in the data the
-	// server serves now, read before anything here may block.
+	// again every interval; then it pushes.
 	served := f.data().Version
-	err := f.skipPast(ctx, served)
-	report(err)
-	skipped := err == nil
+	skipped := f.started.Load()
+	if !skipped {
+		err := f.skipPast(ctx, served)
+		report(err)
+		skipped = err == nil
+	}
 	poll.Every(ctx, interval, f.poke, func(ctx context.Context) {
 		if skipped {
 			report(f.Push(ctx))
