@@ -221,27 +221,6 @@ func eachIn(parts []*Part, q *Query, fn func(p *Part, i int)) {
 	}
 }
 
-// Watch calls Refresh every interval until ctx ends, reporting errors and
-// swaps to the callbacks (either may be nil).
-func (l *Live) Watch(ctx context.Context, interval time.Duration, onSwap func(*Snapshot), onErr func(error)) {
-	tick := time.NewTicker(interval)
-	defer tick.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-tick.C:
-			changed, err := l.Refresh(ctx)
-			switch {
-			case err != nil && ctx.Err() == nil && onErr != nil:
-				onErr(err)
-			case changed && onSwap != nil:
-				onSwap(l.Snapshot())
-			}
-		}
-	}
-}
-
 // Tag returns a strong entity tag for the answer to q: it changes exactly
 // when a part the answer covers changes, whichever dataset or month another
 // import touches, and is the same on every server that loaded the same
