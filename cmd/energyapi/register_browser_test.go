@@ -4,39 +4,21 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"os"
-	"os/exec"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/energyapi/energyapi/internal/web/browsertest"
 
 	"github.com/chromedp/chromedp"
 
 	"github.com/energyapi/energyapi/internal/testwait"
 )
 
-// newBrowser starts a headless Chromium tab. Without Chromium the test
-// skips, unless ENERGYAPI_REQUIRE_BROWSER=1 (as in CI) makes that a failure.
+// newBrowser starts a headless Chromium tab (browsertest).
 func newBrowser(t *testing.T) context.Context {
 	t.Helper()
-	exe, err := exec.LookPath("chromium")
-	if err != nil {
-		if os.Getenv("ENERGYAPI_REQUIRE_BROWSER") == "1" {
-			t.Fatal("no Chromium found and ENERGYAPI_REQUIRE_BROWSER=1")
-		}
-		t.Skip("no Chromium found; set ENERGYAPI_REQUIRE_BROWSER=1 to make this a failure")
-	}
-	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(exe), chromedp.Flag("disable-gpu", true))
-	if os.Geteuid() == 0 {
-		opts = append(opts, chromedp.NoSandbox)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), testwait.Scale(3*time.Minute))
-	t.Cleanup(cancel)
-	actx, cancelAlloc := chromedp.NewExecAllocator(ctx, opts...)
-	t.Cleanup(cancelAlloc)
-	bctx, cancelBrowser := chromedp.NewContext(actx)
-	t.Cleanup(cancelBrowser)
-	return bctx
+	return browsertest.Start(t, browsertest.Path(t))
 }
 
 // run runs browser actions or fails the test.

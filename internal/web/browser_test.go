@@ -5,12 +5,13 @@ import (
 	"encoding/json"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/energyapi/energyapi/internal/web/browsertest"
 
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/log"
@@ -39,22 +40,6 @@ const (
 	maxRequests = 30
 	maxBytes    = 2_000_000
 )
-
-// browserPath finds a Chromium to drive. Without one the browser tests skip,
-// unless ENERGYAPI_REQUIRE_BROWSER=1 (as in CI) makes that a failure.
-func browserPath(t *testing.T) string {
-	t.Helper()
-	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
-	if os.Getenv("ENERGYAPI_REQUIRE_BROWSER") == "1" {
-		t.Fatal("no Chromium found and ENERGYAPI_REQUIRE_BROWSER=1: install it (apt-get install -y chromium)")
-	}
-	t.Skip("no Chromium found; set ENERGYAPI_REQUIRE_BROWSER=1 to make this a failure")
-	return ""
-}
 
 // session is one browser tab on a server with the full demo data.
 type session struct {
@@ -94,7 +79,7 @@ func (s *session) dataset(path string) *catalogEntry {
 }
 
 func newSession(t *testing.T) *session {
-	exe := browserPath(t)
+	exe := browsertest.Path(t)
 	cat, src := fullDemo(t)
 	srv := apitest.NewServer(t, apitest.Options{
 		Catalog: cat, Source: src,
@@ -106,20 +91,7 @@ func newSession(t *testing.T) *session {
 	s := &session{srv: srv, con: &console{}, net: &traffic{}}
 	_, s.last = demo.LoadRange()
 	s.cat = getCatalog(t, srv.URL)
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(exe),
-		chromedp.WindowSize(1280, 1800),
-		chromedp.Flag("disable-gpu", true),
-	)
-	if os.Geteuid() == 0 {
-		opts = append(opts, chromedp.NoSandbox)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), testwait.Scale(180*time.Second))
-	t.Cleanup(cancel)
-	actx, cancelAlloc := chromedp.NewExecAllocator(ctx, opts...)
-	t.Cleanup(cancelAlloc)
-	bctx, cancelBrowser := chromedp.NewContext(actx)
-	t.Cleanup(cancelBrowser)
+	bctx := browsertest.Start(t, exe, chromedp.WindowSize(1280, 1800))
 	s.ctx = bctx
 	s.con.listen(bctx)
 	s.net.listen(bctx)
