@@ -7,10 +7,11 @@ import (
 
 // A decoded part holds its records in the compact columns below, each
 // read through an accessor (Part.Time, Part.Num, Part.code), so that a
-// quarter-hour point of the demo's total load costs about 10 bytes rather
+// quarter-hour point of the demo's total load costs about 12 bytes rather
 // than the 26 of plain int64 times, uint16 codes and float64 numbers. The
-// stored form (Encode) is unchanged: the columns are built when a part is
-// decoded or built, and give back exactly the values they were built from.
+// stored form (format 3, partformat.go) holds these columns as they are,
+// so a read allocates them and little else; they give back exactly the
+// values they were built from.
 
 // timeColumn holds the records' moments as offsets from the earliest, four
 // bytes a record: a part's period, a month or a year, fits many times over.

@@ -347,11 +347,13 @@ func Merge(l *Layout, g Grain, id string, old *Part, rows []Row, at int64) (p *P
 }
 
 // The first byte of every encoded part names its format. Format 1 holds
-// the records without their publication times; format 2, which Encode
-// writes, adds them. DecodePart reads both.
+// the records without their publication times; format 2 adds them; both
+// are gob. Format 3, which Encode writes, holds the compact columns
+// (partformat.go). DecodePart reads all three: a store keeps a part in the
+// format it was written in until an import replaces it.
 const (
 	partFormat1 byte = 1
-	partFormat  byte = 2
+	partFormat2 byte = 2
 )
 
 type wirePart struct {
@@ -368,26 +370,17 @@ type wirePart struct {
 // Encode returns p as stored bytes. Its version and written time are not
 // part of them: the store keeps them beside.
 func (p *Part) Encode() ([]byte, error) {
-	var buf bytes.Buffer
-	buf.WriteByte(partFormat)
-	codes, nums := make([][]uint16, len(p.codes)), make([][]float64, len(p.nums))
-	for t := range codes {
-		codes[t] = p.codes[t].all()
-	}
-	for n := range nums {
-		nums[n] = p.nums[n].all()
-	}
-	if err := gob.NewEncoder(&buf).Encode(wirePart{p.ID, p.times.all(), p.Dicts, codes, nums, p.Stamps, p.Pub, p.Rev}); err != nil {
-		return nil, fmt.Errorf("encode part %s: %w", p.ID, err)
-	}
-	return buf.Bytes(), nil
+	return p.encode3(make([]byte, 0, 64+p.Bytes())), nil
 }
 
 // DecodeSpan returns the number of records of an encoded part and the
 // moments of its first and last (zero for none), for a store that fills in
 // the spans it did not keep: it reads the records' times only.
 func DecodeSpan(b []byte) (records int, first, last int64, err error) {
-	if len(b) == 0 || (b[0] != partFormat && b[0] != partFormat1) {
+	if len(b) > 0 && b[0] == partFormat3 {
+		return span3(b[1:])
+	}
+	if len(b) == 0 || (b[0] != partFormat2 && b[0] != partFormat1) {
 		return 0, 0, 0, errors.New("decode part: unknown format")
 	}
 	var w struct{ Times []int64 } // gob skips the other fields
@@ -405,7 +398,14 @@ func DecodeSpan(b []byte) (records int, first, last int64, err error) {
 // published when the part was written.
 func DecodePart(l *Layout, sp StoredPart) (*Part, error) {
 	b := sp.Data
-	if len(b) == 0 || (b[0] != partFormat && b[0] != partFormat1) {
+	if len(b) > 0 && b[0] == partFormat3 {
+		p := &Part{Version: sp.Version, Written: sp.Written.UnixMicro()}
+		if err := decode3(l, p, b[1:]); err != nil {
+			return nil, err
+		}
+		return p, nil
+	}
+	if len(b) == 0 || (b[0] != partFormat2 && b[0] != partFormat1) {
 		return nil, errors.New("decode part: unknown format")
 	}
 	var w wirePart
