@@ -176,10 +176,10 @@ func (c *answerCache) fill(ctx context.Context, a *cachedAnswer, pk perRecordKey
 		return
 	}
 	a.forms = coding.NewForms(body)
-	n := int64(len(body))
+	n := int64(a.forms.Size())
 	c.mu.Lock()
 	if records > 0 {
-		c.perRecord[pk] = n/int64(records) + 1
+		c.perRecord[pk] = int64(len(body))/int64(records) + 1
 	}
 	if c.b != nil {
 		c.b.Add(n)

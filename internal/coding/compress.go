@@ -141,19 +141,26 @@ func (f *Forms) Make(z *Compressor, c Coding) []byte {
 	if b, ok := f.Get(c); ok {
 		return b
 	}
-	p := newForm(z.Append(nil, c, f.Identity()))
+	b := z.Append(nil, c, f.Identity())
+	if cap(b)-len(b) > len(b)/8 {
+		// Grown by appending, it may hold up to twice its length for as
+		// long as it is kept: a copy of its length costs less.
+		b = bytes.Clone(b)
+	}
+	p := newForm(b)
 	if !f.forms[c].CompareAndSwap(nil, p) {
 		return f.forms[c].Load().body
 	}
 	return p.body
 }
 
-// Size returns the bytes f holds: its body and the forms made so far.
+// Size returns the bytes f holds: its body and the forms made so far, as
+// allocated (a body grown by appending holds more than its length).
 func (f *Forms) Size() int {
 	n := 0
 	for c := range Count {
 		if p := f.forms[c].Load(); p != nil {
-			n += len(p.body)
+			n += cap(p.body)
 		}
 	}
 	return n
