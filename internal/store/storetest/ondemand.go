@@ -20,6 +20,7 @@ import (
 func RunOnDemand(t *testing.T, c *dataset.Catalog, open func(t *testing.T, now func() time.Time) PartStore) {
 	t.Run("SmallBudget", func(t *testing.T) { testSmallBudget(t, c, open) })
 	t.Run("OneReadPerPart", func(t *testing.T) { testOneReadPerPart(t, open) })
+	t.Run("LazyDerived", func(t *testing.T) { testLazyDerived(t, c, open) })
 }
 
 // testSmallBudget fills a store with months of quarter-hourly load, some of
