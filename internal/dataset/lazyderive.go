@@ -93,18 +93,27 @@ func (l *Live) known(src PartRef, version int64, d *Dataset) derivation {
 // derived part's are derived now if not known yet, which reads its source
 // from the store unless the budget keeps it.
 func (s *Snapshot) exact(ctx context.Context, d *Dataset, m PartMeta) (PartMeta, error) {
-	if m.derived == nil {
+	if m, ok := m.known(); ok {
 		return m, nil
+	}
+	if _, err := s.load(ctx, d, m); err != nil {
+		return m, err
+	}
+	m, _ = m.known()
+	return m, nil
+}
+
+// known returns m with its records and span, if they are known.
+func (m PartMeta) known() (PartMeta, bool) {
+	if m.derived == nil {
+		return m, true
 	}
 	e := m.derived.exact.Load()
 	if e == nil {
-		if _, err := s.load(ctx, d, m); err != nil {
-			return m, err
-		}
-		e = m.derived.exact.Load()
+		return m, false
 	}
 	m.Records, m.First, m.Last = e.records, e.first, e.last
-	return m, nil
+	return m, true
 }
 
 // derivedCovering is covering for t, the table of d, a derived dataset:
@@ -143,23 +152,29 @@ func (s *Snapshot) Derive(ctx context.Context, q *Query) error {
 	return err
 }
 
-// TableOf returns d's table, with every part's records and span: for a
-// derived dataset, it derives every part not derived yet, so that the
-// first call after a server loads a data version (that of /catalog, say)
-// derives them all, and the next ones find them known. Its error is that
-// of a part that could not be read from the store.
+// TableOf returns d's table, never nil, with every part's records and
+// span: for a derived dataset, it derives every part not derived yet, so
+// that the first call after a server loads a data version (that of
+// /catalog, say) derives them all, and the next ones find them known. Its
+// error is that of a part that could not be read from the store: the parts
+// not derived by then count as holding no record.
 func (s *Snapshot) TableOf(ctx context.Context, d *Dataset) (*Table, error) {
-	t := s.table(d)
-	if !t.lazy {
-		return s.Table(d), nil
+	t := s.tables[d]
+	switch {
+	case t == nil:
+		return &Table{}, nil
+	case !t.lazy:
+		return t, nil
 	}
 	out := &Table{Parts: make([]PartMeta, len(t.Parts))}
+	var err error
 	for i, m := range t.Parts {
-		m, err := s.exact(ctx, d, m)
-		if err != nil {
-			return nil, err
+		if err == nil {
+			m, err = s.exact(ctx, d, m)
+		} else {
+			m, _ = m.known()
 		}
 		out.Parts[i] = m
 	}
-	return out, nil
+	return out, err
 }

@@ -126,18 +126,9 @@ type Snapshot struct {
 }
 
 // Table returns d's table; it is never nil. It is TableOf without a
-// context, for callers that cannot answer an error: a derived part that
-// cannot be derived then counts as holding no record.
+// context, for callers that cannot answer an error.
 func (s *Snapshot) Table(d *Dataset) *Table {
-	t := s.tables[d]
-	if t == nil {
-		return &Table{}
-	}
-	if t.lazy {
-		if exact, err := s.TableOf(context.Background(), d); err == nil {
-			return exact
-		}
-	}
+	t, _ := s.TableOf(context.Background(), d)
 	return t
 }
 

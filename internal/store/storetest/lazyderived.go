@@ -39,12 +39,7 @@ func testLazyDerived(t *testing.T, c *dataset.Catalog, open func(t *testing.T, n
 		s = historyCounting{cs, h}
 	}
 	load, _ := c.Lookup("total-load")
-	imp := func(stamp string, rows []dataset.Row) {
-		t.Helper()
-		clock = at(t, stamp)
-		_, err := dataset.Import(ctx, cs, c, load, rows, clock)
-		noErr(t, "import at "+stamp, err)
-	}
+	imp := loadImports(t, cs, c, &clock)
 	imp("2025-01-10T10:00:00Z", italyLoad(time.January, time.December, 0))
 	imp("2025-01-11T10:00:00Z", italyLoad(time.March, time.April, 5))
 
