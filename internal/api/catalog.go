@@ -78,7 +78,10 @@ type catalogAnswer struct {
 }
 
 // handleCatalog serves GET /catalog. The body changes only with the data,
-// so it is encoded (and each compressed form made) once per snapshot.
+// so it is encoded (and each compressed form made) once per snapshot. The
+// first request on a snapshot derives the derived datasets' parts not yet
+// derived, for their coverage (TableOf): after an import, those whose
+// source changed; after a server starts, every one.
 func handleCatalog(o Options) http.Handler {
 	var last atomic.Pointer[catalogAnswer]
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -87,7 +90,12 @@ func handleCatalog(o Options) http.Handler {
 		if a == nil || a.snap != snap {
 			out := catalogBody{Datasets: []catalogDataset{}}
 			for _, d := range o.Data.Catalog.All() {
-				out.Datasets = append(out.Datasets, describeDataset(o, d, snap.Table(d)))
+				t, err := snap.TableOf(r.Context(), d)
+				if err != nil { // a part not read from the store: 503, as for data
+					writeError(w, r, o.Log, err)
+					return
+				}
+				out.Datasets = append(out.Datasets, describeDataset(o, d, t))
 			}
 			body, err := json.Marshal(out)
 			if err != nil { // our own types always marshal

@@ -56,6 +56,12 @@ func handleDataset(o Options, c *dataset.Catalog, d *dataset.Dataset, cache *ans
 			writeQueryError(w, r, o.Log, d, err)
 			return
 		}
+		// A derived dataset's parts are derived when first needed, the
+		// validators' included: a store that fails then fails the request.
+		if err := snap.Derive(r.Context(), q); err != nil {
+			writeError(w, r, o.Log, err)
+			return
+		}
 		if snap.Unknown(q) {
 			if o.Data.UnmatchedFilter != EmptyArray {
 				writeEmpty(w)

@@ -24,9 +24,11 @@ import (
 // day, for a daily peak) whose rows' times it has not found yet, and
 // derives at each change only the periods it touched: Derivation.Rows
 // derives each period from that period's source records alone. A walk runs
-// when a server loads a data version (and for asOf reads), never per
-// request, and stops at the version the server derived from before, whose
-// times it already has.
+// when a request first needs a part derived at a data version (its records,
+// or its span for the validators; see lazyderive.go) and for asOf reads,
+// not again while the budget keeps the result, and stops at the version
+// derived from before if the budget still keeps that, whose times it
+// already has.
 
 // derivation is what a dataset derives from one version of a source part,
 // with exact times: where a walk that reaches that version stops.

@@ -18,8 +18,9 @@ const DefaultMemoryBudget = 256 << 20
 // holds the parts' metadata only: a part's records are read from the store
 // when a request first needs them, decoded, and kept in a memory budget
 // shared with whatever else the budget holds, least recently used out
-// first. A refresh lists the parts again and reads none, but for the
-// derived datasets' parts whose source changed (see derive.go).
+// first. A refresh lists the parts again and reads none, not even for the
+// derived datasets, whose parts are derived when first needed (see
+// lazyderive.go).
 type Live struct {
 	cat *Catalog
 	src PartSource
@@ -98,17 +99,14 @@ func (l *Live) Refresh(ctx context.Context) (bool, error) {
 	if err != nil {
 		return false, fmt.Errorf("read data: %w", err)
 	}
-	next, err := l.next(ctx, cur, ch)
-	if err != nil {
-		return false, err
-	}
-	l.cur.Store(next)
+	l.cur.Store(l.next(cur, ch))
 	return true, nil
 }
 
-// next returns the snapshot of the parts ch lists: their metadata, and
-// the derived datasets' parts derived again where their source changed.
-func (l *Live) next(ctx context.Context, cur *Snapshot, ch Changes) (*Snapshot, error) {
+// next returns the snapshot of the parts ch lists: their metadata, read
+// from the listing. It derives nothing: a derived dataset's part is derived
+// when a request first needs it (see lazyderive.go).
+func (l *Live) next(cur *Snapshot, ch Changes) *Snapshot {
 	next := &Snapshot{Catalog: l.cat, Version: ch.Version, Updated: ch.Updated,
 		tables: make(map[*Dataset]*Table, len(l.cat.list)), stored: make(map[PartRef]PartMeta, len(ch.Parts)), live: l}
 	for _, sp := range ch.Parts {
@@ -132,85 +130,53 @@ func (l *Live) next(ctx context.Context, cur *Snapshot, ch Changes) (*Snapshot, 
 		sortMetas(t.Parts)
 	}
 	for _, d := range l.cat.list {
-		if d.Derive == nil {
-			continue
+		if d.Derive != nil {
+			next.tables[d] = derivedTable(cur, next, d)
 		}
-		t, err := l.derivedTable(ctx, cur, next, d)
-		if err != nil {
-			return nil, err
-		}
-		next.tables[d] = t
 	}
-	return next, nil
+	return next
 }
 
 // derivedTable returns the table of d, a derived dataset, in next: a part
 // for every part of its source and every part imported for it, cur's
-// where neither changed, else derived again, from where cur's derivation
-// left off when that is still kept.
-func (l *Live) derivedTable(ctx context.Context, cur, next *Snapshot, d *Dataset) (*Table, error) {
+// where neither changed (with what was derived of it), else one whose
+// records and span are known once derived.
+func derivedTable(cur, next *Snapshot, d *Dataset) *Table {
 	ids := map[string]bool{}
 	for ref := range next.stored {
 		if ref.Dataset == d.Name || ref.Dataset == d.Derive.From {
 			ids[ref.ID] = true
 		}
 	}
-	old := cur.Table(d)
-	t := &Table{Parts: make([]PartMeta, 0, len(ids))}
+	old := cur.table(d)
+	t := &Table{Parts: make([]PartMeta, 0, len(ids)), lazy: true}
 	for id := range ids {
-		from := next.stored[PartRef{d.Derive.From, id}].Version
-		own := next.stored[PartRef{d.Name, id}].Version
+		src, own := next.stored[PartRef{d.Derive.From, id}], next.stored[PartRef{d.Name, id}]
 		prev, had := old.part(id)
-		if had && prev.from == from && prev.own == own {
+		if had && prev.from == src.Version && prev.own == own.Version {
 			t.Parts = append(t.Parts, prev)
 			continue
 		}
-		var known derivation
-		if had && prev.from != 0 {
-			known = l.known(PartRef{d.Derive.From, id}, prev.from, d)
-		}
-		m := PartMeta{ID: id, from: from, own: own}
-		p, err := l.servedPart(ctx, d, m, known)
-		if err != nil {
-			return nil, err
-		}
-		m = metaOf(p)
-		m.from, m.own, m.held = from, own, nil
-		t.Parts = append(t.Parts, m)
+		t.Parts = append(t.Parts, derivedPart(id, src, own, prev))
 	}
 	sortMetas(t.Parts)
-	return t, nil
-}
-
-// known returns the derivation of version of the source part src that d
-// derived before, if the budget still keeps it and that version.
-func (l *Live) known(src PartRef, version int64, d *Dataset) derivation {
-	s, ok := l.parts.Get(partKey{ref: src, version: version})
-	if !ok {
-		return derivation{}
-	}
-	p, ok := l.parts.Get(partKey{ref: src, version: version, derived: d.Name})
-	if !ok {
-		return derivation{}
-	}
-	return derivation{src: s, derived: p}
+	return t
 }
 
 // servedPart returns the records of m, a part of d's table: the stored
 // part, or for a derived dataset what it derives from its source part with
 // the records imported for it laid over, kept under a key of its own.
-// known, when set, is an earlier derivation of the same part, where a
-// derivation's walk may stop.
-func (l *Live) servedPart(ctx context.Context, d *Dataset, m PartMeta, known derivation) (*Part, error) {
+func (l *Live) servedPart(ctx context.Context, d *Dataset, m PartMeta) (*Part, error) {
 	if d.Derive == nil {
 		return l.stored(ctx, PartRef{d.Name, m.ID}, m.Version)
 	}
+	prev := m.derived.before()
 	if m.own == 0 {
-		return l.derivation(ctx, d, m.ID, m.from, known)
+		return l.derivation(ctx, d, m.ID, m.from, prev)
 	}
 	ref := PartRef{d.Name, m.ID}
 	return l.parts.Load(ctx, partKey{ref: ref, version: m.own, derived: d.Name, from: m.from}, func(ctx context.Context) (*Part, int64, error) {
-		derived, err := l.derivation(ctx, d, m.ID, m.from, known)
+		derived, err := l.derivation(ctx, d, m.ID, m.from, prev)
 		if err != nil {
 			return nil, 0, err
 		}
@@ -247,8 +213,10 @@ func (l *Live) stored(ctx context.Context, ref PartRef, version int64) (*Part, e
 }
 
 // derivation returns what d derives from version of its source's part id
-// (none for version 0), kept in the budget under its own key.
-func (l *Live) derivation(ctx context.Context, d *Dataset, id string, version int64, known derivation) (*Part, error) {
+// (none for version 0), kept in the budget under its own key. prev, when
+// not 0, is an earlier version of the source part derived before: if the
+// budget still keeps that derivation, the walk stops there.
+func (l *Live) derivation(ctx context.Context, d *Dataset, id string, version, prev int64) (*Part, error) {
 	if version == 0 {
 		return BuildPart(l.cat.layoutOf(d), id, nil), nil
 	}
@@ -257,6 +225,10 @@ func (l *Live) derivation(ctx context.Context, d *Dataset, id string, version in
 		p, err := l.stored(ctx, src, version)
 		if err != nil {
 			return nil, 0, err
+		}
+		var known derivation
+		if prev != 0 {
+			known = l.known(src, prev, d)
 		}
 		derived, err := l.derive(ctx, d, id, p, known)
 		if err != nil {

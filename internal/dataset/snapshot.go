@@ -27,6 +27,10 @@ type PartMeta struct {
 	// held is the part itself when the snapshot holds it decoded (the
 	// data as of a time); nil when it is read on demand.
 	held *Part
+	// derived is set for a part of a derived dataset's table in a Live's
+	// snapshot: Records, First and Last are then zero, and known once the
+	// part is derived (see lazyderive.go).
+	derived *derivedMeta
 }
 
 // metaOf returns p's metadata, holding p.
@@ -49,6 +53,9 @@ func (m PartMeta) covers(lo, hi int64) bool {
 // sort chronologically.
 type Table struct {
 	Parts []PartMeta
+	// lazy is set for a derived dataset's table in a Live's snapshot: its
+	// parts' records and span are known once derived (Snapshot.exact).
+	lazy bool
 }
 
 // Records returns how many records the table holds.
@@ -103,9 +110,10 @@ func sortMetas(ms []PartMeta) {
 }
 
 // Snapshot is one immutable version of every dataset's served records:
-// the parts' metadata, from which a query's validators come without I/O,
-// and the Live that reads a part's records when a request needs them.
-// Requests never see half an import.
+// the parts' metadata, from which a query's validators come without I/O
+// (once Derive has derived a derived dataset's parts), and the Live that
+// reads a part's records when a request needs them. Requests never see half
+// an import.
 type Snapshot struct {
 	Catalog *Catalog
 	Version int64     // the store's data version
@@ -117,18 +125,28 @@ type Snapshot struct {
 	live   *Live // reads the parts; nil when every part is held
 }
 
-// Table returns d's table; it is never nil.
+// Table returns d's table; it is never nil. It is TableOf without a
+// context, for callers that cannot answer an error.
 func (s *Snapshot) Table(d *Dataset) *Table {
+	t, _ := s.TableOf(context.Background(), d)
+	return t
+}
+
+// noTable is the table of a dataset that has no part.
+var noTable = &Table{}
+
+// table returns d's table as the snapshot holds it, never nil.
+func (s *Snapshot) table(d *Dataset) *Table {
 	if t := s.tables[d]; t != nil {
 		return t
 	}
-	return &Table{}
+	return noTable
 }
 
 // Part returns the records of d's part id, nil if there is none. It may
 // read the store, and returns its error.
 func (s *Snapshot) Part(ctx context.Context, d *Dataset, id string) (*Part, error) {
-	m, ok := s.Table(d).part(id)
+	m, ok := s.table(d).part(id)
 	if !ok {
 		return nil, nil
 	}
@@ -140,7 +158,11 @@ func (s *Snapshot) load(ctx context.Context, d *Dataset, m PartMeta) (*Part, err
 	if m.held != nil || s.live == nil {
 		return m.held, nil
 	}
-	return s.live.servedPart(ctx, d, m, derivation{})
+	p, err := s.live.servedPart(ctx, d, m)
+	if err == nil {
+		m.derived.learn(p)
+	}
+	return p, err
 }
 
 // Unknown reports whether q is to be answered with the empty body: a filter
@@ -151,7 +173,8 @@ func (s *Snapshot) Unknown(q *Query) bool {
 		return true
 	}
 	if q.Year != 0 && q.Dataset.Grain >= Month {
-		p, _ := s.Table(q.Dataset).part(PartID(q.Dataset.Grain, q.lo()))
+		p, _ := s.table(q.Dataset).part(PartID(q.Dataset.Grain, q.lo()))
+		p, _ = s.exact(context.Background(), q.Dataset, p) // known after Derive
 		return p.Records == 0
 	}
 	return false
@@ -162,8 +185,12 @@ func (q *Query) lo() int64 { lo, _ := q.bounds(); return lo }
 // parts returns the parts that hold records q selects, read from the store
 // where the server holds them no longer.
 func (s *Snapshot) parts(ctx context.Context, q *Query) ([]*Part, error) {
+	ms, err := s.coveringIn(ctx, q)
+	if err != nil {
+		return nil, err
+	}
 	var out []*Part
-	for _, m := range s.covering(q) {
+	for _, m := range ms {
 		p, err := s.load(ctx, q.Dataset, m)
 		if err != nil {
 			return nil, err
@@ -253,24 +280,42 @@ func (s *Snapshot) LastModified(q *Query) (t time.Time, ok bool) {
 }
 
 // covering returns the parts of q's dataset that hold a record within q's
-// period: from their metadata, without reading them.
+// period: from their metadata, without reading them (but for a derived
+// dataset's parts that Derive did not derive).
 func (s *Snapshot) covering(q *Query) []PartMeta {
+	out, _ := s.coveringIn(context.Background(), q) // Derive told the error
+	return out
+}
+
+// coveringIn is covering, deriving with ctx what it needs derived.
+func (s *Snapshot) coveringIn(ctx context.Context, q *Query) ([]PartMeta, error) {
 	lo, hi := q.bounds()
+	t := s.table(q.Dataset)
+	if t.lazy {
+		return s.derivedCovering(ctx, q.Dataset, t, lo, hi)
+	}
 	var out []PartMeta
-	for _, p := range s.Table(q.Dataset).Parts {
+	for _, p := range t.Parts {
 		if p.covers(lo, hi) {
 			out = append(out, p)
 		}
 	}
-	return out
+	return out, nil
 }
 
 // Records returns how many records the parts that q's period covers hold:
 // an upper bound of the records q selects, known without reading them.
 func (s *Snapshot) Records(q *Query) int {
 	lo, hi := q.bounds()
+	t := s.table(q.Dataset)
 	n := 0
-	for _, p := range s.Table(q.Dataset).Parts {
+	if t.lazy {
+		for _, p := range s.covering(q) {
+			n += p.Records
+		}
+		return n
+	}
+	for _, p := range t.Parts {
 		if p.covers(lo, hi) {
 			n += p.Records
 		}

@@ -20,6 +20,7 @@ import (
 func RunOnDemand(t *testing.T, c *dataset.Catalog, open func(t *testing.T, now func() time.Time) PartStore) {
 	t.Run("SmallBudget", func(t *testing.T) { testSmallBudget(t, c, open) })
 	t.Run("OneReadPerPart", func(t *testing.T) { testOneReadPerPart(t, open) })
+	t.Run("LazyDerived", func(t *testing.T) { testLazyDerived(t, c, open) })
 }
 
 // testSmallBudget fills a store with months of quarter-hourly load, some of
@@ -33,12 +34,7 @@ func testSmallBudget(t *testing.T, c *dataset.Catalog, open func(t *testing.T, n
 	s := open(t, func() time.Time { return clock })
 	load, _ := c.Lookup("total-load")
 	pv, _ := c.Lookup("peak-valley")
-	imp := func(stamp string, rows []dataset.Row) {
-		t.Helper()
-		clock = at(t, stamp)
-		_, err := dataset.Import(ctx, s, c, load, rows, clock)
-		noErr(t, "import at "+stamp, err)
-	}
+	imp := loadImports(t, s, c, &clock)
 	imp("2024-07-01T10:00:00Z", italyLoad(time.January, time.June, 0))
 	imp("2024-07-02T10:00:00Z", italyLoad(time.March, time.March, 7))
 	imp("2024-07-03T10:00:00Z", italyLoad(time.May, time.June, -3))
@@ -74,6 +70,18 @@ func testSmallBudget(t *testing.T, c *dataset.Catalog, open func(t *testing.T, n
 	}
 	if all := big.Budget().Used(); all <= b.Limit() {
 		t.Fatalf("the parts read take %d bytes, want more than the small budget (%d)", all, b.Limit())
+	}
+}
+
+// loadImports returns a function that imports rows of total-load into s at
+// stamp, to which it sets *clock first.
+func loadImports(t *testing.T, s dataset.PartWriter, c *dataset.Catalog, clock *time.Time) func(stamp string, rows []dataset.Row) {
+	load, _ := c.Lookup("total-load")
+	return func(stamp string, rows []dataset.Row) {
+		t.Helper()
+		*clock = at(t, stamp)
+		_, err := dataset.Import(t.Context(), s, c, load, rows, *clock)
+		noErr(t, "import at "+stamp, err)
 	}
 }
 
