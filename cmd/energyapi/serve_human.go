@@ -80,7 +80,7 @@ func writeBanner(w io.Writer, b banner) {
 	fmt.Fprintf(tw, "  store\t%s\n", b.store)
 	fmt.Fprintf(tw, "  memory budget\t%s\n", b.mem.String())
 	for _, d := range b.data.Catalog.All() {
-		fmt.Fprintf(tw, "  %s\t%s\n", d.Name, coverage(d, b.data.Table(d)))
+		fmt.Fprintf(tw, "  %s\t%s\n", d.Name, b.coverage(d))
 	}
 	if b.demo {
 		form := url.Values{"grant_type": {"client_credentials"}, "client_id": {demoClientID}, "client_secret": {demoClientSecret}}
@@ -89,6 +89,22 @@ func writeBanner(w io.Writer, b banner) {
 	}
 	fmt.Fprintf(tw, "  stop\tCtrl-C\n\n")
 	_ = tw.Flush() // a banner that cannot be written is no reason to stop
+}
+
+// coverage says what the snapshot serves of d. A derived dataset's parts
+// are derived when a request first needs them, and the banner is written
+// before the server serves: it names the source rather than derive every
+// part first.
+func (b banner) coverage(d *dataset.Dataset) string {
+	if d.Derive == nil {
+		return coverage(d, b.data.Table(d))
+	}
+	if src, ok := b.data.Catalog.Lookup(d.Derive.From); ok {
+		if _, _, ok := b.data.Table(src).Coverage(); ok {
+			return "derived from " + src.Name + " when first asked"
+		}
+	}
+	return "none served"
 }
 
 // coverage says what span of d the table holds, at d's grain: years for a

@@ -154,7 +154,8 @@ func TestServeOnTerminal(t *testing.T) {
 				{"API", base},
 				{"store", db},
 				{"thermoelectric", "2022-2023 (2 records)"},
-				{"peak-valley", "01/03/2023 to 03/03/2023 (6 records)"},
+				{"total-load", "01/03/2023 to 03/03/2023 (576 records)"},
+				{"peak-valley", "derived from total-load when first asked"},
 				{"demo client", "demo / demo-secret"},
 			} {
 				if !regexp.MustCompile(`\n  ` + row[0] + ` +` + regexp.QuoteMeta(row[1]) + `\n`).MatchString(out) {

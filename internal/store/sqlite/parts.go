@@ -69,15 +69,18 @@ func (p partTx) Version(ctx context.Context) (int64, time.Time, error) {
 	return v, fromMicro(updated), err
 }
 
+// listPartsQuery lists every column of parts but data, all of which the
+// index parts_listing holds: the listing never reads a part's pages.
+const listPartsQuery = `SELECT dataset, id, version, written, records,
+	coalesce(first_time, 0), coalesce(last_time, 0) FROM parts`
+
 func (p partTx) ListParts(ctx context.Context) ([]dataset.StoredPart, error) {
-	// Every column but data: reading them stops short of its overflow pages.
 	return queryRows(ctx, p.tx, func(row scanner) (sp dataset.StoredPart, err error) {
 		var written int64
 		err = row.Scan(&sp.Dataset, &sp.ID, &sp.Version, &written, &sp.Records, &sp.First, &sp.Last)
 		sp.Written = time.UnixMicro(written).UTC()
 		return sp, err
-	}, `SELECT dataset, id, version, written, records,
-		coalesce(first_time, 0), coalesce(last_time, 0) FROM parts`)
+	}, listPartsQuery)
 }
 
 func (p partTx) ReadParts(ctx context.Context, refs []dataset.PartRef) ([]dataset.StoredPart, error) {
