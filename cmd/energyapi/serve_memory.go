@@ -18,13 +18,18 @@ type memorySize int64
 
 const defaultMemoryBudget memorySize = 256 << 20
 
-// memoryMargin is what the Go runtime may hold beyond the budget (the
-// catalogue and snapshots, connections, garbage of answers being encoded):
-// its soft memory limit is the budget plus this. SQLite's page caches live
-// outside the Go heap, so a process's RSS is about the budget, this and
-// those; 48 MiB keeps that within the budget plus 100 MiB on a twenty-year
-// store (scripts/scale), where 96 MiB let it reach the budget plus 160.
-const memoryMargin = 48 << 20
+// memoryMargin returns what the Go runtime may hold beyond a budget of
+// size (the catalogue and snapshots, connections, answers being encoded
+// and the garbage of cold reads): its soft memory limit is the budget plus
+// this. The binary's pages and SQLite's caches are outside it, about 35
+// MiB together, so a process's RSS is about the budget, this and those.
+// On a twenty-year store read cold at 1,300 answers a second
+// (scripts/scale), 32 MiB kept the peak RSS at the budget plus 93 MiB,
+// 48 MiB let it reach the budget plus 133, and 24 MiB cost a third of the
+// answers to collection; a larger budget gets an eighth of itself.
+func memoryMargin(size memorySize) int64 {
+	return max(32<<20, int64(size)/8)
+}
 
 // register adds --memory-budget to fs, with its default.
 func (m *memorySize) register(fs *flag.FlagSet) {
@@ -80,11 +85,11 @@ func (m *memorySize) String() string {
 
 // newMemoryBudget returns the budget of size that the server's caches
 // share, and sets the Go runtime's soft memory limit to size plus
-// memoryMargin, so that the collector works harder before the process
+// memoryMargin(size), so that the collector works harder before the process
 // passes it, unless GOMEMLIMIT sets a limit of its own.
 func newMemoryBudget(size memorySize, goMemLimit bool, log *slog.Logger) *budget.Budget {
 	if !goMemLimit {
-		debug.SetMemoryLimit(int64(size) + memoryMargin)
+		debug.SetMemoryLimit(int64(size) + memoryMargin(size))
 	}
 	log.Debug("memory budget", "bytes", int64(size), "go_memory_limit", debug.SetMemoryLimit(-1))
 	return budget.New(int64(size))

@@ -5,7 +5,6 @@ import (
 	"io"
 	"net/http"
 	"strconv"
-	"sync"
 	"sync/atomic"
 
 	"github.com/klauspost/compress/gzip"
@@ -16,8 +15,43 @@ import (
 // it compressed: an answer served from its cached compressed form costs
 // none. A nil *Compressor is compression turned off: it sends identity.
 type Compressor struct {
-	gzip, zstd sync.Pool
-	made       atomic.Int64
+	gzip *freeList[*gzip.Writer]
+	zstd *freeList[*zstd.Encoder]
+	made atomic.Int64
+}
+
+// freeList keeps up to its capacity of idle encoders for reuse. Not a
+// sync.Pool: that drops its items at every other collection, and a server
+// near its memory limit collects many times a second, so that each
+// compression made a new encoder (about 1 MB of tables for gzip) and the
+// garbage that made the collector run more still.
+type freeList[T any] struct {
+	idle    chan T
+	newItem func() T
+}
+
+// encodersKept bounds the idle encoders of each coding: as many as
+// requests compress at once on a small server.
+const encodersKept = 8
+
+func newFreeList[T any](newItem func() T) *freeList[T] {
+	return &freeList[T]{idle: make(chan T, encodersKept), newItem: newItem}
+}
+
+func (f *freeList[T]) get() T {
+	select {
+	case v := <-f.idle:
+		return v
+	default:
+		return f.newItem()
+	}
+}
+
+func (f *freeList[T]) put(v T) {
+	select {
+	case f.idle <- v:
+	default: // enough kept; the collector takes this one
+	}
 }
 
 // gzipLevel trades time for size: answers are compressed once per data
@@ -27,24 +61,25 @@ const gzipLevel = 6
 
 // New returns a Compressor.
 func New() *Compressor {
-	z := &Compressor{}
-	z.gzip.New = func() any {
-		w, _ := gzip.NewWriterLevel(io.Discard, gzipLevel) // the level is valid
-		return w
+	return &Compressor{
+		gzip: newFreeList(func() *gzip.Writer {
+			w, _ := gzip.NewWriterLevel(io.Discard, gzipLevel) // the level is valid
+			return w
+		}),
+		zstd: newFreeList(func() *zstd.Encoder {
+			// One goroutine per encoder: requests already run in parallel,
+			// and a single-threaded encoder writes the same bytes every
+			// time. The better level makes answers as small as gzip's (the
+			// default level's are 5 to 10% larger) at a cost paid once per
+			// data version. The default 8 MiB window is the most HTTP's
+			// zstd allows (RFC 9659).
+			e, err := zstd.NewWriter(nil, zstd.WithEncoderConcurrency(1), zstd.WithEncoderLevel(zstd.SpeedBetterCompression))
+			if err != nil {
+				panic("coding: zstd options: " + err.Error()) // fixed options, checked by the tests
+			}
+			return e
+		}),
 	}
-	z.zstd.New = func() any {
-		// One goroutine per encoder: requests already run in parallel, and a
-		// single-threaded encoder writes the same bytes every time. The
-		// better level makes answers as small as gzip's (the default level's
-		// are 5 to 10% larger) at a cost paid once per data version. The
-		// default 8 MiB window is the most HTTP's zstd allows (RFC 9659).
-		e, err := zstd.NewWriter(nil, zstd.WithEncoderConcurrency(1), zstd.WithEncoderLevel(zstd.SpeedBetterCompression))
-		if err != nil {
-			panic("coding: zstd options: " + err.Error()) // fixed options, checked by the tests
-		}
-		return e
-	}
-	return z
 }
 
 // Made returns how many bodies z has compressed.
@@ -56,8 +91,8 @@ func (z *Compressor) Write(w io.Writer, c Coding, body []byte) error {
 	switch c {
 	case Gzip:
 		z.made.Add(1)
-		gw := z.gzip.Get().(*gzip.Writer)
-		defer z.gzip.Put(gw)
+		gw := z.gzip.get()
+		defer z.gzip.put(gw)
 		gw.Reset(w)
 		defer gw.Reset(io.Discard) // hold no reference to w in the pool
 		if _, err := gw.Write(body); err != nil {
@@ -66,8 +101,8 @@ func (z *Compressor) Write(w io.Writer, c Coding, body []byte) error {
 		return gw.Close()
 	case Zstd:
 		z.made.Add(1)
-		e := z.zstd.Get().(*zstd.Encoder)
-		defer z.zstd.Put(e)
+		e := z.zstd.get()
+		defer z.zstd.put(e)
 		// The frame states the size, so that a decoder allocates once.
 		e.ResetContentSize(w, int64(len(body)))
 		defer e.Reset(nil)
