@@ -200,13 +200,15 @@ func (l *Live) stored(ctx context.Context, ref PartRef, version int64) (*Part, e
 		if !ok {
 			return nil, 0, fmt.Errorf("part %s/%s: dataset not served", ref.Dataset, ref.ID)
 		}
-		sp, err := l.src.ReadPart(ctx, ref, version)
+		var p *Part
+		err := readPart(ctx, l.src, ref, version, func(sp StoredPart) (err error) {
+			if p, err = DecodePart(l.cat.layoutOf(d), sp); err != nil {
+				return fmt.Errorf("%s part %s version %d: %w", ref.Dataset, ref.ID, version, err)
+			}
+			return nil
+		})
 		if err != nil {
 			return nil, 0, err
-		}
-		p, err := DecodePart(l.cat.layoutOf(d), sp)
-		if err != nil {
-			return nil, 0, fmt.Errorf("%s part %s version %d: %w", ref.Dataset, ref.ID, version, err)
 		}
 		return p, p.Bytes(), nil
 	})
@@ -263,4 +265,16 @@ func (l *Live) served(d *Dataset, id string, own, derived *Part) (*Part, error) 
 	merged.Version = max(derived.Version, own.Version)
 	merged.Written = max(derived.Written, own.Written)
 	return merged, nil
+}
+
+// readPart calls fn with version of ref, lent by src if it can lend.
+func readPart(ctx context.Context, src PartSource, ref PartRef, version int64, fn func(StoredPart) error) error {
+	if lender, ok := src.(PartLender); ok {
+		return lender.LendPart(ctx, ref, version, fn)
+	}
+	sp, err := src.ReadPart(ctx, ref, version)
+	if err != nil {
+		return err
+	}
+	return fn(sp)
 }

@@ -59,6 +59,17 @@ type PartSource interface {
 	ReadPart(ctx context.Context, ref PartRef, version int64) (StoredPart, error)
 }
 
+// PartLender is a PartSource that can lend a part's bytes rather than copy
+// them: a cold read is then one copy of the part's bytes fewer, which on a
+// server reading cold parts all day is garbage its collector does not
+// have to keep up with.
+type PartLender interface {
+	// LendPart calls fn with what ReadPart returns for ref and version;
+	// its Data are valid only until fn returns. LendPart returns fn's
+	// error, or ReadPart's.
+	LendPart(ctx context.Context, ref PartRef, version int64, fn func(StoredPart) error) error
+}
+
 // MergeFunc computes an import's new parts from the stored ones. It gets
 // the stored parts it asked for (absent ones are missing from the slice)
 // and the time at which the store will write the parts it returns, which

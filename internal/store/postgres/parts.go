@@ -1,6 +1,7 @@
 package postgres
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -15,6 +16,7 @@ import (
 var (
 	_ dataset.PartSource = (*Store)(nil)
 	_ dataset.PartWriter = (*Store)(nil)
+	_ dataset.PartLender = (*Store)(nil)
 )
 
 // UpdateParts runs one import of dataset name in one transaction
@@ -196,20 +198,49 @@ func (s *Store) ListParts(ctx context.Context) (dataset.Changes, error) {
 // ReadPart implements dataset.PartSource: one query over parts and
 // part_history.
 func (s *Store) ReadPart(ctx context.Context, ref dataset.PartRef, version int64) (dataset.StoredPart, error) {
-	sp := dataset.StoredPart{PartRef: ref, Version: version}
-	err := s.pool.QueryRow(ctx, `SELECT written, records, coalesce(first_time, 0), coalesce(last_time, 0), data
+	var out dataset.StoredPart
+	err := s.LendPart(ctx, ref, version, func(sp dataset.StoredPart) error {
+		out, out.Data = sp, bytes.Clone(sp.Data)
+		return nil
+	})
+	return out, err
+}
+
+// LendPart implements dataset.PartLender: the part's bytes are those pgx
+// read off the wire (its result is binary, where a bytea is its bytes),
+// valid until the next row.
+func (s *Store) LendPart(ctx context.Context, ref dataset.PartRef, version int64, fn func(dataset.StoredPart) error) error {
+	rows, err := s.pool.Query(ctx, `SELECT written, records, coalesce(first_time, 0), coalesce(last_time, 0), data
 		FROM parts WHERE dataset = $1 AND id = $2 AND version = $3
 		UNION ALL SELECT written, records, coalesce(first_time, 0), coalesce(last_time, 0), data
 		FROM part_history WHERE dataset = $1 AND id = $2 AND version = $3 LIMIT 1`,
-		ref.Dataset, ref.ID, version).Scan(&sp.Written, &sp.Records, &sp.First, &sp.Last, &sp.Data)
-	switch {
-	case errors.Is(err, pgx.ErrNoRows):
-		return dataset.StoredPart{}, energy.Errorf(energy.NotFound, "part %s/%s has no version %d", ref.Dataset, ref.ID, version)
-	case err != nil:
-		return dataset.StoredPart{}, fmt.Errorf("postgres: part %s/%s version %d: %w", ref.Dataset, ref.ID, version, err)
+		ref.Dataset, ref.ID, version)
+	if err != nil {
+		return fmt.Errorf("postgres: part %s/%s version %d: %w", ref.Dataset, ref.ID, version, err)
+	}
+	defer rows.Close()
+	if !rows.Next() {
+		if err := rows.Err(); err != nil {
+			return fmt.Errorf("postgres: part %s/%s version %d: %w", ref.Dataset, ref.ID, version, err)
+		}
+		return energy.Errorf(energy.NotFound, "part %s/%s has no version %d", ref.Dataset, ref.ID, version)
+	}
+	sp := dataset.StoredPart{PartRef: ref, Version: version}
+	if err := rows.Scan(&sp.Written, &sp.Records, &sp.First, &sp.Last, nil); err != nil {
+		return fmt.Errorf("postgres: part %s/%s version %d: %w", ref.Dataset, ref.ID, version, err)
+	}
+	if rows.FieldDescriptions()[4].Format != pgx.BinaryFormatCode {
+		// Not expected of pgx; scanned into a copy, it is right either way.
+		var data []byte
+		if err := rows.Scan(nil, nil, nil, nil, &data); err != nil {
+			return fmt.Errorf("postgres: part %s/%s version %d: %w", ref.Dataset, ref.ID, version, err)
+		}
+		sp.Data = data
+	} else {
+		sp.Data = rows.RawValues()[4]
 	}
 	sp.Written = sp.Written.UTC()
-	return sp, nil
+	return fn(sp)
 }
 
 // ReadPartVersion implements dataset.PartHistory.

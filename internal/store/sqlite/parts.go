@@ -1,6 +1,7 @@
 package sqlite
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
 	"errors"
@@ -16,6 +17,7 @@ import (
 var (
 	_ dataset.PartSource = (*Store)(nil)
 	_ dataset.PartWriter = (*Store)(nil)
+	_ dataset.PartLender = (*Store)(nil)
 )
 
 // UpdateParts runs one import of dataset name in one write transaction
@@ -208,21 +210,40 @@ func (s *Store) ListParts(ctx context.Context) (dataset.Changes, error) {
 // ReadPart implements dataset.PartSource: one query over parts and
 // part_history.
 func (s *Store) ReadPart(ctx context.Context, ref dataset.PartRef, version int64) (dataset.StoredPart, error) {
-	sp := dataset.StoredPart{PartRef: ref, Version: version}
-	var written int64
-	err := s.r.QueryRowContext(ctx, `SELECT written, records, coalesce(first_time, 0), coalesce(last_time, 0), data
+	var out dataset.StoredPart
+	err := s.LendPart(ctx, ref, version, func(sp dataset.StoredPart) error {
+		out, out.Data = sp, bytes.Clone(sp.Data)
+		return nil
+	})
+	return out, err
+}
+
+// LendPart implements dataset.PartLender: the part's bytes are the
+// driver's (sql.RawBytes), not a copy of them.
+func (s *Store) LendPart(ctx context.Context, ref dataset.PartRef, version int64, fn func(dataset.StoredPart) error) error {
+	rows, err := s.r.QueryContext(ctx, `SELECT written, records, coalesce(first_time, 0), coalesce(last_time, 0), data
 		FROM parts WHERE dataset = ?1 AND id = ?2 AND version = ?3
 		UNION ALL SELECT written, records, coalesce(first_time, 0), coalesce(last_time, 0), data
 		FROM part_history WHERE dataset = ?1 AND id = ?2 AND version = ?3 LIMIT 1`,
-		ref.Dataset, ref.ID, version).Scan(&written, &sp.Records, &sp.First, &sp.Last, &sp.Data)
-	switch {
-	case errors.Is(err, sql.ErrNoRows):
-		return dataset.StoredPart{}, energy.Errorf(energy.NotFound, "part %s/%s has no version %d", ref.Dataset, ref.ID, version)
-	case err != nil:
-		return dataset.StoredPart{}, fmt.Errorf("sqlite: part %s/%s version %d: %w", ref.Dataset, ref.ID, version, err)
+		ref.Dataset, ref.ID, version)
+	if err != nil {
+		return fmt.Errorf("sqlite: part %s/%s version %d: %w", ref.Dataset, ref.ID, version, err)
 	}
-	sp.Written = time.UnixMicro(written).UTC()
-	return sp, nil
+	defer rows.Close()
+	if !rows.Next() {
+		if err := rows.Err(); err != nil {
+			return fmt.Errorf("sqlite: part %s/%s version %d: %w", ref.Dataset, ref.ID, version, err)
+		}
+		return energy.Errorf(energy.NotFound, "part %s/%s has no version %d", ref.Dataset, ref.ID, version)
+	}
+	sp := dataset.StoredPart{PartRef: ref, Version: version}
+	var written int64
+	var data sql.RawBytes
+	if err := rows.Scan(&written, &sp.Records, &sp.First, &sp.Last, &data); err != nil {
+		return fmt.Errorf("sqlite: part %s/%s version %d: %w", ref.Dataset, ref.ID, version, err)
+	}
+	sp.Written, sp.Data = time.UnixMicro(written).UTC(), data
+	return fn(sp)
 }
 
 // ReadPartVersion implements dataset.PartHistory.

@@ -2,6 +2,7 @@ package storetest
 
 import (
 	"bytes"
+	"errors"
 	"slices"
 	"testing"
 	"time"
@@ -60,6 +61,33 @@ func testPartListing(t *testing.T, open func(t *testing.T) Store) {
 	}
 	if _, err := s.ReadPart(ctx, march, 7); energy.ErrorCode(err) != energy.NotFound {
 		t.Errorf("ReadPart of a version never written: got %v, want NotFound", err)
+	}
+	if lender, ok := s.(dataset.PartLender); ok {
+		testLendPart(t, lender, march, before, readPart(t, s, march, 2))
+	}
+}
+
+// testLendPart checks that a store lends the bytes ReadPart returns, of
+// the current and of a replaced version, and NotFound as ReadPart does.
+func testLendPart(t *testing.T, s dataset.PartLender, ref dataset.PartRef, versions ...dataset.StoredPart) {
+	for _, want := range versions {
+		err := s.LendPart(t.Context(), ref, want.Version, func(got dataset.StoredPart) error {
+			if got.PartRef != want.PartRef || got.Version != want.Version || !got.Written.Equal(want.Written) || got.Records != want.Records ||
+				got.First != want.First || got.Last != want.Last || !bytes.Equal(got.Data, want.Data) {
+				t.Errorf("LendPart %v version %d: got %d bytes, %+v; want what ReadPart returns", ref, want.Version, len(got.Data), got.PartRef)
+			}
+			return nil
+		})
+		noErr(t, "LendPart", err)
+	}
+	called := false
+	err := s.LendPart(t.Context(), ref, 7, func(dataset.StoredPart) error { called = true; return nil })
+	if energy.ErrorCode(err) != energy.NotFound || called {
+		t.Errorf("LendPart of a version never written: got %v (fn called: %v), want NotFound", err, called)
+	}
+	sentinel := errors.New("fn failed")
+	if err := s.LendPart(t.Context(), ref, versions[0].Version, func(dataset.StoredPart) error { return sentinel }); !errors.Is(err, sentinel) {
+		t.Errorf("LendPart returned %v, want fn's error", err)
 	}
 }
 
