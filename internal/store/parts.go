@@ -277,3 +277,14 @@ func FillSpans(ctx context.Context, tx SpanTx) error {
 	}
 	return nil
 }
+
+// ReadPart is ReadPart of a store that lends its parts (LendPart): the
+// lent bytes, copied for the caller to keep.
+func ReadPart(ctx context.Context, s dataset.PartLender, ref dataset.PartRef, version int64) (dataset.StoredPart, error) {
+	var out dataset.StoredPart
+	err := s.LendPart(ctx, ref, version, func(sp dataset.StoredPart) error {
+		out, out.Data = sp, slices.Clone(sp.Data)
+		return nil
+	})
+	return out, err
+}

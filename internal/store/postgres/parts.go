@@ -1,7 +1,6 @@
 package postgres
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -198,12 +197,7 @@ func (s *Store) ListParts(ctx context.Context) (dataset.Changes, error) {
 // ReadPart implements dataset.PartSource: one query over parts and
 // part_history.
 func (s *Store) ReadPart(ctx context.Context, ref dataset.PartRef, version int64) (dataset.StoredPart, error) {
-	var out dataset.StoredPart
-	err := s.LendPart(ctx, ref, version, func(sp dataset.StoredPart) error {
-		out, out.Data = sp, bytes.Clone(sp.Data)
-		return nil
-	})
-	return out, err
+	return store.ReadPart(ctx, s, ref, version)
 }
 
 // LendPart implements dataset.PartLender: the part's bytes are those pgx
