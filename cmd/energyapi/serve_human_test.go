@@ -154,7 +154,7 @@ func TestServeOnTerminal(t *testing.T) {
 				{"API", base},
 				{"store", db},
 				{"thermoelectric", "2022-2023 (2 records)"},
-				{"total-load", "01/03/2023 to 03/03/2023 (576 records)"},
+				{"total-load", "01/03/2023 to 03/03/2023 (2,304 records)"},
 				{"peak-valley", "derived from total-load when first asked"},
 				{"demo client", "demo / demo-secret"},
 			} {
