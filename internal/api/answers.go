@@ -25,6 +25,13 @@ import (
 // make; when the budget has no room for them, the request waits for
 // answers being written to finish, at most answerWait, and is then
 // answered 503 with Retry-After.
+//
+// An answer expected to take more than half the budget is not made here
+// at all (streams): holding it would push out nearly everything else, or
+// wait for a budget that never has room. Each request for it encodes it
+// record by record from the parts and compresses it as it is written,
+// holding only a chunk buffer and about an encoder's state in the budget
+// meanwhile (writeStreamed).
 type answerCache struct {
 	b       *budget.Budget // nil: nothing is kept, answers are compressed as written
 	maxKept int64
@@ -178,9 +185,7 @@ func (c *answerCache) fill(ctx context.Context, a *cachedAnswer, pk perRecordKey
 	a.forms = coding.NewForms(body)
 	n := int64(a.forms.Size())
 	c.mu.Lock()
-	if records > 0 {
-		c.perRecord[pk] = int64(len(body))/int64(records) + 1
-	}
+	c.learn(pk, records, int64(len(body)))
 	if c.b != nil {
 		c.b.Add(n)
 		a.counted = n

@@ -81,28 +81,45 @@ func handleDataset(o Options, c *dataset.Catalog, d *dataset.Dataset, cache *ans
 			w.WriteHeader(http.StatusNotModified)
 			return
 		}
-		key := formatNames[f] + "|" + q.Key()
-		ans, err := cache.answer(r.Context(), key, a.tag, perRecordKey{d, f}, snap.Records(q), func() ([]byte, error) {
-			view, err := asOf(r.Context(), o, snap, q)
-			if err != nil {
-				return nil, err
-			}
-			// Parts the server no longer holds are read from the store:
-			// such a read is a store call (StoreClass), 503 if it fails.
-			if f == formatCSV {
-				return view.AppendCSV(r.Context(), nil, q)
-			}
-			return view.AppendJSON(r.Context(), nil, q)
-		})
+		writeAnswer(w, r, o, cache, snap, q, raw, a, accepted)
+	})
+}
+
+// writeAnswer answers q with its answer from cache, encoded there if need
+// be, or, if too large for the budget, streamed as it is encoded.
+func writeAnswer(w http.ResponseWriter, r *http.Request, o Options, cache *answerCache, snap *dataset.Snapshot, q *dataset.Query, raw queryKey, a recentAnswer, accepted coding.Accepted) {
+	f := raw.f
+	pk, records := perRecordKey{q.Dataset, f}, snap.Records(q)
+	if cache.streams(pk, records, q) {
+		view, err := asOf(r.Context(), o, snap, q)
 		if err != nil {
 			writeError(w, r, o.Log, err)
 			return
 		}
-		defer cache.done(ans)
-		a.answer = ans
-		cache.remember(raw, snap, a)
-		writeTagged(w, r, o, f, a, accepted, cache)
+		writeStreamed(w, r, o, a, accepted, cache, streamed{view: view, q: q, f: f, pk: pk, records: records})
+		return
+	}
+	key := formatNames[f] + "|" + q.Key()
+	ans, err := cache.answer(r.Context(), key, a.tag, pk, records, func() ([]byte, error) {
+		view, err := asOf(r.Context(), o, snap, q)
+		if err != nil {
+			return nil, err
+		}
+		// Parts the server no longer holds are read from the store:
+		// such a read is a store call (StoreClass), 503 if it fails.
+		if f == formatCSV {
+			return view.AppendCSV(r.Context(), nil, q)
+		}
+		return view.AppendJSON(r.Context(), nil, q)
 	})
+	if err != nil {
+		writeError(w, r, o.Log, err)
+		return
+	}
+	defer cache.done(ans)
+	a.answer = ans
+	cache.remember(raw, snap, a)
+	writeTagged(w, r, o, f, a, accepted, cache)
 }
 
 // asOf returns the snapshot that answers q: snap, or for a query with

@@ -2,6 +2,7 @@ package coding
 
 import (
 	"bytes"
+	"errors"
 	"io"
 	"net/http"
 	"strconv"
@@ -88,30 +89,77 @@ func (z *Compressor) Made() int64 { return z.made.Load() }
 // Write writes body to w in coding c: compressed, or as it is for
 // identity. The compressed bytes depend only on body and c.
 func (z *Compressor) Write(w io.Writer, c Coding, body []byte) error {
+	cw := z.NewWriter(w, c, int64(len(body)))
+	_, err := cw.Write(body)
+	if cerr := cw.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// Writer writes a body to an underlying writer in one coding, compressing
+// it as it comes with an encoder from its Compressor's free list: a body
+// too large to hold whole is sent a chunk at a time. Close ends the body
+// and gives the encoder back; a Writer is used for one body.
+type Writer struct {
+	w    io.Writer // identity
+	gzip *gzip.Writer
+	zstd *zstd.Encoder
+	z    *Compressor
+	done bool
+}
+
+// errClosed is a write to a Writer closed already.
+var errClosed = errors.New("coding: write after Close")
+
+// NewWriter returns a Writer of a body of size bytes (-1: not known) to w
+// in coding c. A zstd frame states a known size, so that a decoder
+// allocates once.
+func (z *Compressor) NewWriter(w io.Writer, c Coding, size int64) *Writer {
+	cw := &Writer{w: w, z: z}
 	switch c {
 	case Gzip:
 		z.made.Add(1)
-		gw := z.gzip.get()
-		defer z.gzip.put(gw)
-		gw.Reset(w)
-		defer gw.Reset(io.Discard) // hold no reference to w in the pool
-		if _, err := gw.Write(body); err != nil {
-			return err
-		}
-		return gw.Close()
+		cw.gzip = z.gzip.get()
+		cw.gzip.Reset(w)
 	case Zstd:
 		z.made.Add(1)
-		e := z.zstd.get()
-		defer z.zstd.put(e)
-		// The frame states the size, so that a decoder allocates once.
-		e.ResetContentSize(w, int64(len(body)))
-		defer e.Reset(nil)
-		if _, err := e.Write(body); err != nil {
-			return err
-		}
-		return e.Close()
+		cw.zstd = z.zstd.get()
+		cw.zstd.ResetContentSize(w, size)
 	}
-	_, err := w.Write(body)
+	return cw
+}
+
+// Write compresses p onto the underlying writer, or writes it as it is.
+func (cw *Writer) Write(p []byte) (int, error) {
+	switch {
+	case cw.done:
+		return 0, errClosed
+	case cw.gzip != nil:
+		return cw.gzip.Write(p)
+	case cw.zstd != nil:
+		return cw.zstd.Write(p)
+	}
+	return cw.w.Write(p)
+}
+
+// Close ends the body and returns the encoder to the free list, holding
+// no reference to the underlying writer.
+func (cw *Writer) Close() error {
+	var err error
+	cw.done = true
+	switch {
+	case cw.gzip != nil:
+		err = cw.gzip.Close()
+		cw.gzip.Reset(io.Discard)
+		cw.z.gzip.put(cw.gzip)
+		cw.gzip = nil
+	case cw.zstd != nil:
+		err = cw.zstd.Close()
+		cw.zstd.Reset(nil)
+		cw.z.zstd.put(cw.zstd)
+		cw.zstd = nil
+	}
 	return err
 }
 

@@ -73,6 +73,34 @@ func TestCompressRoundTrip(t *testing.T) {
 	}
 }
 
+// TestWriterStreamsChunks: a body written to a Writer a chunk at a time,
+// its size unknown, decodes to the body in each coding, and the Writer
+// refuses writes once closed.
+func TestWriterStreamsChunks(t *testing.T) {
+	z := coding.New()
+	body := sampleBody()
+	for _, c := range []coding.Coding{coding.Identity, coding.Gzip, coding.Zstd} {
+		t.Run(c.String(), func(t *testing.T) {
+			var out bytes.Buffer
+			w := z.NewWriter(&out, c, -1)
+			for rest := body; len(rest) > 0; rest = rest[min(len(rest), 1000):] {
+				if _, err := w.Write(rest[:min(len(rest), 1000)]); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := w.Close(); err != nil {
+				t.Fatal(err)
+			}
+			if got := decode(t, c, out.Bytes()); !bytes.Equal(got, body) {
+				t.Fatalf("decoded %d bytes, want the %d of the body", len(got), len(body))
+			}
+			if _, err := w.Write(body); err == nil {
+				t.Error("a write after Close was taken")
+			}
+		})
+	}
+}
+
 // TestFormsMadeOnce: a form is compressed the first time it is asked for
 // and kept, also when many ask at once.
 func TestFormsMadeOnce(t *testing.T) {

@@ -5,7 +5,9 @@ import (
 	"context"
 	"encoding/gob"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"math"
 	"slices"
 	"strings"
@@ -200,6 +202,29 @@ func TestServeFiltersAndEncodes(t *testing.T) {
 		"2024-10-27 02:00:00,Europe/Rome,+01:00,-488.3051289102222,,North\r\n"
 	if got := answerCSV(t, snap, q); got != wantCSV {
 		t.Errorf("CSV:\ngot  %q\nwant %q", got, wantCSV)
+	}
+	// A period without records: the envelope and an empty array, or the
+	// header row alone, streamed as built.
+	none, err := c.ParseQuery(d, map[string][]string{"dateFrom": {"1/1/2020"}, "dateTo": {"2/1/2020"}}, Limits{MaxRangeDays: 60})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := answerJSON(t, snap, none), string(AppendEmptyJSON(nil, none)); got != want {
+		t.Errorf("no records, JSON:\ngot  %s\nwant %s", got, want)
+	}
+	if got := answerCSV(t, snap, none); got != "date,date_tz,date_offset,value_MW,share,zone\r\n" {
+		t.Errorf("no records, CSV: got %q", got)
+	}
+	// A stream whose writer fails stops at the failure and returns it.
+	sel, err := snap.Select(ctx, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	writes := 0
+	gone := errors.New("caller gone")
+	failing := writerFunc(func([]byte) (int, error) { writes++; return 0, gone })
+	if _, err := sel.WriteJSON(failing, make([]byte, 0, 16)); !errors.Is(err, gone) || writes != 1 {
+		t.Errorf("a failing writer: got %v after %d writes; want its error after 1", err, writes)
 	}
 	unknown, err := c.ParseQuery(d, map[string][]string{"dateFrom": {"27/10/2024"}, "dateTo": {"27/10/2024"}, "zone": {"North", "Atlantis"}}, Limits{})
 	if err != nil || !snap.Unknown(unknown) {
@@ -448,7 +473,23 @@ func answerJSON(t *testing.T, s *Snapshot, q *Query) string {
 	if err != nil {
 		t.Fatal(err)
 	}
+	wantStreamed(t, s, q, b, (*Selection).WriteJSON)
 	return string(b)
+}
+
+// wantStreamed asserts that write streams the answer to q as the bytes
+// built whole, through a buffer small enough to flush after every record.
+func wantStreamed(t *testing.T, s *Snapshot, q *Query, whole []byte, write func(*Selection, io.Writer, []byte) (int64, error)) {
+	t.Helper()
+	sel, err := s.Select(t.Context(), q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	n, err := write(sel, &out, make([]byte, 0, 16))
+	if err != nil || n != int64(out.Len()) || !bytes.Equal(out.Bytes(), whole) {
+		t.Errorf("streamed: %d bytes (said %d, %v) that differ from the %d built whole:\n%s", out.Len(), n, err, len(whole), out.Bytes())
+	}
 }
 
 func answerCSV(t *testing.T, s *Snapshot, q *Query) string {
@@ -457,5 +498,10 @@ func answerCSV(t *testing.T, s *Snapshot, q *Query) string {
 	if err != nil {
 		t.Fatal(err)
 	}
+	wantStreamed(t, s, q, b, (*Selection).WriteCSV)
 	return string(b)
 }
+
+type writerFunc func([]byte) (int, error)
+
+func (f writerFunc) Write(b []byte) (int, error) { return f(b) }

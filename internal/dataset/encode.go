@@ -2,6 +2,7 @@ package dataset
 
 import (
 	"context"
+	"io"
 	"math"
 	"slices"
 	"strconv"
@@ -142,14 +143,58 @@ func AppendNumber(dst []byte, v float64, format NumberFormat) []byte {
 	return strconv.AppendFloat(dst, v, 'f', format.Decimals, 64)
 }
 
+// Selection is the answer to a query with its parts read: what AppendJSON
+// and AppendCSV encode whole, and WriteJSON and WriteCSV stream.
+type Selection struct {
+	s     *Snapshot
+	q     *Query
+	parts []*Part
+}
+
+// Select reads the parts the answer to q covers. It may read them from
+// the store, and returns the error of such a read: a caller that streams
+// the answer learns of it before sending anything.
+func (s *Snapshot) Select(ctx context.Context, q *Query) (*Selection, error) {
+	parts, err := s.parts(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	return &Selection{s: s, q: q, parts: parts}, nil
+}
+
 // AppendJSON appends the whole success answer to q: the result envelope
 // and the dataset's array of records, every value a JSON string. It may
 // read parts from the store, and returns the error of such a read.
 func (s *Snapshot) AppendJSON(ctx context.Context, dst []byte, q *Query) ([]byte, error) {
-	parts, err := s.parts(ctx, q)
+	sel, err := s.Select(ctx, q)
 	if err != nil {
 		return dst, err
 	}
+	return sel.encodeJSON(dst, nil)
+}
+
+// WriteJSON writes the answer AppendJSON appends to w, encoded in buf (its
+// capacity) and written each time it is nearly full; it returns the bytes
+// written.
+func (sel *Selection) WriteJSON(w io.Writer, buf []byte) (int64, error) {
+	return stream(w, buf, sel.encodeJSON)
+}
+
+// RecordBytes is about the bytes a record of q's answer takes in JSON:
+// each value's key and a dozen bytes.
+func (q *Query) RecordBytes() int {
+	per := 2
+	for _, c := range q.Columns() {
+		per += len(c) + 18 // the key's quotes, separators and the value
+	}
+	return per
+}
+
+// encodeJSON is the one JSON encoder of answers: it appends the answer to
+// dst, handing dst to fl whenever it passes fl's size; with a nil fl it
+// builds the whole answer.
+func (sel *Selection) encodeJSON(dst []byte, fl *flusher) ([]byte, error) {
+	q := sel.q
 	cols := q.Columns()
 	keys := make([][]byte, len(cols))
 	for i, c := range cols {
@@ -160,24 +205,25 @@ func (s *Snapshot) AppendJSON(ctx context.Context, dst []byte, q *Query) ([]byte
 		keys[i] = appendJSONString([]byte(sep), c)
 		keys[i] = append(keys[i], ':')
 	}
-	// Sizing the answer up front saves growing it a dozen times: count the
-	// records, and allow each value its key and a dozen bytes.
-	n, per := 0, 2
-	eachIn(parts, q, func(*Part, int) { n++ })
-	for _, k := range keys {
-		per += len(k) + 14
+	if fl == nil {
+		// Sizing the answer up front saves growing it a dozen times.
+		n := 0
+		eachIn(sel.parts, q, func(*Part, int) { n++ })
+		dst = slices.Grow(dst, 160+n*q.RecordBytes())
 	}
-	dst = slices.Grow(dst, 160+n*per)
 	dst = appendEnvelope(dst, q)
 	dst = append(dst, '[')
 	first := true
 	var buf []byte
-	eachIn(parts, q, func(p *Part, i int) {
+	eachIn(sel.parts, q, func(p *Part, i int) {
+		if fl.failed() {
+			return
+		}
 		if !first {
 			dst = append(dst, ',')
 		}
 		first = false
-		buf = s.Catalog.appendValues(buf, q, p, i, func(col int, v []byte) {
+		buf = sel.s.Catalog.appendValues(buf, q, p, i, func(col int, v []byte) {
 			dst = append(dst, keys[col]...)
 			if v == nil {
 				dst = append(dst, "null"...)
@@ -185,9 +231,51 @@ func (s *Snapshot) AppendJSON(ctx context.Context, dst []byte, q *Query) ([]byte
 			}
 			dst = appendJSONBytes(dst, v)
 		})
-		dst = append(dst, '}')
+		dst = fl.after(append(dst, '}'))
 	})
-	return append(dst, "]}"...), nil
+	return append(dst, "]}"...), fl.error()
+}
+
+// flusher hands an encoder's buffer to out once it holds at bytes or
+// more, after a record; the encoder goes on in the emptied buffer. A nil
+// flusher never flushes: the answer is built whole.
+type flusher struct {
+	at  int
+	out func([]byte) error
+	err error // out's first error: the encoder stops
+}
+
+func (f *flusher) after(dst []byte) []byte {
+	if f == nil || len(dst) < f.at || f.err != nil {
+		return dst
+	}
+	f.err = f.out(dst)
+	return dst[:0]
+}
+
+func (f *flusher) failed() bool { return f != nil && f.err != nil }
+
+func (f *flusher) error() error {
+	if f == nil {
+		return nil
+	}
+	return f.err
+}
+
+// stream runs encode with a flusher that writes to w through buf, and
+// writes what is left at the end; it returns the bytes written.
+func stream(w io.Writer, buf []byte, encode func([]byte, *flusher) ([]byte, error)) (int64, error) {
+	var n int64
+	fl := &flusher{at: max(cap(buf)*7/8, 1), out: func(b []byte) error {
+		m, err := w.Write(b)
+		n += int64(m)
+		return err
+	}}
+	rest, err := encode(buf[:0], fl)
+	if err == nil {
+		err = fl.out(rest)
+	}
+	return n, err
 }
 
 // AppendEmptyJSON appends a success answer with no records: the answer to
@@ -213,10 +301,21 @@ func appendEnvelope(dst []byte, q *Query) []byte {
 // JSON answer holds. It may read parts from the store, and returns the
 // error of such a read.
 func (s *Snapshot) AppendCSV(ctx context.Context, dst []byte, q *Query) ([]byte, error) {
-	parts, err := s.parts(ctx, q)
+	sel, err := s.Select(ctx, q)
 	if err != nil {
 		return dst, err
 	}
+	return sel.encodeCSV(dst, nil)
+}
+
+// WriteCSV writes the answer AppendCSV appends to w, as WriteJSON does.
+func (sel *Selection) WriteCSV(w io.Writer, buf []byte) (int64, error) {
+	return stream(w, buf, sel.encodeCSV)
+}
+
+// encodeCSV is the one CSV encoder of answers, as encodeJSON is of JSON.
+func (sel *Selection) encodeCSV(dst []byte, fl *flusher) ([]byte, error) {
+	q := sel.q
 	for i, c := range q.Columns() {
 		if i > 0 {
 			dst = append(dst, ',')
@@ -225,16 +324,19 @@ func (s *Snapshot) AppendCSV(ctx context.Context, dst []byte, q *Query) ([]byte,
 	}
 	dst = append(dst, "\r\n"...)
 	var buf []byte
-	eachIn(parts, q, func(p *Part, i int) {
-		buf = s.Catalog.appendValues(buf, q, p, i, func(col int, v []byte) {
+	eachIn(sel.parts, q, func(p *Part, i int) {
+		if fl.failed() {
+			return
+		}
+		buf = sel.s.Catalog.appendValues(buf, q, p, i, func(col int, v []byte) {
 			if col > 0 {
 				dst = append(dst, ',')
 			}
 			dst = appendCSVField(dst, v)
 		})
-		dst = append(dst, "\r\n"...)
+		dst = fl.after(append(dst, "\r\n"...))
 	})
-	return dst, nil
+	return dst, fl.error()
 }
 
 func appendCSVField(dst, v []byte) []byte {
