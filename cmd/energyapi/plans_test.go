@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/energyapi/energyapi/internal/api/apitest"
 	"github.com/energyapi/energyapi/internal/testwait"
 )
 
@@ -275,6 +276,19 @@ func TestPlansStandardStyle(t *testing.T) {
 	}
 	if u := s.usage(t, tokNone); u.Plan != "" || u.Today.Calls != 2 || u.Today.Limit != nil || u.Today.Remaining != nil {
 		t.Errorf("usage of a client without a plan: got %+v, want 2 calls, null limit and remaining", u)
+	}
+	// The OpenAPI document describes GET /usage as served: with a limit,
+	// without one, and without a token.
+	v := apitest.NewValidator(t)
+	for _, token := range []string{tokD, tokNone, ""} {
+		req, _ := http.NewRequest(http.MethodGet, s.base+"/usage", nil)
+		a := s.do(t, http.MethodGet, "/usage", token, "")
+		if token != "" {
+			req.Header.Set("Authorization", "Bearer "+token)
+		}
+		if err := v.Check(req, nil, a.status, a.header, a.body); err != nil {
+			t.Errorf("GET /usage against the OpenAPI document: %v", err)
+		}
 	}
 }
 

@@ -62,6 +62,7 @@ func TestOpenAPIDocumentDescribesTheSurface(t *testing.T) {
 		"GET /transmission/v2.0/scheduled-internal-exchange",
 		"GET /updates",
 		"GET /updates/stream",
+		"GET /usage", // with plans only
 		"POST /public-api/access-token",
 		"POST /transparency/oauth/accessToken",
 		"GET /adequacy/v1.0/aggregate-effective-available-capacity",
