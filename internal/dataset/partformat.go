@@ -252,27 +252,22 @@ func (r *reader) times(n int) timeColumn {
 
 // dict reads a dictionary; its values share one string's bytes.
 func (r *reader) dict() []string {
-	m := r.count(1)
-	lens := make([]int, m)
-	start, total := r.b, 0
-	for i := range lens {
-		lens[i] = r.count(1)
-		r.take(lens[i], 1)
-		total += lens[i]
+	values := make([][]byte, r.count(1))
+	total := 0
+	for i := range values {
+		values[i] = r.take(r.count(1), 1)
+		total += len(values[i])
 	}
 	if r.err != nil {
 		return nil
 	}
 	all := make([]byte, 0, total)
-	rest := start
-	for range lens {
-		k, w := binary.Uvarint(rest)
-		all = append(all, rest[w:w+int(k)]...)
-		rest = rest[w+int(k):]
+	for _, v := range values {
+		all = append(all, v...)
 	}
-	s, dict := string(all), make([]string, m)
-	for i, k := range lens {
-		dict[i], s = s[:k], s[k:]
+	s, dict := string(all), make([]string, len(values))
+	for i, v := range values {
+		dict[i], s = s[:len(v)], s[len(v):]
 	}
 	return dict
 }

@@ -155,16 +155,21 @@ func TestDecodeDamagedParts(t *testing.T) {
 func TestDecodeAllocatesTheColumns(t *testing.T) {
 	l, p := narrowPart(t)
 	b, _ := p.Encode()
-	var before, after runtime.MemStats
-	runtime.ReadMemStats(&before)
-	const reads = 10
-	for range reads {
-		if _, err := DecodePart(l, StoredPart{Data: b}); err != nil {
-			t.Fatal(err)
+	// The least of three trials: another goroutine of the test binary
+	// allocating meanwhile can only add to one.
+	per := math.Inf(1)
+	for range 3 {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		const reads = 10
+		for range reads {
+			if _, err := DecodePart(l, StoredPart{Data: b}); err != nil {
+				t.Fatal(err)
+			}
 		}
+		runtime.ReadMemStats(&after)
+		per = min(per, float64(after.TotalAlloc-before.TotalAlloc)/reads)
 	}
-	runtime.ReadMemStats(&after)
-	per := float64(after.TotalAlloc-before.TotalAlloc) / reads
 	if ratio := per / float64(p.Bytes()); ratio > 1.25 {
 		t.Errorf("a read allocates %.0f bytes for a part of %d (%.2f times), want at most 1.25 times", per, p.Bytes(), ratio)
 	}

@@ -224,15 +224,11 @@ func (s *Store) LendPart(ctx context.Context, ref dataset.PartRef, version int64
 		return fmt.Errorf("postgres: part %s/%s version %d: %w", ref.Dataset, ref.ID, version, err)
 	}
 	if rows.FieldDescriptions()[4].Format != pgx.BinaryFormatCode {
-		// Not expected of pgx; scanned into a copy, it is right either way.
-		var data []byte
-		if err := rows.Scan(nil, nil, nil, nil, &data); err != nil {
-			return fmt.Errorf("postgres: part %s/%s version %d: %w", ref.Dataset, ref.ID, version, err)
-		}
-		sp.Data = data
-	} else {
-		sp.Data = rows.RawValues()[4]
+		// pgx asks bytea in binary, where the raw value is the bytes; in
+		// text it would be their hex, which must not pass for them.
+		return fmt.Errorf("postgres: part %s/%s version %d: data in text format", ref.Dataset, ref.ID, version)
 	}
+	sp.Data = rows.RawValues()[4]
 	sp.Written = sp.Written.UTC()
 	return fn(sp)
 }
