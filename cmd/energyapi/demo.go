@@ -6,7 +6,6 @@ import (
 	"io"
 	"time"
 
-	"github.com/energyapi/energyapi/internal/catalog"
 	"github.com/energyapi/energyapi/internal/dataset"
 	"github.com/energyapi/energyapi/internal/demo"
 	"github.com/energyapi/energyapi/internal/energy"
@@ -55,7 +54,7 @@ func runDemo(ctx context.Context, args []string, getenv func(string) string, std
 		return err
 	}
 	defer st.Close()
-	sums, err := writeDemo(ctx, st, newProgress(stderr, time.Now), in)
+	sums, err := writeDemo(ctx, st, newProgress(stderr, time.Now), in, dataset.DemoPeriods(in))
 	if err != nil {
 		return err
 	}
@@ -82,69 +81,4 @@ func parseDay(name, v string) (energy.Date, error) {
 func defaultDemo() dataset.DemoInput {
 	first, last := demo.LoadRange()
 	return dataset.DemoInput{First: first, Last: last, Seed: demo.DefaultSeed, StatsFirst: demo.ThermoFirstYear}
-}
-
-// writeDemo writes the deterministic demo data of every dataset of the
-// catalogue that declares a generator, for in's range and seed, period by
-// period (dataset.DemoPeriods); writing it again changes nothing. It marks
-// the store as holding demo data of in's range, unless it is marked
-// already, so that serve --demo completes the range if this stops midway,
-// and, once it is written, as complete.
-// It tells p what it is writing and how far it has got, and returns a
-// summary per dataset.
-func writeDemo(ctx context.Context, w demoWriter, p *progress, in dataset.DemoInput) ([]importSummary, error) {
-	mark := demoRange(in)
-	got, err := w.ServerSecret(ctx, demoRangeMarker, func() ([]byte, error) { return []byte(mark), nil })
-	if err != nil {
-		return nil, err
-	}
-	sums, err := writePeriods(ctx, &demoFill{w: w, in: in}, p, dataset.DemoPeriods(in))
-	if err != nil {
-		return nil, err
-	}
-	if string(got) == mark { // the store's demo range is complete: serve --demo has nothing to fill
-		if _, err := w.ServerSecret(ctx, demoFilledMarker, func() ([]byte, error) { return []byte(mark), nil }); err != nil {
-			return nil, err
-		}
-	}
-	p.printf("demo data complete (%s)", p.elapsed())
-	return sums, nil
-}
-
-// writePeriods writes periods of the demo data as f says, telling p of
-// each period; it returns what each dataset's imports did, in the order
-// the datasets were first written. It sets f's catalogue and written.
-func writePeriods(ctx context.Context, f *demoFill, p *progress, periods []dataset.DemoPeriod) ([]importSummary, error) {
-	var err error
-	if f.cat, err = catalog.New(); err != nil {
-		return nil, err
-	}
-	var order []string
-	byName := map[string]*importSummary{}
-	f.written = func(d *dataset.Dataset, st energy.ImportStats, took time.Duration) {
-		s := byName[d.Name]
-		if s == nil {
-			s = &importSummary{Dataset: d.Name}
-			byName[d.Name] = s
-			order = append(order, d.Name)
-		}
-		s.RowsRead += st.Read
-		s.Inserted += st.Inserted
-		s.Updated += st.Updated
-		s.Unchanged += st.Unchanged
-		s.DurationMS += took.Milliseconds()
-	}
-	for k, per := range periods {
-		p.printf("demo data [%d/%d]: generating and writing %s...", k+1, len(periods), per)
-		n, err := f.period(ctx, per)
-		if err != nil {
-			return nil, err
-		}
-		p.printf("demo data [%d/%d]: %s: %d datasets written (%s)", k+1, len(periods), per, n, p.elapsed())
-	}
-	sums := make([]importSummary, len(order))
-	for i, name := range order {
-		sums[i] = *byName[name]
-	}
-	return sums, nil
 }

@@ -102,35 +102,26 @@ func TestGenerationImportIsIdempotentAndAllOrNothing(t *testing.T) {
 	}
 }
 
-// TestGenerationDemoFromTheFirstStart starts serve --demo on a new store
-// and finds demo records in every generation dataset.
-// TestDemoFromTheFirstStart checks that serve --demo on a new store
-// answers at once from the newest month of the v2.0 series, written before
-// it serves, while the rest of the demo data fill in behind it, the
-// yearly statistics first; and that it then serves demo records for the
-// generation datasets by their filters. TestDemoFillCoversEveryDataset
-// asks every dataset once a fill is complete.
+// TestDemoFromTheFirstStart checks that serve --demo on a new store lists
+// the whole demo range from its first answer, the yearly statistics
+// included, and serves demo records for the generation datasets by their
+// filters, each generated when first asked. TestDemoAnswersEveryDataset
+// asks every dataset.
 func TestDemoFromTheFirstStart(t *testing.T) {
 	env := map[string]string{"ENERGYAPI_DB": filepath.Join(t.TempDir(), "demo.db")}
 	srv := startServe(t, env, "--demo", "--poll-interval", "200ms")
 	tok, _ := srv.token(t, "demo", "demo-secret")
-	if st, body := getPast503(t, srv, "/load/v2.0/total-load?dateFrom=31/12/2025&dateTo=31/12/2025", tok); st != 200 || !strings.Contains(string(body), `"total_load":[{"`) {
+	cov := catalogCoverage(t, srv)
+	for name, want := range map[string][2]string{
+		"total-load": {"2019-01-01", "2025-12-31"}, "thermoelectric": {"2015-01-01", "2024-01-01"}, "market-prices": {"2019-01-01", "2025-12-31"},
+	} {
+		if cov[name] != want {
+			t.Errorf("%s at start covers %v, want %v", name, cov[name], want)
+		}
+	}
+	if st, body := srv.get(t, "/load/v2.0/total-load?dateFrom=31/12/2025&dateTo=31/12/2025", tok); st != 200 || !strings.Contains(string(body), `"total_load":[{"`) {
 		t.Fatalf("first answer: got %d %.200s, want records", st, body)
 	}
-	// The first answer came before the fill had written an older month.
-	cov := catalogCoverage(t, srv)
-	if cov != nil && cov["total-load"] != [2]string{"2025-12-01", "2025-12-31"} {
-		t.Errorf("total-load at the first answer covers %v, want only the newest month (the rest fills in the background)", cov["total-load"])
-	}
-	testwait.For(t, 5*time.Minute, "the fill writing the yearly statistics", func() bool {
-		cov := catalogCoverage(t, srv)
-		for _, name := range []string{"installed-capacity", "generation-plants", "thermoelectric-capacity", "electrical-energy-by-source", "renewable-sources-production", "hydric", "thermoelectric-heat"} {
-			if cov == nil || cov[name][0] == "" {
-				return false
-			}
-		}
-		return cov["thermoelectric"] == [2]string{"2015-01-01", "2024-01-01"}
-	})
 	for _, q := range []struct{ path, array string }{
 		{"/generation/v2.0/actual-generation?dateFrom=27/12/2025&dateTo=27/12/2025&type=Thermal", "actual_generation"},
 		{"/generation/v2.0/renewable-generation?dateFrom=31/12/2025&dateTo=31/12/2025", "renewable_generation"},

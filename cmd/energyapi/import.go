@@ -75,6 +75,9 @@ func runImport(ctx context.Context, args []string, getenv func(string) string, s
 	}
 	defer st.Close()
 	batches := []dataset.Batch{{Dataset: d, Rows: rows}}
+	if err := prepareDemo(ctx, cat, st, batches); err != nil {
+		return err
+	}
 	if *allowIncomplete {
 		extra, err := partialBatches(ctx, cat, d, st, rows)
 		if err != nil {
@@ -224,4 +227,21 @@ func parseFile(cat *dataset.Catalog, d *dataset.Dataset, name string) ([]dataset
 	}
 	defer f.Close()
 	return ingest.ReadRows(cat, d, name, f)
+}
+
+// prepareDemo fills, on a store holding the demo data on demand, the demo
+// parts the import falls in that the store does not hold yet, so that the
+// import merges with them: the demo's records it does not replace stay.
+// The fill is its own transaction before the import's: should the import
+// fail, the store holds parts it served the same way already.
+func prepareDemo(ctx context.Context, cat *dataset.Catalog, st store, batches []dataset.Batch) error {
+	ds, err := demoOnDemand(ctx, st, cat)
+	if err != nil || ds == nil {
+		return err
+	}
+	refs, err := dataset.BatchRefs(cat, batches)
+	if err != nil {
+		return err
+	}
+	return ds.Prepare(ctx, refs)
 }

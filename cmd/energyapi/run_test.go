@@ -5,8 +5,6 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/json"
-	"io"
-	"log/slog"
 	"net/http"
 	"net/url"
 	"os"
@@ -19,7 +17,6 @@ import (
 	"github.com/energyapi/energyapi/internal/api/apitest"
 	"github.com/energyapi/energyapi/internal/auth"
 	"github.com/energyapi/energyapi/internal/dataset"
-	"github.com/energyapi/energyapi/internal/energy"
 	"github.com/energyapi/energyapi/internal/testwait"
 )
 
@@ -209,12 +206,12 @@ func TestServeDemo(t *testing.T) {
 	})
 }
 
-// recordingWriter records which parts ensureDemo writes to, without
-// merging or storing anything, so the test needs no store write of two
-// million rows (slow under the race detector).
+// recordingWriter records what ensureDemo asks of a store: its markers and
+// the fills, without a store.
 type recordingWriter struct {
 	version int64
-	parts   map[string][]string // dataset -> part IDs
+	floors  []int64 // of each FillParts call
+	parts   int     // filled
 	secrets map[string][]byte
 }
 
@@ -234,14 +231,14 @@ func (w *recordingWriter) ServerSecret(_ context.Context, name string, gen func(
 }
 
 func (w *recordingWriter) DataVersion(context.Context) (int64, error) { return w.version, nil }
-func (w *recordingWriter) UpdateParts(_ context.Context, ds string, _ time.Time, refs []dataset.PartRef, _ dataset.MergeFunc) (energy.ImportStats, error) {
-	if w.parts == nil {
-		w.parts = map[string][]string{}
-	}
-	for _, r := range refs {
-		w.parts[ds] = append(w.parts[ds], r.ID)
-	}
-	return energy.ImportStats{}, nil
+
+func (w *recordingWriter) ListParts(context.Context) (dataset.Changes, error) {
+	return dataset.Changes{Version: w.version}, nil
+}
+
+func (w *recordingWriter) FillParts(_ context.Context, floor int64, parts []dataset.StoredPart) (int, error) {
+	w.floors, w.parts, w.version = append(w.floors, floor), w.parts+len(parts), max(w.version, floor)
+	return len(parts), nil
 }
 
 // createClient runs clients create with args and returns the client it
@@ -273,26 +270,33 @@ func demoRegistry(tb testing.TB) *auth.Registry {
 	return reg
 }
 
+// TestEnsureDemo: the demo client is ensured, twice without harm; an
+// empty store is marked as holding the default demo on demand, with a data
+// version of at least dataset.DemoVersion and nothing generated; a store
+// that has data gets no demo data.
 func TestEnsureDemo(t *testing.T) {
 	ctx := context.Background()
 	reg := demoRegistry(t)
-	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-
-	// An empty store gets every dataset's demo data: TestDemoFromTheFirstStart
-	// serves them as serve --demo writes them, so this test does not
-	// generate seven years again. Here: the demo client is ensured, twice
-	// without harm, and a store that has data gets no demo data.
 	for range 2 {
 		full := &recordingWriter{version: 7}
-		if fill, err := ensureDemo(ctx, log, full, reg, nil); err != nil || fill != nil {
-			t.Fatalf("got %v, %v; want no demo range to fill", fill, err)
+		if err := ensureDemo(ctx, full, reg); err != nil {
+			t.Fatal(err)
 		}
 		if _, err := reg.Authenticate(ctx, "demo", "demo-secret"); err != nil {
 			t.Errorf("demo client: got %v, want demo/demo-secret to authenticate", err)
 		}
-		if full.parts != nil {
-			t.Errorf("non-empty store: got parts %v written, want none", full.parts)
+		if got := string(full.secrets[demoRangeMarker]); got != "none" || full.floors != nil {
+			t.Errorf("non-empty store: marker %q, fills %v; want none and no fill", got, full.floors)
 		}
+	}
+	empty := &recordingWriter{}
+	for range 2 {
+		if err := ensureDemo(ctx, empty, reg); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := string(empty.secrets[demoRangeMarker]); got != demoRange(defaultDemo()) || empty.version != dataset.DemoVersion || empty.parts != 0 {
+		t.Errorf("empty store: marker %q, data version %d, %d parts filled; want %q, %d, none", got, empty.version, empty.parts, demoRange(defaultDemo()), dataset.DemoVersion)
 	}
 }
 

@@ -52,7 +52,7 @@ func parseServeFlags(args []string, getenv func(string) string, stderr io.Writer
 	fs.StringVar(&c.addr, "addr", "127.0.0.1:8080", "address to listen on")
 	c.db = defaultDB
 	fs.StringVar(&c.db, "db", defaultDB, dbUsage)
-	fs.BoolVar(&c.demo, "demo", false, "ensure the demo client (demo / demo-secret) and, on an empty store, the demo data (filled in the background)")
+	fs.BoolVar(&c.demo, "demo", false, "ensure the demo client (demo / demo-secret) and, on an empty store, the demo data 2019-2025: every part listed at once, generated when first asked")
 	fs.BoolVar(&c.allowPublic, "allow-public", false, "with --demo, allow listening on a non-loopback address")
 	fs.DurationVar(&c.tokenTTL, "token-ttl", 300*time.Second, "lifetime of access tokens")
 	fs.DurationVar(&c.keyRotation, "key-rotation", 24*time.Hour, "how long a token signing key signs before the next takes over")
@@ -147,7 +147,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		return err
 	}
 	defer st.Close()
-	p, err := newParts(ctx, cfg, log, st, stderr)
+	p, err := newParts(ctx, cfg, log, st)
 	if err != nil {
 		return err
 	}
@@ -233,6 +233,7 @@ func (p *parts) announce(cfg serveConfig, addr net.Addr, stdout, stderr io.Write
 			data:  p.live.Snapshot(),
 			demo:  cfg.demo,
 			mem:   cfg.memoryBudget,
+			gen:   p.demo,
 		})
 	}
 	p.log.Info("serving", "addr", addr.String(), "data_version", p.live.Snapshot().Version)

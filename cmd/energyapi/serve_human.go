@@ -68,7 +68,8 @@ type banner struct {
 	store string // as it may be shown
 	data  *dataset.Snapshot
 	demo  bool
-	mem   memorySize // --memory-budget
+	mem   memorySize          // --memory-budget
+	gen   *dataset.DemoSource // the demo data on demand, if the store holds them
 }
 
 // writeBanner writes b as a few aligned lines: one for each dataset of the
@@ -79,6 +80,11 @@ func writeBanner(w io.Writer, b banner) {
 	fmt.Fprintf(tw, "  API\t%s\n", b.base)
 	fmt.Fprintf(tw, "  store\t%s\n", b.store)
 	fmt.Fprintf(tw, "  memory budget\t%s\n", b.mem.String())
+	if b.gen != nil {
+		in := b.gen.Input()
+		fmt.Fprintf(tw, "  demo data\t%s to %s (seed %d) and the statistics from %d: each part generated when first asked, then kept in the store\n",
+			in.First.DMY(), in.Last.DMY(), in.Seed, in.StatsFirst)
+	}
 	for _, d := range b.data.Catalog.All() {
 		fmt.Fprintf(tw, "  %s\t%s\n", d.Name, b.coverage(d))
 	}

@@ -273,51 +273,45 @@ func TestImportProgress(t *testing.T) {
 	}
 }
 
-// TestDemoProgress watches serve --demo write the demo data on a terminal,
-// into a recording writer rather than a store: before it serves, only the
-// newest month of the range of the v2.0 series, the rest being left to
-// runFill.
+// TestDemoProgress watches energyapi demo write two days of demo data on
+// a terminal: a line per period, then the time it took; off a terminal,
+// nothing.
 func TestDemoProgress(t *testing.T) {
 	ctx := context.Background()
-	reg := demoRegistry(t)
-	tty := &ttyBuffer{}
-	var logs bytes.Buffer
-	w := &recordingWriter{}
-	fill, err := ensureDemo(ctx, newLogger(&logs, logJSON, slog.LevelInfo), w, reg, newProgress(tty, time.Now))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if fill == nil || demoRange(*fill) != demoRange(defaultDemo()) {
-		t.Errorf("got %v to fill, want the default demo range", fill)
-	}
-	for _, want := range []string{
-		"demo data [1/1]: generating and writing 2025-12...\n",
-		"demo data [1/1]: 2025-12: ",
-	} {
-		if !strings.Contains(tty.String(), want) {
-			t.Errorf("progress lacks %q:\n%s", want, tty.String())
+	in := dataset.DemoInput{First: energy.Date{Year: 2025, Month: time.December, Day: 30}, Last: energy.Date{Year: 2025, Month: time.December, Day: 31}, Seed: 1}
+	for _, tty := range []bool{true, false} {
+		st, err := openStore(ctx, filepath.Join(t.TempDir(), "d.db"), true)
+		if err != nil {
+			t.Fatal(err)
 		}
-	}
-	if !strings.Contains(logs.String(), `"duration_ms":`) || strings.Contains(logs.String(), `"duration":`) {
-		t.Errorf("the log gives durations other than in milliseconds:\n%s", logs.String())
-	}
-	if len(w.parts["total-load"]) == 0 || len(w.parts["physical-foreign-flow"]) == 0 || len(w.parts["market-prices"]) != 0 {
-		t.Errorf("written: %v, want total-load and physical-foreign-flow, not market-prices", w.parts)
-	}
-	for ds, ids := range w.parts {
-		for _, id := range ids {
-			if id != "2025-12" {
-				t.Errorf("%s part %s written before serving, want only 2025-12", ds, id)
+		defer st.Close()
+		var out io.Writer = &bytes.Buffer{}
+		if tty {
+			out = &ttyBuffer{}
+		}
+		sums, err := writeDemo(ctx, st, newProgress(out, time.Now), in, dataset.DemoPeriods(in))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(sums) < 40 || sums[0].Inserted == 0 {
+			t.Errorf("summaries: %+v, want one per dataset, with records written", sums)
+		}
+		text := fmt.Sprint(out)
+		if !tty {
+			if text != "" && text != "{}" {
+				t.Errorf("off a terminal: got %q, want no progress", text)
+			}
+			continue
+		}
+		for _, want := range []string{
+			"demo data [1/2]: generating and writing 2025...\n",
+			"demo data [2/2]: 2025-12: ",
+			"demo data complete (",
+		} {
+			if !strings.Contains(text, want) {
+				t.Errorf("progress lacks %q:\n%s", want, text)
 			}
 		}
-	}
-	// Off a terminal, no progress.
-	var plain bytes.Buffer
-	if _, err := ensureDemo(ctx, newLogger(io.Discard, logJSON, slog.LevelInfo), &recordingWriter{}, reg, newProgress(&plain, time.Now)); err != nil {
-		t.Fatal(err)
-	}
-	if plain.Len() != 0 {
-		t.Errorf("off a terminal: got %q, want no progress", plain.String())
 	}
 }
 

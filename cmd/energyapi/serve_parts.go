@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"crypto/rand"
-	"io"
 	"log/slog"
 	"runtime/debug"
 	"sync"
@@ -39,13 +38,14 @@ type parts struct {
 	compression *coding.Compressor // nil: compression off
 	plans       *limit.Plans
 	plansFlush  time.Duration // how often plans flush usage and reload
-	// fill, with --demo, writes the rest of the demo data in the
-	// background until its context ends (demofill.go); nil without.
-	fill func(context.Context)
+	// demo holds the demo data on demand on a store serve --demo created;
+	// nil on any other.
+	demo *dataset.DemoSource
 }
 
-// newParts builds the parts on st, writing the demo data first with --demo.
-func newParts(ctx context.Context, cfg serveConfig, log *slog.Logger, st store, stderr io.Writer) (_ *parts, err error) {
+// newParts builds the parts on st, with --demo marking a new store as
+// holding the demo data on demand first.
+func newParts(ctx context.Context, cfg serveConfig, log *slog.Logger, st store) (_ *parts, err error) {
 	served := servingStore{store: st, class: cfg.hard.storeClass()}
 	reg, err := auth.NewRegistry(ctx, served, st, time.Now, rand.Reader)
 	if err != nil {
@@ -67,26 +67,26 @@ func newParts(ctx context.Context, cfg serveConfig, log *slog.Logger, st store, 
 	// past a token's expiry; signing keys keep the real time.
 	tokens := auth.NewTokens(keys, reg, cfg.tokenTTL, sb.now(), rand.Reader)
 	sb.tokens(tokens)
-	var fill func(context.Context) // the demo data to complete in the background
 	if cfg.demo {
-		if fill, err = writeDemoData(ctx, cfg.db, log, reg, cat, stderr); err != nil {
+		if err := ensureDemo(ctx, st, reg); err != nil {
 			return nil, err
 		}
-		defer func() {
-			if err != nil && fill != nil { // never to run: it closes its connection
-				done, cancel := context.WithCancel(context.Background())
-				cancel()
-				fill(done)
-			}
-		}()
 	}
-	live, err := dataset.NewLiveWith(ctx, cat, served, dataset.LiveOptions{Budget: newMemoryBudget(cfg.memoryBudget, cfg.goMemLimit, log)})
+	var src dataset.PartSource = served
+	ds, err := demoOnDemand(ctx, served, cat)
 	if err != nil {
 		return nil, err
 	}
-	// Writing the demo data and decoding the first snapshot leave hundreds
-	// of MB of garbage behind (the records as rows, the encoded parts); give
-	// it back now rather than keep it as the process's resident size.
+	if ds != nil {
+		src = ds
+	}
+	live, err := dataset.NewLiveWith(ctx, cat, src, dataset.LiveOptions{Budget: newMemoryBudget(cfg.memoryBudget, cfg.goMemLimit, log)})
+	if err != nil {
+		return nil, err
+	}
+	// Opening the store and listing the first snapshot leave garbage
+	// behind; give it back now rather than keep it as the process's
+	// resident size.
 	debug.FreeOSMemory()
 	hard, err := newHardening(cfg.hard, log, st, live.Snapshot)
 	if err != nil {
@@ -103,7 +103,7 @@ func newParts(ctx context.Context, cfg serveConfig, log *slog.Logger, st store, 
 	return &parts{
 		log: log, served: served, cat: cat, live: live, feed: api.NewFeed(served, live.Snapshot),
 		reg: reg, keys: keys, tokens: tokens, hard: hard, sb: sb, compression: z,
-		plans: plans, plansFlush: cfg.plans.flush, fill: fill,
+		plans: plans, plansFlush: cfg.plans.flush, demo: ds,
 	}, nil
 }
 
@@ -124,9 +124,6 @@ func (p *parts) startPolling(interval time.Duration) (stop func()) {
 	wg.Go(func() { p.reg.Sync(ctx, interval, report("client sync failed")) })
 	wg.Go(func() { poll.Every(ctx, keyReload, nil, p.refreshKeys) })
 	wg.Go(func() { p.plans.Run(ctx, p.plansFlush) }) // its last flush follows the drain
-	if p.fill != nil {
-		wg.Go(func() { p.fill(ctx) })
-	}
 	return func() { cancel(); wg.Wait() }
 }
 

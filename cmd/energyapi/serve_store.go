@@ -55,6 +55,16 @@ func (s servingStore) ReadPart(ctx context.Context, ref dataset.PartRef, version
 	return sp, err
 }
 
+// FillParts is the write of a demo part a request first asks for
+// (dataset.DemoSource).
+func (s servingStore) FillParts(ctx context.Context, floor int64, parts []dataset.StoredPart) (n int, err error) {
+	err = s.class.Do(ctx, func(ctx context.Context) error {
+		n, err = s.store.FillParts(ctx, floor, parts)
+		return err
+	})
+	return n, err
+}
+
 func (s servingStore) ImportEvents(ctx context.Context, after int64, since time.Time, limit int) (es []dataset.ImportEvent, err error) {
 	err = s.class.Do(ctx, func(ctx context.Context) error {
 		es, err = s.store.ImportEvents(ctx, after, since, limit)

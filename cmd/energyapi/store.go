@@ -25,6 +25,7 @@ type store interface {
 	auth.KeyStore
 	auth.RegistrationStore
 	dataset.PartWriter
+	dataset.PartFiller
 	dataset.PartSource
 	dataset.PartHistory
 	dataset.EventSource

@@ -102,9 +102,14 @@ func (p DemoPeriod) Refs(c *Catalog, in DemoInput) []PartRef {
 // statistics for years it sees no demand coverage of) is its own
 // period's to write. EachDemoIn returns fn's first error.
 func (c *Catalog) EachDemoIn(in DemoInput, p DemoPeriod, fn func(d *Dataset, generate func() []Row) error) error {
+	return c.eachDemoIn(in, p, func(*Dataset) bool { return true }, fn)
+}
+
+// eachDemoIn is EachDemoIn for the datasets want picks.
+func (c *Catalog) eachDemoIn(in DemoInput, p DemoPeriod, want func(*Dataset) bool, fn func(d *Dataset, generate func() []Row) error) error {
 	cut := in
 	cut.First, cut.Last = p.First, p.Last
-	return c.eachDemo(cut, func(d *Dataset) bool { return p.Holds(d, in) }, func(_, _ int, d *Dataset, generate func() []Row) error {
+	return c.eachDemo(cut, func(d *Dataset) bool { return p.Holds(d, in) && want(d) }, func(_, _ int, d *Dataset, generate func() []Row) error {
 		if len(d.DemoFrom) == 0 {
 			return fn(d, generate)
 		}

@@ -131,7 +131,7 @@ func (l *Live) next(cur *Snapshot, ch Changes) *Snapshot {
 	}
 	for _, d := range l.cat.list {
 		if d.Derive != nil {
-			next.tables[d] = derivedTable(cur, next, d)
+			next.tables[d] = derivedTable(cur, next, d, l.src)
 		}
 	}
 	return next
@@ -141,7 +141,8 @@ func (l *Live) next(cur *Snapshot, ch Changes) *Snapshot {
 // for every part of its source and every part imported for it, cur's
 // where neither changed (with what was derived of it), else one whose
 // records and span are known once derived.
-func derivedTable(cur, next *Snapshot, d *Dataset) *Table {
+func derivedTable(cur, next *Snapshot, d *Dataset, source PartSource) *Table {
+	hints, _ := source.(derivedHints)
 	ids := map[string]bool{}
 	for ref := range next.stored {
 		if ref.Dataset == d.Name || ref.Dataset == d.Derive.From {
@@ -157,10 +158,22 @@ func derivedTable(cur, next *Snapshot, d *Dataset) *Table {
 			t.Parts = append(t.Parts, prev)
 			continue
 		}
-		t.Parts = append(t.Parts, derivedPart(id, src, own, prev))
+		m := derivedPart(id, src, own, prev)
+		if hints != nil && own.Version == 0 {
+			if n, first, last, ok := hints.DerivedExtent(PartRef{d.Name, id}, src.Version); ok {
+				m.derived.exact.Store(&extent{records: n, first: first, last: last})
+			}
+		}
+		t.Parts = append(t.Parts, m)
 	}
 	sortMetas(t.Parts)
 	return t
+}
+
+// derivedHints is a PartSource that knows what some derived parts hold
+// before they are derived: a DemoSource, from its manifest.
+type derivedHints interface {
+	DerivedExtent(ref PartRef, from int64) (records int, first, last int64, ok bool)
 }
 
 // servedPart returns the records of m, a part of d's table: the stored

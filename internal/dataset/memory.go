@@ -2,6 +2,7 @@ package dataset
 
 import (
 	"context"
+	"slices"
 	"sync"
 	"time"
 
@@ -28,6 +29,7 @@ type replaced struct {
 var (
 	_ PartHistory = (*Memory)(nil)
 	_ EventSource = (*Memory)(nil)
+	_ PartFiller  = (*Memory)(nil)
 )
 
 // ImportEvents implements EventSource.
@@ -162,4 +164,49 @@ func (m *Memory) ReadPart(_ context.Context, ref PartRef, version int64) (Stored
 		}
 	}
 	return StoredPart{}, energy.Errorf(energy.NotFound, "part %s/%s has no version %d", ref.Dataset, ref.ID, version)
+}
+
+// FillParts implements PartFiller. Memory has no clock: as its imports are
+// written at their start, a data version it raises is stamped with the
+// latest Written of parts (never earlier than the last change). It returns
+// an error with code Invalid, and stores nothing, if a part has an empty
+// name, no bytes, a negative record count or a Version not from 1 to
+// floor, or if two parts have one ref.
+func (m *Memory) FillParts(ctx context.Context, floor int64, parts []StoredPart) (int, error) {
+	seen := make(map[PartRef]bool, len(parts))
+	for _, sp := range parts {
+		switch {
+		case sp.Dataset == "" || sp.ID == "":
+			return 0, energy.Errorf(energy.Invalid, "part %q of dataset %q to fill: names must be non-empty", sp.ID, sp.Dataset)
+		case len(sp.Data) == 0 || sp.Records < 0:
+			return 0, energy.Errorf(energy.Invalid, "part %s/%s to fill has no data or %d records", sp.Dataset, sp.ID, sp.Records)
+		case sp.Version < 1 || sp.Version > floor:
+			return 0, energy.Errorf(energy.Invalid, "part %s/%s to fill has version %d, want 1 to %d", sp.Dataset, sp.ID, sp.Version, floor)
+		case seen[sp.PartRef]:
+			return 0, energy.Errorf(energy.Invalid, "part %s/%s to fill is given twice", sp.Dataset, sp.ID)
+		}
+		seen[sp.PartRef] = true
+	}
+	if err := ctx.Err(); err != nil {
+		return 0, err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	n := 0
+	for _, sp := range parts {
+		if _, ok := m.parts[sp.PartRef]; !ok {
+			sp.Data = slices.Clone(sp.Data)
+			m.parts[sp.PartRef] = sp
+			n++
+		}
+	}
+	if m.version < floor {
+		m.version = floor
+		for _, sp := range parts {
+			if sp.Written.After(m.updated) {
+				m.updated = sp.Written
+			}
+		}
+	}
+	return n, nil
 }

@@ -122,6 +122,23 @@ type PartWriter interface {
 	UpdateParts(ctx context.Context, dataset string, started time.Time, refs []PartRef, merge MergeFunc) (energy.ImportStats, error)
 }
 
+// PartFiller is a store that can hold parts written without an import:
+// the demo data, whose parts are the same whichever store holds them and
+// whenever they are written (see DemoSource). Filling a part changes
+// nothing a client sees, so it records no import run and does not advance
+// the data version.
+type PartFiller interface {
+	// FillParts writes, in one transaction serialised with every import,
+	// each of parts that the store does not hold, with its own Version,
+	// Written, Records, First, Last and Data, and returns how many it
+	// wrote; a part the store holds (imported, or filled before, by this
+	// or another process) stays as it is. If the data version is below
+	// floor, it raises it to floor, so that the next import's version is
+	// above that of every part filled. It records no import run and keeps
+	// no history. On error nothing changes.
+	FillParts(ctx context.Context, floor int64, parts []StoredPart) (int, error)
+}
+
 // Import upserts rows into dataset d of c through w, all or nothing: rows
 // are grouped into parts, merged with the stored parts on their natural
 // key, and the changed parts are written in one transaction. rows must be
@@ -172,6 +189,16 @@ func importBatches(ctx context.Context, w PartWriter, c *Catalog, batches []Batc
 	}
 	im.missingOnly = missingOnly
 	return w.UpdateParts(ctx, im.first, started, im.refs, im.merge)
+}
+
+// BatchRefs returns the parts the records of batches fall in, sorted: those
+// an import of them reads and writes.
+func BatchRefs(c *Catalog, batches []Batch) ([]PartRef, error) {
+	im, err := groupBatches(c, batches)
+	if err != nil {
+		return nil, err
+	}
+	return im.refs, nil
 }
 
 // importPlan is an import's records grouped by dataset and part, ready to

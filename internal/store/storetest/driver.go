@@ -134,7 +134,8 @@ func Opened[S io.Closer](tb testing.TB) func(s S, err error) S {
 
 // RunDriver runs every shared test against the stores d opens: the
 // contract (Run), two stores on one database (RunShared), revisions
-// (RunRevisions) and the rules on opening and migrating a database.
+// (RunRevisions), filling parts (RunFill) and the rules on opening and
+// migrating a database.
 func RunDriver(t *testing.T, d Driver) {
 	t.Run("Contract", func(t *testing.T) {
 		Run(t, d.Catalog, func(t *testing.T) Store { return d.open(t, d.NewDB(t), nil) })
@@ -158,6 +159,7 @@ func RunDriver(t *testing.T, d Driver) {
 	t.Run("RefusesLegacyRecords", func(t *testing.T) { testRefusesLegacyRecords(t, d) })
 	t.Run("PartHistory", func(t *testing.T) { testPartHistory(t, d) })
 	t.Run("ImportFailingMidway", func(t *testing.T) { testFailingMidway(t, d) })
+	t.Run("Fill", func(t *testing.T) { testFillDriver(t, d) })
 }
 
 // testMigrationsAppliedOnce opens a new database, writes, and opens it

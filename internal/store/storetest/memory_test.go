@@ -5,6 +5,7 @@ import (
 	"context"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/energyapi/energyapi/internal/dataset"
 	"github.com/energyapi/energyapi/internal/store/storetest"
@@ -27,4 +28,10 @@ func (o ordered) ChangedParts(ctx context.Context, have map[dataset.PartRef]int6
 		return cmp.Or(cmp.Compare(a.Dataset, b.Dataset), cmp.Compare(a.ID, b.ID))
 	})
 	return ch, err
+}
+
+// TestMemoryFill holds dataset.Memory to the rules on filling parts that
+// the stores follow.
+func TestMemoryFill(t *testing.T) {
+	storetest.RunFill(t, func(*testing.T, func() time.Time) storetest.FillStore { return ordered{dataset.NewMemory()} })
 }

@@ -26,7 +26,8 @@
 // own. RunDriver runs every shared test, those on opening and migrating a
 // database included, against the Driver a store's package fills in, and
 // Bench its benchmarks; RunParts holds dataset.Memory to the rules on parts
-// that apply to it. The catalogue comes from the caller: nothing under
+// that apply to it, and RunFill the stores and dataset.Memory alike to
+// dataset.PartFiller. The catalogue comes from the caller: nothing under
 // internal/store imports it.
 package storetest
 
@@ -47,6 +48,7 @@ type Store interface {
 	energy.ImportHistory
 	dataset.PartSource
 	dataset.PartWriter
+	dataset.PartFiller
 	Ping(context.Context) error
 	Close() error
 }
