@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/energyapi/energyapi/internal/auth"
+	"github.com/energyapi/energyapi/internal/budget"
 	"github.com/energyapi/energyapi/internal/catalog"
 	"github.com/energyapi/energyapi/internal/dataset"
 	"github.com/energyapi/energyapi/internal/demo"
@@ -78,13 +79,14 @@ func storedDemo(ctx context.Context, st demoStore) (in dataset.DemoInput, ok boo
 }
 
 // demoOnDemand returns st holding the demo data on demand if its marker
-// names the default demo, whose manifest the catalogue holds; nil for any
+// names the default demo, whose manifest the catalogue holds, its
+// generations held in mem (nil: none); nil for any
 // other store (no demo data, or another range or seed, which only
 // `energyapi demo` writes, whole).
 func demoOnDemand(ctx context.Context, st interface {
 	demoStore
 	dataset.DemoStore
-}, cat *dataset.Catalog) (*dataset.DemoSource, error) {
+}, cat *dataset.Catalog, mem *budget.Budget) (*dataset.DemoSource, error) {
 	in, ok, err := storedDemo(ctx, st)
 	if err != nil || !ok {
 		return nil, err
@@ -96,7 +98,7 @@ func demoOnDemand(ctx context.Context, st interface {
 	if in.First != m.In.First || in.Last != m.In.Last || in.Seed != m.In.Seed || in.StatsFirst != m.In.StatsFirst {
 		return nil, nil
 	}
-	return dataset.NewDemoSource(st, cat, m), nil
+	return dataset.NewDemoSource(st, cat, m, mem), nil
 }
 
 // ensureDemo makes sure the demo client exists and, on an empty store,

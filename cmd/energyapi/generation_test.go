@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
-	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -205,35 +204,6 @@ func getPast503(t *testing.T, srv *server, path, tok string) (st int, body []byt
 		return st != http.StatusServiceUnavailable
 	})
 	return st, body
-}
-
-// askDay asks dataset d for the day (or its year, or month) day,
-// yyyy-mm-dd, filling required filters with their first value, and
-// reports an error unless the answer holds records.
-func askDay(t *testing.T, srv *server, tok string, d catalogEntry, day string) {
-	t.Helper()
-	if d.Granularity == "month" {
-		day = day[:8] + "01" // a monthly record is dated on its month's first day
-	}
-	q := url.Values{}
-	for _, p := range d.Parameters {
-		switch {
-		case !p.Required:
-		case p.Kind == "date": // dateFrom and dateTo, or one day (marketDate)
-			q.Set(p.Name, day[8:10]+"/"+day[5:7]+"/"+day[:4])
-		case p.Name == "year":
-			q.Set(p.Name, day[:4])
-		case p.Name == "month":
-			q.Set(p.Name, day[5:7])
-		case p.Kind == "enum" && len(p.Values) > 0:
-			q.Set(p.Name, p.Values[0])
-		default:
-			t.Errorf("%s: a required parameter %s this test cannot fill", d.Name, p.Name)
-		}
-	}
-	if st, body := getPast503(t, srv, d.Path+"?"+q.Encode(), tok); st != 200 || !strings.Contains(string(body), `"`+d.Array+`":[{"`) {
-		t.Errorf("%s %s: got %d %.200s, want records", d.Name, q.Encode(), st, body)
-	}
 }
 
 // TestDemoRangeAndSeed writes two days of demo data with a seed of its

@@ -235,7 +235,7 @@ func parseFile(cat *dataset.Catalog, d *dataset.Dataset, name string) ([]dataset
 // The fill is its own transaction before the import's: should the import
 // fail, the store holds parts it served the same way already.
 func prepareDemo(ctx context.Context, cat *dataset.Catalog, st store, batches []dataset.Batch) error {
-	ds, err := demoOnDemand(ctx, st, cat)
+	ds, err := demoOnDemand(ctx, st, cat, nil)
 	if err != nil || ds == nil {
 		return err
 	}

@@ -72,15 +72,16 @@ func newParts(ctx context.Context, cfg serveConfig, log *slog.Logger, st store) 
 			return nil, err
 		}
 	}
+	mem := newMemoryBudget(cfg.memoryBudget, cfg.goMemLimit, log)
 	var src dataset.PartSource = served
-	ds, err := demoOnDemand(ctx, served, cat)
+	ds, err := demoOnDemand(ctx, served, cat, mem)
 	if err != nil {
 		return nil, err
 	}
 	if ds != nil {
 		src = ds
 	}
-	live, err := dataset.NewLiveWith(ctx, cat, src, dataset.LiveOptions{Budget: newMemoryBudget(cfg.memoryBudget, cfg.goMemLimit, log)})
+	live, err := dataset.NewLiveWith(ctx, cat, src, dataset.LiveOptions{Budget: mem})
 	if err != nil {
 		return nil, err
 	}

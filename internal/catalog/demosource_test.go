@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/energyapi/energyapi/internal/budget"
 	"github.com/energyapi/energyapi/internal/dataset"
 	"github.com/energyapi/energyapi/internal/demo"
 	"github.com/energyapi/energyapi/internal/energy"
@@ -130,7 +131,7 @@ func TestDemoSourceServesAsAWrittenStore(t *testing.T) {
 		}
 	}
 	empty := &countingStore{Memory: dataset.NewMemory()}
-	src := dataset.NewDemoSource(empty, cat, m)
+	src := dataset.NewDemoSource(empty, cat, m, nil)
 	want, err := whole.ListParts(ctx)
 	if err != nil {
 		t.Fatal(err)
@@ -185,7 +186,7 @@ func TestDemoSourceGeneratesOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	st := &countingStore{Memory: dataset.NewMemory()}
-	src := dataset.NewDemoSource(st, cat, m)
+	src := dataset.NewDemoSource(st, cat, m, budget.New(1<<20))
 	ref := dataset.PartRef{Dataset: "total-load", ID: "2025-01"}
 	var wg sync.WaitGroup
 	got := make([][]byte, 16)
@@ -223,7 +224,7 @@ func TestDemoSourceKeepsImports(t *testing.T) {
 	}
 	ctx := context.Background()
 	st := dataset.NewMemory()
-	src := dataset.NewDemoSource(st, cat, m)
+	src := dataset.NewDemoSource(st, cat, m, budget.New(1<<20))
 	load, _ := cat.Lookup("total-load")
 	day := energy.Date{Year: 2025, Month: time.January, Day: 2}.Start().Unix()
 	rows := []dataset.Row{{Time: day, Text: []string{"North"}, Num: []float64{12345, 12000}}}

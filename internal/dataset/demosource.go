@@ -8,6 +8,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/energyapi/energyapi/internal/budget"
 	"github.com/energyapi/energyapi/internal/energy"
 )
 
@@ -39,8 +40,12 @@ type DemoSource struct {
 	// up to a few hundred milliseconds, and the requests the server
 	// answers from memory meanwhile need the other.
 	slots chan struct{}
-	mu    sync.Mutex
-	runs  map[demoRun]*demoCall // generations running, shared by their waiters
+	// mem, when set, holds what a generation is expected to allocate while
+	// it runs, so that the caches sharing it make room rather than the
+	// process grow past it.
+	mem  *budget.Budget
+	mu   sync.Mutex
+	runs map[demoRun]*demoCall // generations running, shared by their waiters
 }
 
 // demoRun names one generation: a dataset's period.
@@ -61,10 +66,16 @@ var (
 	_ PartHistory = (*DemoSource)(nil)
 )
 
+// generationBytes is about what generating a record allocates before its
+// part is encoded: the row, its texts and numbers, and the column it
+// becomes (measured under 200 bytes for the widest datasets).
+const generationBytes = 256
+
 // NewDemoSource returns st holding the demo data m lists for c's datasets
-// on demand.
-func NewDemoSource(st DemoStore, c *Catalog, m *DemoManifest) *DemoSource {
-	s := &DemoSource{DemoStore: st, cat: c, in: m.In, parts: map[PartRef]DemoPart{}, derived: map[PartRef]DemoPart{},
+// on demand. mem, when not nil, is the memory budget a generation holds
+// its expected allocation in while it runs.
+func NewDemoSource(st DemoStore, c *Catalog, m *DemoManifest, mem *budget.Budget) *DemoSource {
+	s := &DemoSource{DemoStore: st, cat: c, in: m.In, mem: mem, parts: map[PartRef]DemoPart{}, derived: map[PartRef]DemoPart{},
 		periods: map[string]DemoPeriod{}, slots: make(chan struct{}, max(1, runtime.GOMAXPROCS(0)/2)), runs: map[demoRun]*demoCall{}}
 	for _, p := range m.Parts {
 		if _, ok := c.byName[p.Dataset]; ok {
@@ -254,6 +265,12 @@ func (s *DemoSource) generate(ctx context.Context, run demoRun, call *demoCall) 
 	}()
 	s.slots <- struct{}{}
 	defer func() { <-s.slots }()
+	if s.mem != nil {
+		n := s.expected(run)
+		if err := s.mem.Hold(ctx, n); err == nil {
+			defer s.mem.Release(n)
+		}
+	}
 	call.parts, call.err = s.make(run)
 	if call.err == nil {
 		_, call.err = s.FillParts(ctx, DemoVersion, call.parts)
@@ -261,6 +278,18 @@ func (s *DemoSource) generate(ctx context.Context, run demoRun, call *demoCall) 
 	if call.err != nil {
 		call.err = fmt.Errorf("demo %s %s: %w", run.dataset, run.period, call.err)
 	}
+}
+
+// expected returns the bytes run is expected to allocate: generationBytes
+// a record of the parts it makes.
+func (s *DemoSource) expected(run demoRun) int64 {
+	var n int64
+	for ref, p := range s.parts {
+		if ref.Dataset == run.dataset && p.Period == run.period {
+			n += int64(p.Records) * generationBytes
+		}
+	}
+	return n
 }
 
 // make generates the parts of run's dataset and period that the manifest
