@@ -280,3 +280,31 @@ func TestDemoSourceKeepsImports(t *testing.T) {
 		t.Errorf("after a second Prepare: %v, or the imported part changed", err)
 	}
 }
+
+// TestDemoSourceWaitEndsUnavailable: a reader whose context ends while
+// the part it needs is being generated gets an error with code
+// Unavailable (503 with Retry-After), and the generation goes on: the next
+// reader finds the part filled.
+func TestDemoSourceWaitEndsUnavailable(t *testing.T) {
+	cat := mustCatalog(t)
+	in := shortDemo()
+	m, err := dataset.BuildDemoManifest(cat, in, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := &countingStore{Memory: dataset.NewMemory()}
+	src := dataset.NewDemoSource(st, cat, m, nil)
+	ref := dataset.PartRef{Dataset: "market-prices", ID: "2025-01"}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := src.ReadPart(ctx, ref, dataset.DemoVersion); energy.ErrorCode(err) != energy.Unavailable {
+		t.Fatalf("a reader that stopped waiting: got %v, want an error with code Unavailable", err)
+	}
+	sp, err := src.ReadPart(context.Background(), ref, dataset.DemoVersion)
+	if err != nil || sp.Records == 0 {
+		t.Fatalf("the next reader: %v, %d records", err, sp.Records)
+	}
+	if n := st.filled.Load(); n != 1 {
+		t.Errorf("%d parts filled, want 1", n)
+	}
+}
