@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime/debug"
@@ -275,4 +276,34 @@ func catalogNames(tb testing.TB) []string {
 		tb.Fatal(err)
 	}
 	return c.Names()
+}
+
+// TestServeHelpByTopic: serve -h lists the flags a newcomer needs first,
+// then the rest under headings; every flag serve takes is under one,
+// but the deprecated ones, which still work and are not shown; a level's
+// default is shown as the flag takes it.
+func TestServeHelpByTopic(t *testing.T) {
+	out, err := runCmd(t, nil, "serve", "-h")
+	if err != nil {
+		t.Fatal(err)
+	}
+	flags := out[strings.Index(out, "Flags ("):]
+	if !strings.HasPrefix(strings.SplitN(flags, "\n", 4)[2], "Start here:") || !strings.Contains(flags, "Start here:\n  --addr string\n") {
+		t.Errorf("serve -h: want the flags to begin under %q with --addr:\n%s", "Start here:", flags)
+	}
+	if strings.Contains(flags, "Other flags:") {
+		t.Errorf("serve -h lists flags under no heading: give them one in helpGroups:\n%s", flags[strings.Index(flags, "Other flags:"):])
+	}
+	for _, hidden := range []string{"--answer-cache-mb", "--auth-fail-per-client "} {
+		if strings.Contains(flags, hidden) {
+			t.Errorf("serve -h shows the deprecated %s", hidden)
+		}
+	}
+	if !strings.Contains(flags, "default info; ENERGYAPI_LOG_LEVEL") {
+		t.Errorf("serve -h: want --log-level's default as the flag takes it, info")
+	}
+	cfg, err := parseServeFlags([]string{"--answer-cache-mb", "0", "--auth-fail-per-client", "3/m"}, envOf(nil), io.Discard)
+	if err != nil || cfg.answerCacheMB != 0 {
+		t.Errorf("the deprecated flags: got %v, want them still taken", err)
+	}
 }

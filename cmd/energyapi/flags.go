@@ -219,52 +219,116 @@ func editDistance(a, b string) int {
 }
 
 // helpText is the -h text of the command whose flag set is fs: its synopsis
-// and description, then every flag with its default and variable.
+// and description, then every flag with its default and variable, under
+// the command's headings if it has them (helpGroups).
 func helpText(fs *flag.FlagSet) string {
 	var b strings.Builder
-	b.WriteString(commandHelp(strings.TrimPrefix(fs.Name(), "energyapi ")))
-	b.WriteString(flagsText(fs))
+	command := strings.TrimPrefix(fs.Name(), "energyapi ")
+	b.WriteString(commandHelp(command))
+	b.WriteString(flagsText(fs, helpGroups(command)))
 	return b.String()
 }
 
-// flagsText lists fs's flags, one paragraph each, or nothing if it has none.
-func flagsText(fs *flag.FlagSet) string {
+// flagGroup is a heading of a command's help and its flags, in the order
+// shown; a group without a title holds the deprecated flags, which still
+// work but are not shown.
+type flagGroup struct {
+	title string
+	names []string
+}
+
+// helpGroups returns the headings of command's flags: serve's, by topic,
+// the ones a newcomer needs first. Other commands list theirs by name.
+func helpGroups(command string) []flagGroup {
+	if command != "serve" {
+		return nil
+	}
+	return []flagGroup{
+		{"Start here", []string{"addr", "db", "demo", "memory-budget", "log-level", "log-format"}},
+		{"Answers", []string{"max-range-days", "unmatched-filter", "compression", "cache-control", "poll-interval", "allow-public"}},
+		{"Tokens and failed authentication", []string{"token-ttl", "key-rotation", "auth-fail-per-addr", "auth-fail-per-client-addr", "trust-proxy-headers"}},
+		{"Plans, rate limits and registration", []string{"plans", "default-plan", "quota-block", "usage-flush", "rate-limit", "rate-burst", "rate-limit-style",
+			"registration", "registrations-per-hour", "initial-access-token-file", "operator-token-file"}},
+		{"Overload, timeouts and the store", []string{"max-in-flight", "max-queue", "queue-target", "queue-timeout", "request-timeout", "store-slots", "store-timeout",
+			"read-header-timeout", "read-timeout", "write-timeout", "idle-timeout", "shutdown-timeout", "max-header-bytes", "stream-write-timeout", "streams-per-addr"}},
+		{"TLS and metrics", []string{"tls-cert", "tls-key", "metrics-addr"}},
+		{"Sandbox, for testing clients", []string{"sandbox", "sandbox-admin-token", "sandbox-seed", "faults", "journal-size", "now"}},
+		{"", []string{"answer-cache-mb", "auth-fail-per-client"}},
+	}
+}
+
+// flagsText lists fs's flags, one paragraph each, under groups' headings
+// (a flag in none under "Other flags") or, without groups, by name; nothing
+// if fs has none.
+func flagsText(fs *flag.FlagSet, groups []flagGroup) string {
 	var flags []*flag.Flag
 	fs.VisitAll(func(f *flag.Flag) { flags = append(flags, f) })
 	if len(flags) == 0 {
 		return ""
 	}
-	sort.Slice(flags, func(i, j int) bool { return flags[i].Name < flags[j].Name })
 	var b strings.Builder
 	b.WriteString("\nFlags (each also read from its environment variable; a flag given wins):\n")
-	for _, f := range flags {
-		typ, usage := flag.UnquoteUsage(f)
-		switch v := f.Value.(type) {
-		case baseURLValue:
-			typ = "URL"
-		case *logFormat:
-			typ = "FORMAT"
-		case *limit.Rate:
-			typ = "RATE"
-		case flag.Getter:
-			if _, ok := v.Get().(*slog.Level); ok {
-				typ = "LEVEL"
+	if groups == nil {
+		sort.Slice(flags, func(i, j int) bool { return flags[i].Name < flags[j].Name })
+		for _, f := range flags {
+			writeFlag(&b, f)
+		}
+		return b.String()
+	}
+	placed := map[string]bool{}
+	for _, g := range groups {
+		for _, name := range g.names {
+			placed[name] = true
+			if f := fs.Lookup(name); f != nil && g.title != "" {
+				if name == g.names[0] {
+					fmt.Fprintf(&b, "\n%s:\n", g.title)
+				}
+				writeFlag(&b, f)
 			}
 		}
-		if isBoolFlag(f) {
-			typ = ""
+	}
+	other := false
+	for _, f := range flags {
+		if !placed[f.Name] {
+			if !other {
+				b.WriteString("\nOther flags:\n")
+				other = true
+			}
+			writeFlag(&b, f)
 		}
-		fmt.Fprintf(&b, "  --%s", f.Name)
-		if typ != "" {
-			fmt.Fprintf(&b, " %s", typ)
-		}
-		fmt.Fprintf(&b, "\n        %s\n        ", usage)
-		if !isZeroDefault(f.DefValue) {
-			fmt.Fprintf(&b, "default %s; ", f.DefValue)
-		}
-		fmt.Fprintf(&b, "%s\n", envName(f.Name))
 	}
 	return b.String()
+}
+
+// writeFlag writes one flag's paragraph: its name and the form of its
+// value, its usage, its default as the flag takes it, its variable.
+func writeFlag(b *strings.Builder, f *flag.Flag) {
+	typ, usage := flag.UnquoteUsage(f)
+	def := f.DefValue
+	switch v := f.Value.(type) {
+	case baseURLValue:
+		typ = "URL"
+	case *logFormat:
+		typ = "FORMAT"
+	case *limit.Rate:
+		typ = "RATE"
+	case flag.Getter:
+		if _, ok := v.Get().(*slog.Level); ok {
+			typ, def = "LEVEL", strings.ToLower(def) // the flag takes "info", not "INFO"
+		}
+	}
+	if isBoolFlag(f) {
+		typ = ""
+	}
+	fmt.Fprintf(b, "  --%s", f.Name)
+	if typ != "" {
+		fmt.Fprintf(b, " %s", typ)
+	}
+	fmt.Fprintf(b, "\n        %s\n        ", usage)
+	if !isZeroDefault(def) {
+		fmt.Fprintf(b, "default %s; ", def)
+	}
+	fmt.Fprintf(b, "%s\n", envName(f.Name))
 }
 
 func isZeroDefault(v string) bool {

@@ -122,9 +122,10 @@ const (
 
 Run the HTTP server on the store named by --db. With --demo, create the store
 if needed, register the demo client (demo / demo-secret) and, on an empty
-store, write the demo dataset: its newest month before serving, the rest in
-the background (resumed at the next start until complete); --demo listens
-only on loopback addresses unless --allow-public is given. Without --demo the store must exist.
+store, serve the demo data 2019-2025: every period answers from the first
+second, each part generated when first asked and then kept in the store;
+--demo listens only on loopback addresses unless --allow-public is given.
+Without --demo the store must exist.
 On a terminal it prints a start-up banner and human-readable logs; elsewhere
 it logs JSON (see --log-format).
 `
