@@ -160,6 +160,7 @@ func dayQuery(t *testing.T, d catalogEntry, day string) string {
 // records, every part generated on demand. It logs how long after the
 // start the last answer came, and the first answers' p50 and p99.
 func TestDemoAnswersEveryDataset(t *testing.T) {
+	t.Parallel()
 	energyapiBinary(t) // built before the clock starts
 	start := time.Now()
 	// The sandbox clock fixes installed capacity's window (2020-2026).
@@ -202,6 +203,7 @@ func TestDemoAnswersEveryDataset(t *testing.T) {
 // is byte for byte the same, ETag and Last-Modified included, and so are
 // its answers with include=meta, changedSince and asOf.
 func TestDemoOnDemandMatchesEnergyapiDemo(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	written := filepath.Join(t.TempDir(), "written.db")
 	st, err := openStore(ctx, written, true)
@@ -266,6 +268,7 @@ var recordDay = regexp.MustCompile(`"date":"(\d\d\d\d-\d\d-\d\d)`)
 // the imported records and the month's other days the demo's, as a
 // server that saw no import serves them.
 func TestDemoImportRacesAFirstRequest(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ name, db string }{
 		{"sqlite", filepath.Join(t.TempDir(), "race.db")},
 		{"postgres", ""},

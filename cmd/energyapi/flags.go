@@ -287,6 +287,11 @@ func flagsText(fs *flag.FlagSet, groups []flagGroup) string {
 			}
 		}
 	}
+	for _, g := range groups {
+		if g.title == "" && len(g.names) > 0 {
+			fmt.Fprintf(&b, "\nDeprecated, still taken, not described here: --%s (see docs/operators.md).\n", strings.Join(g.names, ", --"))
+		}
+	}
 	other := false
 	for _, f := range flags {
 		if !placed[f.Name] {

@@ -107,6 +107,7 @@ func TestGenerationImportIsIdempotentAndAllOrNothing(t *testing.T) {
 // filters, each generated when first asked. TestDemoAnswersEveryDataset
 // asks every dataset.
 func TestDemoFromTheFirstStart(t *testing.T) {
+	t.Parallel()
 	env := map[string]string{"ENERGYAPI_DB": filepath.Join(t.TempDir(), "demo.db")}
 	srv := startServe(t, env, "--demo", "--poll-interval", "200ms")
 	tok, _ := srv.token(t, "demo", "demo-secret")
@@ -209,6 +210,7 @@ func getPast503(t *testing.T, srv *server, path, tok string) (st int, body []byt
 // TestDemoRangeAndSeed writes two days of demo data with a seed of its
 // own, and refuses ranges it cannot write.
 func TestDemoRangeAndSeed(t *testing.T) {
+	t.Parallel()
 	db := filepath.Join(t.TempDir(), "demo.db")
 	env := map[string]string{"ENERGYAPI_DB": db}
 	stdout, stderr, code := runFull(t, context.Background(), env, "demo", "--from", "2024-03-30", "--to", "2024-03-31", "--seed", "7")

@@ -298,6 +298,7 @@ func TestPlansStandardStyle(t *testing.T) {
 // Retry-After after each "Developer Over Qps", and sent nothing after
 // "Developer Over Rate".
 func TestPythonClientBacksOffAndStops(t *testing.T) {
+	t.Parallel()
 	python, err := exec.LookPath("python3")
 	if err == nil {
 		err = exec.Command(python, "-c", "import requests").Run()

@@ -23,6 +23,7 @@ import (
 // another, asOf and changedSince answer the data before and since, and an
 // SSE client of each replica hears of the import.
 func TestRevisionsOnPostgreSQLReplicas(t *testing.T) {
+	t.Parallel()
 	env := map[string]string{"ENERGYAPI_DB": cluster.Database(t)}
 	servers := []*server{startServe(t, env), startServe(t, env)}
 	checkRevisions(t, env, servers...)
@@ -31,6 +32,7 @@ func TestRevisionsOnPostgreSQLReplicas(t *testing.T) {
 
 // TestRevisionsOnSQLite is the same on one server over a SQLite file.
 func TestRevisionsOnSQLite(t *testing.T) {
+	t.Parallel()
 	env := map[string]string{"ENERGYAPI_DB": filepath.Join(t.TempDir(), "e.db")}
 	if _, err := runCmd(t, env, "init"); err != nil {
 		t.Fatal(err)

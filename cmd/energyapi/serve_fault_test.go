@@ -221,6 +221,7 @@ func writeLockHeld(tb testing.TB, probe *sql.DB) bool {
 // and checks that the store opens cleanly and serves exactly what it served
 // before that import.
 func TestSIGKILLDuringImport(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	db := filepath.Join(dir, "kill.db")
 	jan := energy.Date{Year: 2023, Month: 1, Day: 1}

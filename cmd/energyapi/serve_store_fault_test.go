@@ -343,6 +343,7 @@ func TestStoreStopped(t *testing.T) {
 // clients keep three times --max-in-flight store-bound requests waiting on
 // it, and checks that data requests are still answered at once.
 func TestStoreHung(t *testing.T) {
+	t.Parallel()
 	f := newStoreFault(t)
 	f.pg.Hang()
 

@@ -22,6 +22,7 @@ import (
 // of every dataset are tens of millions of records), which
 // TestDemoPeriodsMatchTheWholeRange shows are as the whole range has them.
 func TestDemoSeriesHaveWholeDays(t *testing.T) {
+	t.Parallel()
 	_, last := demo.LoadRange()
 	for _, m := range []time.Month{time.March, time.October} {
 		first := energy.Date{Year: last.Year, Month: m, Day: 1}
@@ -121,6 +122,7 @@ func checkWholeDays(t *testing.T, name string, times []int64, step int64) {
 // alone and within 2019-2024: the index is the model's, so a range without
 // its base year 2019 must give the same finite values, not +Inf.
 func TestDemoIMCEIDoesNotDependOnTheRange(t *testing.T) {
+	t.Parallel()
 	c, err := New()
 	if err != nil {
 		t.Fatal(err)

@@ -42,6 +42,7 @@ func partPrints(d *dataset.Dataset, rows []dataset.Row, into map[dataset.PartRef
 // parts, each with the same records. The range starts and ends within a
 // month and spans the spring clock change.
 func TestDemoPeriodsMatchTheWholeRange(t *testing.T) {
+	t.Parallel()
 	c, err := New()
 	if err != nil {
 		t.Fatal(err)
@@ -108,97 +109,13 @@ func TestDemoPeriodsMatchTheWholeRange(t *testing.T) {
 	}
 }
 
-// TestDemoCoversTheWholeRange proves, for every dataset of the catalogue
-// with demo data, none skipped, that the periods serve --demo writes give
-// records near the start, middle and end of the demo range: days of
-// 2019-01, 2022-07 and 2025-12 for the time series, 2015, 2019 and 2024
-// for the statistics (months of those years for the monthly ones); the
-// auctions from their first day for a month; installed capacity for each
-// year of its page's window (the current year and six before: 2020-2026).
-func TestDemoCoversTheWholeRange(t *testing.T) {
-	c, err := New()
-	if err != nil {
-		t.Fatal(err)
-	}
-	first, last := demo.LoadRange()
-	in := dataset.DemoInput{First: first, Last: last, Seed: demo.DefaultSeed, StatsFirst: demo.ThermoFirstYear}
-	day := func(y int, m time.Month, d int) energy.Date { return energy.Date{Year: y, Month: m, Day: d} }
-	series := []energy.Date{day(2019, time.January, 2), day(2022, time.July, 1), day(2025, time.December, 30)}
-	stats := []energy.Date{day(2015, time.January, 1), day(2019, time.July, 1), day(2024, time.December, 1)}
-	// found[dataset][probe] is set when a record falls on the probe's day,
-	// month or year, as the dataset's grain has it.
-	found := map[string]map[string]bool{}
-	mark := func(d *dataset.Dataset, rows []dataset.Row) {
-		if found[d.Name] == nil {
-			found[d.Name] = map[string]bool{}
-		}
-		for _, r := range rows {
-			at := energy.DateOf(time.Unix(r.Time, 0))
-			switch {
-			case d.Grain == dataset.Year:
-				found[d.Name][fmt.Sprint(at.Year)] = true
-			case d.Grain == dataset.Month:
-				found[d.Name][at.String()[:7]] = true
-			default:
-				found[d.Name][at.String()] = true
-			}
-		}
-	}
-	for _, p := range dataset.DemoPeriods(in) {
-		probed := func(d energy.Date) bool { return d.Year == p.First.Year && (p.Year || d.Month == p.First.Month) }
-		// The months of the series' probes; the years of every probe, and
-		// the newest, which writes the statistics that do not read the
-		// series.
-		if !slices.ContainsFunc(series, probed) && !(p.Year && (slices.ContainsFunc(stats, probed) || p.Last.Year == last.Year)) {
-			continue
-		}
-		err := c.EachDemoIn(in, p, func(d *dataset.Dataset, generate func() []dataset.Row) error {
-			mark(d, generate())
-			return nil
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
-	for _, d := range c.All() {
-		if d.Demo == nil {
-			continue
-		}
-		probes := series
-		if d.Grain == dataset.Year || d.Grain == dataset.Month && len(d.DemoFrom) == 0 {
-			probes = stats
-		}
-		var want []string
-		for _, p := range probes {
-			switch d.Grain {
-			case dataset.Year:
-				want = append(want, fmt.Sprint(p.Year))
-			case dataset.Month:
-				want = append(want, p.String()[:7])
-			default:
-				want = append(want, p.String())
-			}
-		}
-		switch d.Name {
-		case "aste-fcr":
-			want = append(want, demo.FCRStart.String(), demo.FCRStart.AddDays(29).String())
-		case "installed-capacity":
-			want = append(want, "2020", "2025", "2026")
-		}
-		for _, w := range want {
-			if !found[d.Name][w] {
-				t.Errorf("%s: no demo records for %s", d.Name, w)
-			}
-		}
-	}
-}
-
 // TestDemoYearPeriodsKeepTheirYear proves that in each year period a
 // dataset that reads other datasets gives records of that year only:
 // electrical energy by type makes every year from what it is given, and a
 // year written by another year's period would depend on the order of the
 // fill.
 func TestDemoYearPeriodsKeepTheirYear(t *testing.T) {
+	t.Parallel()
 	c, err := New()
 	if err != nil {
 		t.Fatal(err)

@@ -17,19 +17,29 @@ import (
 	"github.com/energyapi/energyapi/internal/energy"
 )
 
-// shortDemo is a demo range across a year's end, a few days long: its
-// manifest takes a second to build.
+// shortDemo is a demo range across a year's end, a few days long.
 func shortDemo() dataset.DemoInput {
 	return dataset.DemoInput{First: energy.Date{Year: 2024, Month: time.December, Day: 30}, Last: energy.Date{Year: 2025, Month: time.January, Day: 3}, Seed: demo.DefaultSeed}
 }
 
+// shortManifest is the manifest of shortDemo, built once for the tests
+// that share it (seconds under the race detector).
+var shortManifest = sync.OnceValues(func() (*dataset.DemoManifest, error) {
+	cat, err := New()
+	if err != nil {
+		return nil, err
+	}
+	return dataset.BuildDemoManifest(cat, shortDemo(), nil)
+})
+
 // TestDemoManifestMatchesTheGenerators generates periods of the default
-// demo range (the newest and the first month, one between, the newest year
-// and the first year of the statistics) and checks that the embedded
+// demo range (the newest and the first month, the newest year and the
+// first year of the statistics) and checks that the embedded
 // manifest lists exactly the parts they make, as they make them: a server
 // lists the manifest before it generates anything. After changing a
 // generator: go generate ./internal/catalog.
 func TestDemoManifestMatchesTheGenerators(t *testing.T) {
+	t.Parallel()
 	cat := mustCatalog(t)
 	m, err := DemoManifest()
 	if err != nil {
@@ -54,7 +64,7 @@ func TestDemoManifestMatchesTheGenerators(t *testing.T) {
 		}
 	}
 	for _, p := range dataset.DemoPeriods(m.In) {
-		if !slices.Contains([]string{"2025-12", "2025", "2022-06", "2019-01", fmt.Sprint(demo.ThermoFirstYear)}, p.String()) {
+		if !slices.Contains([]string{"2025-12", "2025", "2019-01", fmt.Sprint(demo.ThermoFirstYear)}, p.String()) {
 			continue
 		}
 		parts, err := cat.DemoPartsOf(m.In, p, func(*dataset.Dataset) bool { return true })
@@ -113,9 +123,10 @@ func (s *countingStore) FillParts(ctx context.Context, floor int64, parts []data
 // part read has the same bytes. What a client sees (answers, ETag,
 // Last-Modified, asOf) comes from these alone.
 func TestDemoSourceServesAsAWrittenStore(t *testing.T) {
+	t.Parallel()
 	cat := mustCatalog(t)
 	in := shortDemo()
-	m, err := dataset.BuildDemoManifest(cat, in, nil)
+	m, err := shortManifest()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -179,9 +190,9 @@ func sameListing(a, b dataset.StoredPart) bool {
 // TestDemoSourceGeneratesOnce asks for one part from many goroutines at
 // once: one generation fills it, and every caller gets its bytes.
 func TestDemoSourceGeneratesOnce(t *testing.T) {
+	t.Parallel()
 	cat := mustCatalog(t)
-	in := shortDemo()
-	m, err := dataset.BuildDemoManifest(cat, in, nil)
+	m, err := shortManifest()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -216,9 +227,9 @@ func TestDemoSourceGeneratesOnce(t *testing.T) {
 // replaced by a generation, and a reader whose snapshot listed the demo's
 // part before the import still gets the demo's.
 func TestDemoSourceKeepsImports(t *testing.T) {
+	t.Parallel()
 	cat := mustCatalog(t)
-	in := shortDemo()
-	m, err := dataset.BuildDemoManifest(cat, in, nil)
+	m, err := shortManifest()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -286,9 +297,9 @@ func TestDemoSourceKeepsImports(t *testing.T) {
 // Unavailable (503 with Retry-After), and the generation goes on: the next
 // reader finds the part filled.
 func TestDemoSourceWaitEndsUnavailable(t *testing.T) {
+	t.Parallel()
 	cat := mustCatalog(t)
-	in := shortDemo()
-	m, err := dataset.BuildDemoManifest(cat, in, nil)
+	m, err := shortManifest()
 	if err != nil {
 		t.Fatal(err)
 	}
