@@ -245,7 +245,7 @@ func helpGroups(command string) []flagGroup {
 	}
 	return []flagGroup{
 		{"Start here", []string{"addr", "db", "demo", "memory-budget", "log-level", "log-format"}},
-		{"Answers", []string{"max-range-days", "unmatched-filter", "compression", "cache-control", "poll-interval", "allow-public"}},
+		{"Answers", []string{"max-range-days", "unmatched-filter", "unknown-parameters", "compression", "cache-control", "poll-interval", "allow-public"}},
 		{"Tokens and failed authentication", []string{"token-ttl", "key-rotation", "auth-fail-per-addr", "auth-fail-per-client-addr", "trust-proxy-headers"}},
 		{"Plans, rate limits and registration", []string{"plans", "default-plan", "quota-block", "usage-flush", "rate-limit", "rate-burst", "rate-limit-style",
 			"registration", "registrations-per-hour", "initial-access-token-file", "operator-token-file"}},

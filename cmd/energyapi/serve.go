@@ -40,6 +40,7 @@ type serveConfig struct {
 	compression     bool
 	cacheControl    string
 	unmatchedFilter api.UnmatchedFilter
+	unknownParams   api.UnknownParameters
 	hard            hardenConfig
 	sandbox         sandboxConfig
 	selfService     registerConfig
@@ -70,6 +71,7 @@ func parseServeFlags(args []string, getenv func(string) string, stderr io.Writer
 	fs.BoolVar(&c.compression, "compression", true, "compress answers, the catalogue, the OpenAPI document and the site in gzip or zstd when Accept-Encoding asks (answers under 1 KiB stay as they are); --compression=false sends everything uncompressed")
 	fs.StringVar(&c.cacheControl, "cache-control", "private, no-cache", "Cache-Control header of data answers (they carry an ETag and answer If-None-Match with 304)")
 	unmatched := fs.String("unmatched-filter", string(api.EmptyBody), "answer to a filter value outside its list: empty-body (the specification's 200 with no body) or empty-array (the envelope with an empty array, for clients that cannot parse an empty body)")
+	unknown := fs.String("unknown-parameters", string(api.IgnoreUnknown), "answer to a data request with a query parameter its endpoint does not take: ignore (as the live family does) or reject (400 naming the parameter, so that a misspelt filter is told, not dropped)")
 	c.memoryBudget.register(fs)
 	c.goMemLimit = getenv("GOMEMLIMIT") != ""
 	c.hard.register(fs)
@@ -83,6 +85,11 @@ func parseServeFlags(args []string, getenv func(string) string, stderr io.Writer
 	case api.EmptyBody, api.EmptyArray:
 	default:
 		return c, invalidValue("--unmatched-filter", *unmatched, "want empty-body or empty-array")
+	}
+	switch c.unknownParams = api.UnknownParameters(*unknown); c.unknownParams {
+	case api.IgnoreUnknown, api.RejectUnknown:
+	default:
+		return c, invalidValue("--unknown-parameters", *unknown, "want ignore or reject")
 	}
 	if c.answerCacheMB < 0 {
 		return c, invalidValue("--answer-cache-mb", strconv.Itoa(c.answerCacheMB), "want 0 or more")
@@ -162,12 +169,13 @@ func newHandler(cfg serveConfig, p *parts) http.Handler {
 		Log:   p.log,
 		Clock: p.sb.clock(), // nil, the real time, without the sandbox
 		Data: api.Data{
-			Catalog:         p.cat,
-			Snapshot:        p.live.Snapshot,
-			AsOf:            p.live.AsOf,
-			Updates:         p.feed,
-			MaxRangeDays:    cfg.maxRangeDays,
-			UnmatchedFilter: cfg.unmatchedFilter,
+			Catalog:           p.cat,
+			Snapshot:          p.live.Snapshot,
+			AsOf:              p.live.AsOf,
+			Updates:           p.feed,
+			MaxRangeDays:      cfg.maxRangeDays,
+			UnmatchedFilter:   cfg.unmatchedFilter,
+			UnknownParameters: cfg.unknownParams,
 		},
 		Auth: api.Auth{Registry: p.reg, Tokens: p.tokens, Keys: p.keys, FailureGuard: p.hard.guard,
 			SelfService: cfg.selfService.selfService(p.log, p.reg, p.tokens)},

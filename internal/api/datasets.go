@@ -2,7 +2,10 @@ package api
 
 import (
 	"context"
+	"maps"
 	"net/http"
+	"net/url"
+	"slices"
 	"strings"
 	"time"
 
@@ -27,6 +30,32 @@ const (
 // encoded once per version of the dataset's data and kept in cache, with
 // each compressed form once first asked for, so a repeated query costs a
 // lookup and a write.
+// UnknownParameters says what a data request with a query parameter its
+// endpoint does not take gets.
+type UnknownParameters string
+
+const (
+	// IgnoreUnknown answers as if the parameter were absent, as the live
+	// family does.
+	IgnoreUnknown UnknownParameters = "ignore"
+	// RejectUnknown answers as invalid input (400; the v1.0 areas' 406)
+	// naming the parameter: a misspelt filter (zone for biddingZone) is
+	// then told, not silently dropped.
+	RejectUnknown UnknownParameters = "reject"
+)
+
+// unknownParameter returns an error with code Invalid naming the first
+// parameter of params, by name, that d's endpoint does not take; nil if it
+// takes them all. format is every data endpoint's.
+func unknownParameter(d *dataset.Dataset, params url.Values) error {
+	for _, name := range slices.Sorted(maps.Keys(params)) {
+		if name != "format" && !d.Takes(name) {
+			return energy.Errorf(energy.Invalid, "unknown parameter %s: %s takes %s", name, d.Path(), strings.Join(d.ParameterNames(), ", "))
+		}
+	}
+	return nil
+}
+
 func handleDataset(o Options, c *dataset.Catalog, d *dataset.Dataset, cache *answerCache) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		f, ok := requestFormat(r)
@@ -50,6 +79,12 @@ func handleDataset(o Options, c *dataset.Catalog, d *dataset.Dataset, cache *ans
 		if err != nil {
 			writeQueryError(w, r, o.Log, d, err)
 			return
+		}
+		if o.Data.UnknownParameters == RejectUnknown {
+			if err := unknownParameter(d, params); err != nil {
+				writeQueryError(w, r, o.Log, d, err)
+				return
+			}
 		}
 		q, err := c.ParseQuery(d, params, dataset.Limits{MaxRangeDays: maxDays, Now: now})
 		if err != nil {

@@ -160,3 +160,26 @@ func TestTimeZoneUTC(t *testing.T) {
 	wantBody(t, "UTC", r, want)
 	wantError(t, h.get(t, totalLoadPath+"?dateFrom=31/3/2024&dateTo=31/3/2024&timeZone=CET"), http.StatusBadRequest, "timeZone", "CET")
 }
+
+// TestUnknownParameters: by default a parameter the endpoint does not take
+// is ignored, as the live family ignores it; with RejectUnknown it is
+// answered 400 naming it, while every parameter the endpoint takes, and
+// format, still pass.
+func TestUnknownParameters(t *testing.T) {
+	const q = thermoPath + "?year=2023&province=Brindisi"
+	lax := newHarnessWith(t, apitest.Options{Data: thermoData()})
+	strict := newHarnessWith(t, apitest.Options{Data: thermoData(), Adjust: func(o *api.Options) { o.Data.UnknownParameters = api.RejectUnknown }})
+	want := lax.get(t, q)
+	if got := lax.get(t, q+"&zone=North"); got.status != http.StatusOK || string(got.body) != string(want.body) {
+		t.Errorf("ignored: got %d %.200s, want the answer without zone", got.status, got.body)
+	}
+	r := strict.get(t, q+"&zone=North")
+	if r.status != http.StatusBadRequest || !strings.Contains(string(r.body), "unknown parameter zone") || !strings.Contains(string(r.body), `"status":"ERROR"`) {
+		t.Errorf("rejected: got %d %s, want 400 naming zone in the envelope", r.status, r.body)
+	}
+	for _, ok := range []string{q, q + "&format=json", q + "&include=meta&changedSince=2020-01-01T00:00:00Z"} {
+		if got := strict.get(t, ok); got.status != http.StatusOK {
+			t.Errorf("%s with reject: got %d %.200s, want 200", ok, got.status, got.body)
+		}
+	}
+}

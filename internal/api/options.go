@@ -60,6 +60,9 @@ type Data struct {
 	// UnmatchedFilter is the answer to a filter value outside its list;
 	// the zero value is EmptyBody.
 	UnmatchedFilter UnmatchedFilter
+	// UnknownParameters is the answer to a query parameter the endpoint
+	// does not take; the zero value ignores it (IgnoreUnknown).
+	UnknownParameters UnknownParameters
 }
 
 // Auth is what the token endpoint and the bearer check need.

@@ -208,6 +208,22 @@ func (d *Dataset) Parameters() []Param {
 	return append(ps, revisionParams...)
 }
 
+// ParameterNames returns the names of the query parameters d takes, in
+// its order: a date range's two.
+func (d *Dataset) ParameterNames() []string {
+	var names []string
+	for _, p := range d.Parameters() {
+		names = append(names, p.Name)
+		if p.To != "" {
+			names = append(names, p.To)
+		}
+	}
+	return names
+}
+
+// Takes reports whether d takes the query parameter name.
+func (d *Dataset) Takes(name string) bool { return slices.Contains(d.ParameterNames(), name) }
+
 // Param is a query parameter.
 type Param struct {
 	Name     string
