@@ -320,3 +320,28 @@ func TestCount(t *testing.T) {
 		}
 	}
 }
+
+// TestBannerOfTheDemo: serve --demo on a new store says, from its first
+// line, what the demo covers and that each part is generated when first
+// asked, and lists every dataset's whole demo range with its records,
+// none generated yet.
+func TestBannerOfTheDemo(t *testing.T) {
+	t.Parallel()
+	stderr := &ttyBuffer{}
+	serveTo(t, stderr, "--db", filepath.Join(t.TempDir(), "demo.db"), "--demo")
+	testwait.For(t, 10*time.Second, "the serving log line", func() bool { return strings.Contains(stderr.String(), "msg=serving") })
+	out := stderr.String()
+	for _, row := range [][2]string{
+		{"demo data", "01/01/2019 to 31/12/2025 (seed 33694298218521) and the statistics from 2015: each part generated when first asked, then kept in the store"},
+		{"total-load", "01/01/2019 to 31/12/2025 (1,963,776 records)"},
+		{"thermoelectric", "2015-2024 ("},
+		{"market-prices", "01/01/2019 to 31/12/2025 ("},
+	} {
+		if !regexp.MustCompile(`\n  ` + row[0] + ` +` + regexp.QuoteMeta(row[1])).MatchString(out) {
+			t.Errorf("the banner lacks %s %s:\n%s", row[0], row[1], out)
+		}
+	}
+	if strings.Contains(out, "none served") {
+		t.Errorf("the banner says a dataset has no demo data:\n%s", out)
+	}
+}
