@@ -150,6 +150,7 @@ func generateDemoDays(first, last energy.Date) (*dataset.Catalog, dataset.PartSo
 // strong ETag that a conditional request with it answers 304; HEAD
 // answers carry the GET's headers.
 func TestCompressedAnswersEveryDataset(t *testing.T) {
+	t.Parallel()
 	cat, src := demoDays(t, energy.Date{Year: 2024, Month: time.October, Day: 26}, energy.Date{Year: 2024, Month: time.October, Day: 27})
 	h, _ := compressionHarness(t, apitest.Options{Catalog: cat, Source: src}, nil)
 	// Every exchange is also checked against the OpenAPI document.
@@ -232,6 +233,7 @@ const thermoYear = "/generation/v2.0/thermoelectric-production?year=2023"
 // identity refused compresses even a small answer, and a caller that
 // refuses every coding the server has gets 406.
 func TestAcceptEncodingWeights(t *testing.T) {
+	t.Parallel()
 	h, _ := compressionFixture(t, nil)
 	_, last := demo.LoadRange()
 	small := "/load/v2.0/peak-valley-load?dateFrom=" + last.DMY() + "&dateTo=" + last.DMY()
@@ -277,6 +279,7 @@ func TestAcceptEncodingWeights(t *testing.T) {
 // for an answer compresses it, later ones (the same query string, another
 // spelling of the same query, a revalidation) serve the kept form.
 func TestCompressedOncePerVersion(t *testing.T) {
+	t.Parallel()
 	h, z := compressionFixture(t, nil)
 	gz := func(path string, headers ...string) response {
 		return h.raw(t, http.MethodGet, path, append([]string{"Accept-Encoding", "gzip"}, headers...)...)
@@ -310,6 +313,7 @@ func TestCompressedOncePerVersion(t *testing.T) {
 // is compressed as it is written, to the same bytes, and each request
 // compresses it again (nothing is kept); HEAD has the GET's headers.
 func TestLargeAnswersCompressedAsWritten(t *testing.T) {
+	t.Parallel()
 	h, z := compressionFixture(t, func(o *api.Options) { o.Cache.AnswerBytes = 0 })
 	id := h.raw(t, http.MethodGet, thermoYear)
 	for _, c := range codings {
@@ -342,6 +346,7 @@ func codingOf(name string) coding.Coding {
 // TestCompressionOff: without a Compressor (serve --compression=false)
 // answers are identity and do not vary.
 func TestCompressionOff(t *testing.T) {
+	t.Parallel()
 	h, _ := compressionFixture(t, func(o *api.Options) { o.Cache.Compression = nil })
 	for _, p := range []string{thermoYear, "/catalog", "/openapi.json"} {
 		r := h.raw(t, http.MethodGet, p, "Accept-Encoding", "gzip, zstd")
@@ -355,6 +360,7 @@ func TestCompressionOff(t *testing.T) {
 // both encodings, are compressed once and decode to their identity bytes;
 // the documents' ETags differ per coding and each gets its 304.
 func TestPublicDocumentsCompressed(t *testing.T) {
+	t.Parallel()
 	h, z := compressionFixture(t, nil)
 	for _, p := range []string{"/catalog", "/openapi.json", "/openapi.yaml"} {
 		id := h.raw(t, http.MethodGet, p, "Authorization", "")
@@ -425,6 +431,7 @@ func BenchmarkCompressedAnswer(b *testing.B) {
 // of another form the caller admits is a 304 under that tag; one it does
 // not admit is a 200.
 func TestConditionalRequestsPerCoding(t *testing.T) {
+	t.Parallel()
 	h, _ := compressionFixture(t, nil)
 	id := h.raw(t, http.MethodGet, thermoYear)
 	tag, modified := id.header.Get("ETag"), id.header.Get("Last-Modified")

@@ -81,6 +81,7 @@ func catalogueQueries(tb testing.TB, h *harness) []catalogueQuery {
 // row of the field names, then the same strings, record by record. It runs
 // on every dataset's demo data of two days.
 func TestEveryDatasetAsCSV(t *testing.T) {
+	t.Parallel()
 	cat, src := demoDays(t, energy.Date{Year: 2024, Month: time.October, Day: 26}, energy.Date{Year: 2024, Month: time.October, Day: 27})
 	h := newHarnessWith(t, apitest.Options{Catalog: cat, Source: src})
 	for _, d := range catalogueQueries(t, h) {
@@ -133,6 +134,7 @@ func checkCSVMatchesJSON(t *testing.T, h *harness, d catalogueQuery) {
 }
 
 func TestFormatParameter(t *testing.T) {
+	t.Parallel()
 	h := newHarnessWith(t, apitest.Options{Load: someLoad(t)})
 	q := totalLoadPath + "?dateFrom=31/3/2024&dateTo=31/3/2024"
 	tests := []struct {

@@ -28,6 +28,7 @@ func someLoad(tb testing.TB) []energy.LoadPoint {
 }
 
 func TestTotalLoadFromTheDescriptor(t *testing.T) {
+	t.Parallel()
 	h := newHarnessWith(t, apitest.Options{Load: someLoad(t)})
 	r := h.get(t, totalLoadPath+"?dateFrom=31/3/2024&dateTo=31/03/2024&biddingZone=north&biddingZone=Italy")
 	want := `{"result":{"message":"Operation completed for the following input. Date from: 31/03/2024, date to: 31/03/2024","status":"Completed"},"total_load":[` +
@@ -46,6 +47,7 @@ func TestTotalLoadFromTheDescriptor(t *testing.T) {
 }
 
 func TestDataAsCSV(t *testing.T) {
+	t.Parallel()
 	h := newHarnessWith(t, apitest.Options{Load: someLoad(t)})
 	r := h.get(t, totalLoadPath+"?dateFrom=31/3/2024&dateTo=31/3/2024&biddingZone=Sicily", "Accept", "text/csv")
 	want := "date,date_tz,date_offset,total_load_MW,forecast_total_load_MW,bidding_zone\r\n2024-03-31 01:45:00,Europe/Rome,+01:00,1500,1490.5,Sicily\r\n"
@@ -55,6 +57,7 @@ func TestDataAsCSV(t *testing.T) {
 }
 
 func TestUnknownPathsAndMethodsAnswerTheEnvelope(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, nil)
 	for _, tc := range []struct {
 		method, path string
@@ -81,12 +84,14 @@ func TestUnknownPathsAndMethodsAnswerTheEnvelope(t *testing.T) {
 }
 
 func TestUnmatchedFilterEmptyArray(t *testing.T) {
+	t.Parallel()
 	h := newHarnessWith(t, apitest.Options{Data: thermoData(), Adjust: func(o *api.Options) { o.Data.UnmatchedFilter = api.EmptyArray }})
 	r := h.get(t, thermoPath+"?year=2023&category=Idroelettrica")
 	wantBody(t, "unmatched filter", r, `{"result":{"message":"OK","status":"Completed"},"thermoelectric":[]}`)
 }
 
 func TestCatalogListsEveryDataset(t *testing.T) {
+	t.Parallel()
 	h := newHarnessWith(t, apitest.Options{Data: thermoData(), Load: someLoad(t)})
 	r := h.get(t, "/catalog", "Authorization", "")
 	var cat struct {
@@ -129,6 +134,7 @@ func TestCatalogListsEveryDataset(t *testing.T) {
 }
 
 func TestETagFollowsTheCoveredParts(t *testing.T) {
+	t.Parallel()
 	h := newHarnessWith(t, apitest.Options{Load: someLoad(t)})
 	march := totalLoadPath + "?dateFrom=31/3/2024&dateTo=31/3/2024"
 	first := h.get(t, march)
@@ -152,6 +158,7 @@ func TestETagFollowsTheCoveredParts(t *testing.T) {
 }
 
 func TestTimeZoneUTC(t *testing.T) {
+	t.Parallel()
 	h := newHarnessWith(t, apitest.Options{Load: someLoad(t)})
 	r := h.get(t, totalLoadPath+"?dateFrom=31/3/2024&dateTo=31/3/2024&biddingZone=North&timeZone=utc")
 	want := `{"result":{"message":"Operation completed for the following input. Date from: 31/03/2024, date to: 31/03/2024","status":"Completed"},"total_load":[` +
@@ -166,6 +173,7 @@ func TestTimeZoneUTC(t *testing.T) {
 // answered 400 naming it, while every parameter the endpoint takes, and
 // format, still pass.
 func TestUnknownParameters(t *testing.T) {
+	t.Parallel()
 	const q = thermoPath + "?year=2023&province=Brindisi"
 	lax := newHarnessWith(t, apitest.Options{Data: thermoData()})
 	strict := newHarnessWith(t, apitest.Options{Data: thermoData(), Adjust: func(o *api.Options) { o.Data.UnknownParameters = api.RejectUnknown }})

@@ -21,6 +21,7 @@ import (
 // dataset, where its shape comes from (a portal page or the live client)
 // and how sure that is, and that the OpenAPI description says the same.
 func TestCatalogNamesEverySource(t *testing.T) {
+	t.Parallel()
 	h := importedHarness(t, nil)
 	var cat struct {
 		Datasets []struct {
@@ -205,6 +206,7 @@ var familyEndpoints = []pageShape{
 // the page (or the live code) shows: the array's name, the fields in
 // their order, and each value's format.
 func TestFamilyShapesMatchThePages(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("generates the demo data")
 	}
@@ -296,6 +298,7 @@ func answerRecords(tb testing.TB, body []byte) (string, []answeredRecord) {
 // TestSessionTypeRequiredWhereThePagesSaySo: the prices, costs and
 // accepted offers pages give sessionType 1..1.
 func TestSessionTypeRequiredWhereThePagesSaySo(t *testing.T) {
+	t.Parallel()
 	h := importedHarness(t, nil)
 	for _, path := range []string{"/market/v1.0/output/prices", "/market/v1.0/output/costs", "/market/v1.0/output/accepted-offers", "/market/v1.0/output/quantity"} {
 		r := h.get(t, path+"?dateFrom=31/12/2025&dateTo=31/12/2025")
@@ -310,6 +313,7 @@ func TestSessionTypeRequiredWhereThePagesSaySo(t *testing.T) {
 // message repeats the market day, and some Sardinian auction of June 2026
 // has a JSON null price (which the OpenAPI document allows).
 func TestAsteFCRAnswers(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("generates the demo data")
 	}
@@ -340,6 +344,7 @@ func TestAsteFCRAnswers(t *testing.T) {
 // outside the list and an unknown market get the empty body, and a year
 // without statistics gets it too.
 func TestLoadStatisticsFilters(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("generates the demo data")
 	}
@@ -366,6 +371,7 @@ func TestLoadStatisticsFilters(t *testing.T) {
 // is revised (final) on the 31st, which changedSince finds; and a session's
 // requirements appear when it runs.
 func TestLiveTimingThroughTheAPI(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("generates the demo data")
 	}

@@ -97,6 +97,7 @@ const actualGenerationFile = `date,date_offset,actual_generation_GWh,primary_sou
 `
 
 func TestActualGeneration(t *testing.T) {
+	t.Parallel()
 	h := genHarness(t, map[string]string{"actual-generation": actualGenerationFile})
 	const a = `{"date":"`
 	runGenCases(t, h, "/generation/v2.0/actual-generation", []genCase{
@@ -141,6 +142,7 @@ const renewableGenerationFile = `date;date_offset;renewable_generation_GWh;energ
 `
 
 func TestRenewableGeneration(t *testing.T) {
+	t.Parallel()
 	h := genHarness(t, map[string]string{"renewable-generation": renewableGenerationFile})
 	const a = `{"date":"`
 	runGenCases(t, h, "/generation/v2.0/renewable-generation", []genCase{
@@ -169,6 +171,7 @@ const energyBalanceFile = `date,energy_balance_GWh,type
 `
 
 func TestEnergyBalance(t *testing.T) {
+	t.Parallel()
 	h := genHarness(t, map[string]string{"energy-balance": energyBalanceFile})
 	const a = `{"date":"`
 	runGenCases(t, h, "/generation/v2.0/energy-balance", []genCase{

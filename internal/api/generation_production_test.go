@@ -3,6 +3,7 @@ package api_test
 import "testing"
 
 func TestRenewableSourcesProduction(t *testing.T) {
+	t.Parallel()
 	const file = `year,production_type,region,province,renewable_source,production_GWh
 2023,Netta,Abruzzo,Chieti,Idrico,"20,976"
 2023,Lorda,Abruzzo,Chieti,Idrico,21.4
@@ -28,6 +29,7 @@ func TestRenewableSourcesProduction(t *testing.T) {
 }
 
 func TestHydric(t *testing.T) {
+	t.Parallel()
 	// The column is named as the page's JSON example names the field.
 	const file = `year,production_type,region,province,hydric_system,production_GWh
 2023,Lorda,Lombardia,Sondrio,Serbatoio,"199,301"
@@ -55,6 +57,7 @@ func TestHydric(t *testing.T) {
 }
 
 func TestThermoelectricHeat(t *testing.T) {
+	t.Parallel()
 	const file = `year,region,province,cogeneration_plant,heat_production_GWh
 2023,Abruzzo,Chieti,Contropressione,"0,408"
 2023,Puglia,Taranto,Condensazione e spillamento,"1.210,5"
@@ -77,6 +80,7 @@ func TestThermoelectricHeat(t *testing.T) {
 }
 
 func TestElectricalEnergyBySource(t *testing.T) {
+	t.Parallel()
 	const file = `year,region,source,production_GWh
 2023,Puglia,Eolico,"5.321,25"
 2023,Puglia,Termoelettrico,"20.104,5"

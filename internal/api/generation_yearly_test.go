@@ -9,6 +9,7 @@ import (
 const okMsg = `{"result":{"message":"OK","status":"Completed"},`
 
 func TestInstalledCapacity(t *testing.T) {
+	t.Parallel()
 	const file = `year,type,installed_capacity_GWh
 2023,Thermal,61.62
 2023,Photovoltaic,30.32
@@ -38,6 +39,7 @@ func TestInstalledCapacity(t *testing.T) {
 }
 
 func TestGenerationPlants(t *testing.T) {
+	t.Parallel()
 	const file = `year;capacity_type;region;province;source;efficient_power_MW
 2023;Netta;Puglia;Foggia;Eolico;14,243
 2023;Lorda;Puglia;Foggia;Eolico;14.6
@@ -68,6 +70,7 @@ func TestGenerationPlants(t *testing.T) {
 }
 
 func TestThermoelectricCapacity(t *testing.T) {
+	t.Parallel()
 	const file = `year,capacity_type,region,province,category,subcategory,efficient_power_MW
 2023,Lorda,Puglia,Brindisi,Non cogenerativa,Condensazione,"2.640,000"
 2023,Netta,Puglia,Brindisi,Non cogenerativa,Condensazione,2550.5

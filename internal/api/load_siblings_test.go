@@ -53,6 +53,7 @@ const marketLoadFile = "date,date_offset,market_load_MW,forecast_market_load_MW,
 	"2024-10-27 02:00:00,+01:00,1400,1390,Sicily\n"
 
 func TestMarketLoad(t *testing.T) {
+	t.Parallel()
 	h := importedHarness(t, map[string]string{"market-load": marketLoadFile})
 	r := h.get(t, marketLoadPath+"?dateFrom=31/3/2024&dateTo=31/03/2024")
 	want := `{"result":{"message":"Operation completed for the following input. Date from: 31/03/2024, date to: 31/03/2024","status":"Completed"},"market_load":[` +
@@ -86,6 +87,7 @@ const detailsFile = "date,peak_load_GW,valley_load_GW,primary_source_GW,type\n" 
 	"2024-07-16 04:15:00,,24.05,-1.5,Pumping-consumption\n"
 
 func TestPeakValleyLoadDetails(t *testing.T) {
+	t.Parallel()
 	h := importedHarness(t, map[string]string{"peak-valley-details": detailsFile})
 	r := h.get(t, detailsPath+"?dateFrom=16/07/2024&dateTo=16/7/2024")
 	want := `{"result":{"message":"Operation completed for the following input. Date from: 16/07/2024, date to: 16/07/2024","status":"Completed"},"peak_valley_load_details":[` +
@@ -115,6 +117,7 @@ const imceiFile = "date,region,sector,tension_type,monthly_imcei,consumption_Gwh
 	"2024-03-01 00:00:00,Lombardia,CHIMICA,AT,99,43\n"
 
 func TestMonthlyIndexIndustrialConsumption(t *testing.T) {
+	t.Parallel()
 	h := importedHarness(t, map[string]string{"imcei": imceiFile})
 	want := `{"result":{"message":"OK","status":"Completed"},"monthly_index_industrial_electrical_consumption":[` +
 		`{"date":"2024-02-01 00:00:00","date_offset":"+01:00","region":"Lombardia","sector":"CHIMICA","tension_type":"AT","monthly_imcei":"97.4","consumption_Gwh":"41.205"},` +
@@ -159,6 +162,7 @@ const coverageFile = "year,region,source,coverage_GWh\n" +
 	"2022,Toscana,Geotermoelettrico,0\n"
 
 func TestDemandCoverageBySource(t *testing.T) {
+	t.Parallel()
 	h := importedHarness(t, map[string]string{"demand-coverage": coverageFile})
 	r := h.get(t, coveragePath+"?year=2023")
 	want := `{"result":{"message":"OK","status":"Completed"},"demand_coverage_by_source":[` +

@@ -17,6 +17,7 @@ import (
 )
 
 func TestOpenAPIDocumentDescribesTheSurface(t *testing.T) {
+	t.Parallel()
 	doc, err := apitest.LoadDocument() // fails on an invalid document, examples included
 	if err != nil {
 		t.Fatal(err)
@@ -153,6 +154,7 @@ func TestOpenAPIDocumentDescribesTheSurface(t *testing.T) {
 }
 
 func TestOpenAPIServedWithoutAuthentication(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, thermoData())
 	y := h.get(t, "/openapi.yaml", "Authorization", "")
 	if y.status != http.StatusOK || y.header.Get("Content-Type") != "application/yaml" {
@@ -207,6 +209,7 @@ func TestOpenAPIServedWithoutAuthentication(t *testing.T) {
 // TestOpenAPIValidatorCatchesDrift shows that the checks the harness applies
 // to every exchange can fail: each case is an answer the server must not give.
 func TestOpenAPIValidatorCatchesDrift(t *testing.T) {
+	t.Parallel()
 	v := apitest.NewValidator(t)
 	const (
 		thermoRec = `{"year":"2023","capacity_type":"Lorda","region":"Puglia","province":"Brindisi","category":"Non cogenerativa","subcategory":"Condensazione","production_GWh":%s}`
@@ -274,6 +277,7 @@ func TestOpenAPIValidatorCatchesDrift(t *testing.T) {
 }
 
 func TestOpenAPIValidatorChecksTokenExchanges(t *testing.T) {
+	t.Parallel()
 	v := apitest.NewValidator(t)
 	noStore := func(kv ...string) http.Header {
 		h := http.Header{"Content-Type": {"application/json;charset=UTF-8"}, "Cache-Control": {"no-store"}}

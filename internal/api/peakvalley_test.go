@@ -42,6 +42,7 @@ type pvBody struct {
 }
 
 func TestPeakValleyRecords(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, pvData(t))
 	r := h.get(t, peakValleyPath+"?dateFrom=26/10/2024&dateTo=28/10/2024")
 	const want = `{"result":{"message":"Operation completed for the following input. Date from: 26/10/2024, date to: 28/10/2024","status":"Completed"},"peak_valley_load":[` +
@@ -53,6 +54,7 @@ func TestPeakValleyRecords(t *testing.T) {
 }
 
 func TestPeakValleyRanges(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, pvData(t))
 	cases := []struct {
 		name, query, message string
@@ -101,6 +103,7 @@ func TestPeakValleyRanges(t *testing.T) {
 }
 
 func TestPeakValleyValidation(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, pvData(t))
 	cases := []struct {
 		name, query string
@@ -127,6 +130,7 @@ func TestPeakValleyValidation(t *testing.T) {
 // (derived from the demo curves as an import would), so that a change to the
 // demo generator, the derivation or the encoding shows up as a diff to review.
 func TestPeakValleyDemoGolden(t *testing.T) {
+	t.Parallel()
 	from, to := energy.Date{Year: 2024, Month: 10, Day: 25}, energy.Date{Year: 2024, Month: 10, Day: 28}
 	pts := demo.TotalLoad(from, to)
 	var days []energy.DayExtremes

@@ -87,6 +87,7 @@ func generateDemoSource() (*dataset.Catalog, dataset.PartSource, error) {
 // across both 2024 clock changes. Without Python 3 and requests it skips,
 // unless ENERGYAPI_REQUIRE_PYTHON is set (as in CI).
 func TestPythonClientReadsEveryTimeSeries(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("generates the demo data")
 	}
@@ -162,6 +163,7 @@ func requirePython(t *testing.T) string {
 // yearly statistics: every endpoint answers a week of January 2024, or the
 // year 2023, with records that carry those fields.
 func TestFamilyClientReadsJanuary2024(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("generates the demo data")
 	}

@@ -24,6 +24,7 @@ var recipeBlock = regexp.MustCompile("(?s)<!-- recipe: (\\w+) -->\n```\\w+\n(.*?
 // python3 (with requests), curl or jq it skips, unless
 // ENERGYAPI_REQUIRE_PYTHON is set (as in CI).
 func TestReadmeRecipes(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("generates the demo data")
 	}

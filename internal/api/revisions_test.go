@@ -96,6 +96,7 @@ func values(recs []map[string]string) string {
 const revisionsQuery = "/load/v2.0/total-load?dateFrom=10/03/2024&dateTo=10/03/2024&biddingZone=North"
 
 func TestConditionalRequests(t *testing.T) {
+	t.Parallel()
 	s := newRevisionsServer(t)
 	s.load(t, "2024-05-01T10:00:00Z", map[string]float64{"2024-03-10 00:00": 100, "2024-03-10 00:15": 101})
 	first := s.get(t, revisionsQuery)
@@ -149,6 +150,7 @@ func TestConditionalRequests(t *testing.T) {
 }
 
 func TestCorrectionAsOfChangedSinceMeta(t *testing.T) {
+	t.Parallel()
 	s := newRevisionsServer(t)
 	s.load(t, "2024-05-01T10:00:00Z", map[string]float64{"2024-03-10 00:00": 100, "2024-03-10 00:15": 101, "2024-03-10 00:30": 102})
 	// The correction: 00:15 changes, 00:45 is new, the rest as it was.
@@ -201,6 +203,7 @@ func TestCorrectionAsOfChangedSinceMeta(t *testing.T) {
 }
 
 func TestUpdatesFeedAndStream(t *testing.T) {
+	t.Parallel()
 	s := newRevisionsServer(t)
 	s.load(t, "2024-05-01T10:00:00Z", map[string]float64{"2024-03-10 00:00": 100, "2024-04-10 00:00": 90})
 	s.load(t, "2024-05-03T10:00:00Z", map[string]float64{"2024-03-10 00:00": 101})
@@ -302,6 +305,7 @@ func TestUpdatesFeedAndStream(t *testing.T) {
 // peak-valley, derived from it, answers the old peak as of before the
 // first correction, and only the peak counts as revised, by the first.
 func TestDerivedAsOfAndMeta(t *testing.T) {
+	t.Parallel()
 	s := newRevisionsServer(t)
 	d, _ := s.cat.Lookup("total-load")
 	day := time.Date(2024, 3, 10, 0, 0, 0, 0, time.FixedZone("CET", 3600))

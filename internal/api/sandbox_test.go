@@ -124,6 +124,7 @@ func (e *sbEnv) journal(tb testing.TB, client string) []sandbox.Entry {
 // TestSandboxActions: each action, through real HTTP, as the client sees it
 // and as the journal records it.
 func TestSandboxActions(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name   string
 		action string
@@ -212,6 +213,7 @@ func TestSandboxActions(t *testing.T) {
 // TestSandboxExpiredTokens: a client's tokens stop working 30 s after they
 // were issued on the sandbox clock, which the admin endpoint moves.
 func TestSandboxExpiredTokens(t *testing.T) {
+	t.Parallel()
 	env := newSandboxServer(t, "- {match: {client_id: ci-a}, action: {expire_tokens_after: 30s}}")
 	ta, tb := env.token(t, "ci-a"), env.token(t, "ci-b")
 	if a := env.get(t, ta, thermoQ); a.status != 200 {
@@ -258,6 +260,7 @@ func sameInts(a, b []int) bool {
 
 // TestSandboxTriggers: each trigger fires on the requests it names.
 func TestSandboxTriggers(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name, trigger string
 		want          []int
@@ -293,6 +296,7 @@ func TestSandboxTriggers(t *testing.T) {
 // TestSandboxScopesByClient: two clients at once; a rule for one never
 // touches the other, and a rule for all counts each client apart.
 func TestSandboxScopesByClient(t *testing.T) {
+	t.Parallel()
 	env := newSandboxServer(t, `
 rules:
   - {match: {client_id: ci-a, query: {region: Puglia}}, action: {status: 429, retry_after: 1}, trigger: {every: 2}}
@@ -329,6 +333,7 @@ rules:
 // TestSandboxSeedRepeats: the same rules and requests give the same faults
 // and delays on two servers.
 func TestSandboxSeedRepeats(t *testing.T) {
+	t.Parallel()
 	rules := `
 seed: 99
 rules:
@@ -370,6 +375,7 @@ rules:
 // TestSandboxJournal: the journal keeps what a client's test asserts on,
 // in the order sent, and never a secret.
 func TestSandboxJournal(t *testing.T) {
+	t.Parallel()
 	env := newSandboxServer(t, "")
 	tok := env.token(t, "ci-a")
 	req, _ := http.NewRequest(http.MethodGet, env.srv.URL+thermoPath+"?year=2023&province=Brindisi&province=Taranto&access_token="+tok, nil)
@@ -419,6 +425,7 @@ func TestSandboxJournal(t *testing.T) {
 // the form they are posted; the admin endpoints refuse callers without the
 // admin token.
 func TestSandboxAdmin(t *testing.T) {
+	t.Parallel()
 	env := newSandboxServer(t, "")
 	for _, auth := range []string{"", "Bearer wrong-token-0123456789abcdef"} {
 		req, _ := http.NewRequest(http.MethodPost, env.srv.URL+"/sandbox/rules", strings.NewReader(`[{action: {drop: true}}]`))
@@ -459,6 +466,7 @@ func TestSandboxAdmin(t *testing.T) {
 // TestNoSandboxInProduction: without a sandbox the admin paths do not exist
 // and nothing can set a fault.
 func TestNoSandboxInProduction(t *testing.T) {
+	t.Parallel()
 	srv := apitest.NewServer(t, apitest.Options{Data: thermoData()})
 	for _, c := range []struct{ method, path string }{
 		{"GET", "/sandbox/rules"}, {"POST", "/sandbox/rules"}, {"GET", "/sandbox/journal"},
@@ -485,6 +493,7 @@ func (denyAll) Allow(string) (time.Duration, bool) { return 2 * time.Second, fal
 // TestPublicRateLimitStyle: the public style answers the rate limit as the
 // public deployment does; the standard style with 429.
 func TestPublicRateLimitStyle(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		style      api.RateLimitStyle
 		status     int
@@ -510,6 +519,7 @@ func TestPublicRateLimitStyle(t *testing.T) {
 // before it, so 2024's data are served on 2025-06-30 and are outside the
 // window once the clock says 2031.
 func TestSandboxClockMovesYearWindows(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("generates the demo data")
 	}

@@ -37,6 +37,7 @@ func streamingHarnesses(t *testing.T) (small *harness, b *budget.Budget, whole *
 // CSV, identity and gzip; meanwhile the budget never counts more than its
 // limit and a stream's small hold.
 func TestAnswersLargerThanTheBudgetAreStreamed(t *testing.T) {
+	t.Parallel()
 	small, b, whole := streamingHarnesses(t)
 	var peak atomic.Int64
 	stop := make(chan struct{})
@@ -96,6 +97,7 @@ func TestAnswersLargerThanTheBudgetAreStreamed(t *testing.T) {
 // TestStreamedAnswersRevalidate: a streamed answer's validators answer
 // conditional requests with 304, and HEAD gets a GET's headers.
 func TestStreamedAnswersRevalidate(t *testing.T) {
+	t.Parallel()
 	small, _, whole := streamingHarnesses(t)
 	want := whole.raw(t, http.MethodGet, bigAnswer, "Accept-Encoding", "gzip")
 	tag := want.header.Get("ETag")
@@ -117,6 +119,7 @@ func TestStreamedAnswersRevalidate(t *testing.T) {
 // the empty body, and a period without records the envelope with an empty
 // array, exactly as on a server with room for every answer.
 func TestEmptyAnswersUnchangedOnASmallBudget(t *testing.T) {
+	t.Parallel()
 	small, _, whole := streamingHarnesses(t)
 	for _, u := range []string{
 		bigAnswer + "&sessionType=NoSuchSession",

@@ -35,6 +35,7 @@ type thermoBody struct {
 const thermoPath = "/generation/v2.0/thermoelectric-production"
 
 func TestThermoelectricGolden(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, thermoData())
 	r := h.get(t, thermoPath+"?year=2023")
 	want, err := os.ReadFile("testdata/thermoelectric_2023.json")
@@ -50,6 +51,7 @@ func TestThermoelectricGolden(t *testing.T) {
 }
 
 func TestThermoelectricFilters(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, thermoData())
 	cases := []struct {
 		name  string
@@ -101,6 +103,7 @@ func TestThermoelectricFilters(t *testing.T) {
 }
 
 func TestThermoelectricNumbersAreItalianStrings(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, thermoData())
 	r := h.get(t, thermoPath+"?year=2022")
 	var b thermoBody
@@ -122,6 +125,7 @@ func TestThermoelectricNumbersAreItalianStrings(t *testing.T) {
 }
 
 func TestThermoelectricEmptyBody(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, thermoData())
 	for name, q := range map[string]string{
 		"unknown category":                 "year=2023&category=Idroelettrica",
@@ -137,6 +141,7 @@ func TestThermoelectricEmptyBody(t *testing.T) {
 }
 
 func TestThermoelectricValidation(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, thermoData())
 	cases := []struct {
 		name, query string
@@ -158,6 +163,7 @@ func TestThermoelectricValidation(t *testing.T) {
 }
 
 func TestAcceptHeader(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, thermoData())
 	for _, tc := range []struct {
 		accept string

@@ -22,6 +22,7 @@ import (
 // imports, stores, serves, documents and fetches it with no other code:
 // the machinery reads nothing but the descriptor.
 func TestThrowawayDatasetEndToEnd(t *testing.T) {
+	t.Parallel()
 	d := &dataset.Dataset{
 		Name: "border-flow", Title: "Border flow", Doc: "Hourly flow per border, MW.",
 		Area: "transmission", Version: "v2.0", Resource: "border-flow", Array: "border_flow",

@@ -18,6 +18,7 @@ const foreignFlowFile = "date,date_offset,country,import,export,physical_foreign
 	"2024-10-27 02:00:00,+01:00,Switzerland,\"1,750\",0,\"1,750\"\n"
 
 func TestPhysicalForeignFlow(t *testing.T) {
+	t.Parallel()
 	h := importedHarness(t, map[string]string{"physical-foreign-flow": foreignFlowFile})
 	r := h.get(t, foreignFlowPath+"?dateFrom=31/03/2024&dateTo=31/3/2024")
 	want := `{"result":{"message":"Operation completed for the following input. Date from: 31/03/2024, date to: 31/03/2024","status":"Completed"},"physical_foreign_flow":[` +
@@ -40,6 +41,7 @@ func TestPhysicalForeignFlow(t *testing.T) {
 }
 
 func TestInternalFlowsAndScheduledExchanges(t *testing.T) {
+	t.Parallel()
 	h := importedHarness(t, map[string]string{
 		"physical-internal-flow": "date,flow,physical_internal_flow_MW\n" +
 			"2024-05-02 14:00:00,Centre-North -> North,-488.3051289102222\n" +
