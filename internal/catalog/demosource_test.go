@@ -104,6 +104,20 @@ func mustCatalog(t *testing.T) *dataset.Catalog {
 	return cat
 }
 
+// shortSource returns the catalogue and a demo source of shortDemo on an
+// empty memory store that counts what is filled into it, its generations
+// held in mem (nil: none).
+func shortSource(t *testing.T, mem *budget.Budget) (*dataset.Catalog, *countingStore, *dataset.DemoSource) {
+	t.Helper()
+	cat := mustCatalog(t)
+	m, err := shortManifest()
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := &countingStore{Memory: dataset.NewMemory()}
+	return cat, st, dataset.NewDemoSource(st, cat, m, mem)
+}
+
 // countingStore counts the parts filled into a memory store.
 type countingStore struct {
 	*dataset.Memory
@@ -191,13 +205,7 @@ func sameListing(a, b dataset.StoredPart) bool {
 // once: one generation fills it, and every caller gets its bytes.
 func TestDemoSourceGeneratesOnce(t *testing.T) {
 	t.Parallel()
-	cat := mustCatalog(t)
-	m, err := shortManifest()
-	if err != nil {
-		t.Fatal(err)
-	}
-	st := &countingStore{Memory: dataset.NewMemory()}
-	src := dataset.NewDemoSource(st, cat, m, budget.New(1<<20))
+	_, st, src := shortSource(t, budget.New(1<<20))
 	ref := dataset.PartRef{Dataset: "total-load", ID: "2025-01"}
 	var wg sync.WaitGroup
 	got := make([][]byte, 16)
@@ -228,14 +236,8 @@ func TestDemoSourceGeneratesOnce(t *testing.T) {
 // part before the import still gets the demo's.
 func TestDemoSourceKeepsImports(t *testing.T) {
 	t.Parallel()
-	cat := mustCatalog(t)
-	m, err := shortManifest()
-	if err != nil {
-		t.Fatal(err)
-	}
+	cat, st, src := shortSource(t, budget.New(1<<20))
 	ctx := context.Background()
-	st := dataset.NewMemory()
-	src := dataset.NewDemoSource(st, cat, m, budget.New(1<<20))
 	load, _ := cat.Lookup("total-load")
 	day := energy.Date{Year: 2025, Month: time.January, Day: 2}.Start().Unix()
 	rows := []dataset.Row{{Time: day, Text: []string{"North"}, Num: []float64{12345, 12000}}}
@@ -298,13 +300,7 @@ func TestDemoSourceKeepsImports(t *testing.T) {
 // reader finds the part filled.
 func TestDemoSourceWaitEndsUnavailable(t *testing.T) {
 	t.Parallel()
-	cat := mustCatalog(t)
-	m, err := shortManifest()
-	if err != nil {
-		t.Fatal(err)
-	}
-	st := &countingStore{Memory: dataset.NewMemory()}
-	src := dataset.NewDemoSource(st, cat, m, nil)
+	_, st, src := shortSource(t, nil)
 	ref := dataset.PartRef{Dataset: "market-prices", ID: "2025-01"}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
