@@ -224,3 +224,62 @@ func TestRotatingAPendingClientKeepsItPending(t *testing.T) {
 		t.Errorf("the first secret after rotation and approval: got %d, want 401", st)
 	}
 }
+
+// TestDemoClientReserved: with serve --demo and registration on, the
+// developer endpoints refuse to rotate or delete the demo client, whose
+// secret is public, and it keeps obtaining tokens.
+func TestDemoClientReserved(t *testing.T) {
+	env := map[string]string{"ENERGYAPI_DB": filepath.Join(t.TempDir(), "e.db")}
+	s := startServe(t, env, "--demo", "--registration", "open")
+	form := map[string]string{"Content-Type": "application/x-www-form-urlencoded"}
+	creds := "client_id=" + demoClientID + "&client_secret=" + demoClientSecret
+	for _, path := range []string{"/developers/app/rotate-secret", "/developers/app/delete"} {
+		st, _, body := exchange(t, "POST", s.base+path, form, creds)
+		if st != http.StatusForbidden || !strings.Contains(body, `"error":"access_denied"`) || !strings.Contains(body, "client demo is reserved") {
+			t.Errorf("POST %s as the demo client: got %d %s, want 403 access_denied saying the client is reserved", path, st, body)
+		}
+		if _, st := s.token(t, demoClientID, demoClientSecret); st != http.StatusOK {
+			t.Errorf("demo token after POST %s: got %d, want 200", path, st)
+		}
+	}
+	// Another client is still served: the refusal is the demo client's alone.
+	_, c, body := register(t, s, "app", "dev@example.com")
+	if c.ClientID == "" {
+		t.Fatalf("register: %s", body)
+	}
+	st, _, body := exchange(t, "POST", s.base+"/developers/app/delete", form, "client_id="+c.ClientID+"&client_secret="+c.ClientSecret)
+	if st != http.StatusNoContent {
+		t.Errorf("delete a registered client: got %d %s, want 204", st, body)
+	}
+}
+
+// TestServeDemoRestoresTheDemoClient: a store whose demo client was revoked
+// (or given another secret) does not stop serve --demo; it restores the
+// demo client, which a replica already running hears of too.
+func TestServeDemoRestoresTheDemoClient(t *testing.T) {
+	env := map[string]string{"ENERGYAPI_DB": filepath.Join(t.TempDir(), "e.db")}
+	a := startServe(t, env, "--demo", "--poll-interval", "100ms")
+	if _, err := runCmd(t, env, "clients", "revoke", demoClientID); err != nil {
+		t.Fatal(err)
+	}
+	testwait.For(t, 30*time.Second, "the revoked demo client refused", func() bool {
+		_, st := a.token(t, demoClientID, demoClientSecret)
+		return st == http.StatusUnauthorized
+	})
+	b := startServe(t, env, "--demo")
+	if _, st := b.token(t, demoClientID, demoClientSecret); st != http.StatusOK {
+		t.Errorf("demo token from serve --demo started on the revoked client: got %d, want 200", st)
+	}
+	testwait.For(t, 30*time.Second, "the restored demo client served by the replica already running", func() bool {
+		_, st := a.token(t, demoClientID, demoClientSecret)
+		return st == http.StatusOK
+	})
+	out, err := runCmd(t, env, "clients", "rotate-secret", demoClientID)
+	if err != nil || !strings.Contains(out, "client_secret") {
+		t.Fatalf("clients rotate-secret demo: %q (%v)", out, err)
+	}
+	c := startServe(t, env, "--demo")
+	if _, st := c.token(t, demoClientID, demoClientSecret); st != http.StatusOK {
+		t.Errorf("demo token from serve --demo started on a rotated demo client: got %d, want 200", st)
+	}
+}

@@ -178,7 +178,7 @@ func newHandler(cfg serveConfig, p *parts) http.Handler {
 			UnknownParameters: cfg.unknownParams,
 		},
 		Auth: api.Auth{Registry: p.reg, Tokens: p.tokens, Keys: p.keys, FailureGuard: p.hard.guard,
-			SelfService: cfg.selfService.selfService(p.log, p.reg, p.tokens)},
+			SelfService: cfg.selfService.selfService(p.log, p.reg, p.tokens, cfg.demo)},
 		// What requests ask of the store waits in an admission class of its
 		// own, apart from the answers served from memory.
 		Limits: p.hard.limits(p.served.class, cfg.sandbox.rateStyle, p.plans),

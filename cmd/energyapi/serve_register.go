@@ -77,9 +77,15 @@ func readTokens(flagName, path string) ([]string, error) {
 	return ts, nil
 }
 
-// selfService returns the self-service endpoints as configured.
-func (c *registerConfig) selfService(log *slog.Logger, reg *auth.Registry, tokens *auth.Tokens) *auth.SelfService {
+// selfService returns the self-service endpoints as configured. With demo,
+// the demo client is reserved: its secret is public, so the developer
+// endpoints may not rotate or delete it.
+func (c *registerConfig) selfService(log *slog.Logger, reg *auth.Registry, tokens *auth.Tokens, demo bool) *auth.SelfService {
 	mode, _ := auth.ParseRegistrationMode(c.mode)
+	var reserved []string
+	if demo {
+		reserved = []string{demoClientID}
+	}
 	return &auth.SelfService{Mode: mode, Registry: reg, Tokens: tokens, Log: log,
-		OperatorToken: c.operatorToken, InitialTokens: c.initialTokens, PerHour: c.perHour}
+		OperatorToken: c.operatorToken, InitialTokens: c.initialTokens, PerHour: c.perHour, Reserved: reserved}
 }

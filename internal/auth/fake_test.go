@@ -88,6 +88,19 @@ func (m *memStore) SetClientSecret(_ context.Context, id string, hash []byte) er
 	return nil
 }
 
+func (m *memStore) RestoreClient(_ context.Context, id string, hash []byte) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	c, ok := m.clients[id]
+	if !ok {
+		return energy.Errorf(energy.NotFound, "no client")
+	}
+	c.Revoked, c.SecretHash = time.Time{}, bytes.Clone(hash)
+	m.clients[id] = c
+	m.version++
+	return nil
+}
+
 func (m *memStore) ClientsVersion(context.Context) (int64, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()

@@ -120,9 +120,12 @@ func (g *Registry) newClient(name string) (Client, string, error) {
 }
 
 // Ensure makes sure a client with this ID exists, is active and accepts this
-// secret, creating or updating it as needed. It serves operator-set clients such
-// as the demo one, whose secrets are chosen by a person and so carry far less
-// entropy than generated ones; the fast hash does not protect those.
+// secret, creating it, giving it this secret or restoring it as needed: a
+// client revoked (or given another secret) since is made active again with
+// this secret, at once in this process and, in the others, as soon as their
+// Sync hears of the change. It serves operator-set clients such as the demo
+// one, whose secrets are chosen by a person and so carry far less entropy
+// than generated ones; the fast hash does not protect those.
 func (g *Registry) Ensure(ctx context.Context, id, name, secret string) error {
 	c, err := g.store.Client(ctx, id)
 	if energy.ErrorCode(err) == energy.NotFound {
@@ -137,12 +140,10 @@ func (g *Registry) Ensure(ctx context.Context, id, name, secret string) error {
 	switch {
 	case err != nil:
 		return err
-	case !c.Active():
-		return energy.Errorf(energy.Conflict, "client %q is revoked", id)
-	case g.matches(secret, c.SecretHash):
+	case c.Active() && g.matches(secret, c.SecretHash):
 		return nil
 	}
-	if err := g.store.SetClientSecret(ctx, id, g.hash(secret)); err != nil {
+	if err := g.store.RestoreClient(ctx, id, g.hash(secret)); err != nil {
 		return err
 	}
 	g.forget(id)

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -65,6 +66,12 @@ type SelfService struct {
 	PerHour int
 	// Remote returns the caller's address; it defaults to the connection's peer.
 	Remote func(*http.Request) string
+	// Reserved are the IDs of clients whose secret is public, such as the
+	// demo client: anyone may sign in with them, so the developer endpoints
+	// that change a client (rotating its secret, deleting it) refuse them
+	// with 403. They obtain tokens like any client; only the operator
+	// changes them.
+	Reserved []string
 }
 
 // Registering reports whether registration paths exist.
@@ -271,14 +278,26 @@ func (s *SelfService) clientAuth(w http.ResponseWriter, r *http.Request) (Client
 	return c, true
 }
 
+// refuseReserved answers 403 and reports true if c is one of the Reserved
+// clients, which the developer endpoints must not change.
+func (s *SelfService) refuseReserved(w http.ResponseWriter, r *http.Request, c Client, change string) bool {
+	if !slices.Contains(s.Reserved, c.ID) {
+		return false
+	}
+	s.Log.InfoContext(r.Context(), "reserved client change refused", "client_id", c.ID, "change", change)
+	writeJSON(w, http.StatusForbidden, oauthError{Error: "access_denied",
+		Description: fmt.Sprintf("client %s is reserved: its secret is public, so it cannot be rotated or deleted", c.ID)})
+	return true
+}
+
 // HandleRotate gives the client that authenticates with its credentials a
 // new secret, shown once; the old one and every token issued with it stop
-// working at once, on every replica.
+// working at once, on every replica. A Reserved client is refused with 403.
 func (s *SelfService) HandleRotate() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		noStore(w)
 		c, ok := s.clientAuth(w, r)
-		if !ok {
+		if !ok || s.refuseReserved(w, r, c, "rotate") {
 			return
 		}
 		_, secret, err := s.Registry.Rotate(r.Context(), c.ID)
@@ -293,12 +312,12 @@ func (s *SelfService) HandleRotate() http.Handler {
 
 // HandleDelete deletes the application of the client that authenticates
 // with its credentials: the client is revoked, at once on every replica,
-// and its record kept for the operator.
+// and its record kept for the operator. A Reserved client is refused with 403.
 func (s *SelfService) HandleDelete() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		noStore(w)
 		c, ok := s.clientAuth(w, r)
-		if !ok {
+		if !ok || s.refuseReserved(w, r, c, "delete") {
 			return
 		}
 		if err := s.Registry.Revoke(r.Context(), c.ID); err != nil {

@@ -52,6 +52,11 @@ type ClientStore interface {
 	// SetClientSecret replaces the client's secret hash. NotFound if there is no
 	// such client, Conflict if it is revoked.
 	SetClientSecret(ctx context.Context, id string, hash []byte) error
+	// RestoreClient makes the client active again, clearing its revocation if
+	// it has one, with the given secret hash; on an active client it only
+	// replaces the hash. It changes the clients version as SetClientSecret
+	// does. An error with code NotFound if there is no such client.
+	RestoreClient(ctx context.Context, id string, hash []byte) error
 	// ClientsVersion returns a number that changes whenever any client changes.
 	ClientsVersion(ctx context.Context) (int64, error)
 }

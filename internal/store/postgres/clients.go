@@ -150,8 +150,32 @@ func (s *Store) SetClientSecret(ctx context.Context, id string, hash []byte) err
 	return nil
 }
 
+// RestoreClient makes the client active again with the given secret hash,
+// clearing its revocation if it has one; on an active client it only
+// replaces the hash. It returns an error with code NotFound if there is no
+// such client.
+func (s *Store) RestoreClient(ctx context.Context, id string, hash []byte) error {
+	if !store.ValidText(id) { // as in Client
+		return fmt.Errorf("postgres: restore client: %w", store.ClientNotFound(id))
+	}
+	err := s.update(ctx, func(tx pgx.Tx) error {
+		tag, err := tx.Exec(ctx, `UPDATE clients SET revoked = NULL, secret_hash = $1 WHERE id = $2`, store.StoredHash(hash), id)
+		if err != nil {
+			return err
+		}
+		if tag.RowsAffected() == 0 {
+			return store.ClientNotFound(id)
+		}
+		return clientsChanged(ctx, tx, s.now())
+	})
+	if err != nil {
+		return fmt.Errorf("postgres: restore client: %w", err)
+	}
+	return nil
+}
+
 // ClientsVersion returns a number that changes whenever a client is created,
-// revoked or given a new secret.
+// revoked, restored or given a new secret.
 func (s *Store) ClientsVersion(ctx context.Context) (int64, error) {
 	v, err := s.readVersion(ctx, "clients")
 	if err != nil {

@@ -137,8 +137,32 @@ func (s *Store) SetClientSecret(ctx context.Context, id string, hash []byte) err
 	return nil
 }
 
+// RestoreClient makes the client active again with the given secret hash,
+// clearing its revocation if it has one; on an active client it only
+// replaces the hash. It returns an error with code NotFound if there is no
+// such client.
+func (s *Store) RestoreClient(ctx context.Context, id string, hash []byte) error {
+	err := s.update(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx,
+			`UPDATE clients SET revoked = NULL, secret_hash = ? WHERE id = ?`, store.StoredHash(hash), id)
+		if err != nil {
+			return err
+		}
+		if n, err := res.RowsAffected(); err != nil {
+			return err
+		} else if n == 0 {
+			return store.ClientNotFound(id)
+		}
+		return bumpVersion(ctx, tx, "clients", s.now())
+	})
+	if err != nil {
+		return fmt.Errorf("sqlite: restore client: %w", err)
+	}
+	return nil
+}
+
 // ClientsVersion returns a number that changes whenever a client is created,
-// revoked or given a new secret.
+// revoked, restored or given a new secret.
 func (s *Store) ClientsVersion(ctx context.Context) (int64, error) {
 	v, err := readVersion(ctx, s.r, "clients")
 	if err != nil {

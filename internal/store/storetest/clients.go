@@ -136,6 +136,56 @@ func testClients(t *testing.T, open func(t *testing.T) Store) {
 		}
 	})
 
+	t.Run("Restore", func(t *testing.T) {
+		for _, tc := range []struct {
+			name   string
+			revoke bool
+		}{{"revoked", true}, {"active", false}} {
+			t.Run(tc.name, func(t *testing.T) {
+				s := open(t)
+				noErr(t, "CreateClient", s.CreateClient(t.Context(), newClient("alpha", t0())))
+				if tc.revoke {
+					noErr(t, "RevokeClient", s.RevokeClient(t.Context(), "alpha", t0().Add(time.Hour)))
+				}
+				before, err := s.ClientsVersion(t.Context())
+				noErr(t, "ClientsVersion", err)
+				noErr(t, "RestoreClient", s.RestoreClient(t.Context(), "alpha", []byte("restored hash")))
+				after, err := s.ClientsVersion(t.Context())
+				noErr(t, "ClientsVersion", err)
+				if after == before {
+					t.Errorf("ClientsVersion: got %d before and after RestoreClient, want a change", after)
+				}
+				got, err := s.Client(t.Context(), "alpha")
+				noErr(t, "Client", err)
+				want := newClient("alpha", t0())
+				want.SecretHash = []byte("restored hash")
+				wantClient(t, got, want)
+				if !got.Active() {
+					t.Fatalf("Active after RestoreClient: got false, want true")
+				}
+				// A restored client is like any active one: it can be revoked again.
+				noErr(t, "RevokeClient after restore", s.RevokeClient(t.Context(), "alpha", t0().Add(2*time.Hour)))
+				if got, err := s.Client(t.Context(), "alpha"); err != nil || got.Active() || !got.Revoked.Equal(t0().Add(2*time.Hour)) {
+					t.Fatalf("Client revoked after restore: got %+v, %v, want revoked at %v", got, err, t0().Add(2*time.Hour))
+				}
+			})
+		}
+	})
+
+	t.Run("RestoreUnknownIsNotFound", func(t *testing.T) {
+		s := open(t)
+		noErr(t, "CreateClient", s.CreateClient(t.Context(), newClient("alpha", t0())))
+		before, err := s.ClientsVersion(t.Context())
+		noErr(t, "ClientsVersion", err)
+		wantCode(t, "RestoreClient", s.RestoreClient(t.Context(), "beta", []byte("h")), energy.NotFound)
+		if _, err := s.Client(t.Context(), "beta"); energy.ErrorCode(err) != energy.NotFound {
+			t.Fatalf("Client after a refused RestoreClient: got %v, want code NotFound", err)
+		}
+		if after, err := s.ClientsVersion(t.Context()); err != nil || after != before {
+			t.Fatalf("ClientsVersion after a refused RestoreClient: got %d (%v), want %d", after, err, before)
+		}
+	})
+
 	t.Run("Version", func(t *testing.T) {
 		s := open(t)
 		// The steps share one store and run in order: each sees the previous ones' effects.
@@ -160,6 +210,11 @@ func testClients(t *testing.T, open func(t *testing.T) Store) {
 				return failsWith(energy.NotFound, s.RevokeClient(ctx, "nobody", t0()))
 			}, false},
 			{"set secret of another", func(ctx context.Context) error { return s.SetClientSecret(ctx, "beta", []byte("h4")) }, true},
+			{"restore revoked", func(ctx context.Context) error { return s.RestoreClient(ctx, "alpha", []byte("h5")) }, true},
+			{"restore active", func(ctx context.Context) error { return s.RestoreClient(ctx, "alpha", []byte("h6")) }, true},
+			{"restore unknown (fails)", func(ctx context.Context) error {
+				return failsWith(energy.NotFound, s.RestoreClient(ctx, "nobody", []byte("h7")))
+			}, false},
 		}
 		for _, step := range steps {
 			t.Run(step.name, func(t *testing.T) {

@@ -96,6 +96,7 @@ func testClientChangesTold(t *testing.T, open func(t *testing.T) (Store, Store))
 		{"CreateClient", func() error { return a.CreateClient(ctx, newClient("watched", t0())) }},
 		{"SetClientSecret", func() error { return a.SetClientSecret(ctx, "watched", []byte("new hash")) }},
 		{"RevokeClient", func() error { return a.RevokeClient(ctx, "watched", t0().Add(time.Hour)) }},
+		{"RestoreClient", func() error { return a.RestoreClient(ctx, "watched", []byte("restored hash")) }},
 	} {
 		select {
 		case <-told: // whatever came before this change

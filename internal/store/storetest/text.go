@@ -30,6 +30,7 @@ func testText(t *testing.T, open func(t *testing.T) Store) {
 			wantCode(t, "Client", err, energy.NotFound)
 			wantCode(t, "RevokeClient", s.RevokeClient(t.Context(), bad, t0()), energy.NotFound)
 			wantCode(t, "SetClientSecret", s.SetClientSecret(t.Context(), bad, []byte("h")), energy.NotFound)
+			wantCode(t, "RestoreClient", s.RestoreClient(t.Context(), bad, []byte("h")), energy.NotFound)
 			wantCode(t, "CreateClient with bad ID", s.CreateClient(t.Context(), newClient(bad, t0())), energy.Invalid)
 			named := newClient("good-id", t0())
 			named.Name = bad
