@@ -13,6 +13,7 @@ import (
 )
 
 func TestDatasetsListsTheCatalogue(t *testing.T) {
+	t.Parallel()
 	var out bytes.Buffer
 	if err := runDatasets([]string{"--format", "json"}, envOf(nil), &out, false); err != nil {
 		t.Fatal(err)
@@ -37,6 +38,7 @@ func TestDatasetsListsTheCatalogue(t *testing.T) {
 }
 
 func TestGetAnyDatasetByItsParameters(t *testing.T) {
+	t.Parallel()
 	at := time.Date(2024, 10, 27, 0, 15, 0, 0, time.UTC) // 02:15 in Rome, the first time: summer time
 	srv := apitest.NewServer(t, apitest.Options{Load: []energy.LoadPoint{
 		{At: at, Zone: energy.Sicily, TotalMW: 1500.5, ForecastMW: math.NaN()},

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/energyapi/energyapi/internal/dataset"
@@ -29,6 +30,7 @@ func runDemo(ctx context.Context, args []string, getenv func(string) string, std
 	from := fs.String("from", first.String(), "first day of the demo time series, yyyy-mm-dd")
 	to := fs.String("to", last.String(), "last day of the demo time series, yyyy-mm-dd")
 	seed := fs.Uint64("seed", demo.DefaultSeed, "seed of the synthetic power system's weather and noise")
+	only := fs.String("periods", "", "write only these periods of the range, comma-separated: months (2025-12) and years (2025: the datasets kept in yearly parts); default every period")
 	if err := parseFlags(fs, args, getenv); err != nil {
 		return err
 	}
@@ -49,12 +51,16 @@ func runDemo(ctx context.Context, args []string, getenv func(string) string, std
 	if in.First.AddDays(366*maxDemoYears).Compare(in.Last) < 0 {
 		return usagef("--from %s to --to %s: at most %d years of demo data", in.First, in.Last, maxDemoYears)
 	}
+	periods, err := pickPeriods(dataset.DemoPeriods(in), *only)
+	if err != nil {
+		return err
+	}
 	st, err := openStore(ctx, *db, true)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	sums, err := writeDemo(ctx, st, newProgress(stderr, time.Now), in, dataset.DemoPeriods(in))
+	sums, err := writeDemo(ctx, st, newProgress(stderr, time.Now), in, periods)
 	if err != nil {
 		return err
 	}
@@ -81,4 +87,25 @@ func parseDay(name, v string) (energy.Date, error) {
 func defaultDemo() dataset.DemoInput {
 	first, last := demo.LoadRange()
 	return dataset.DemoInput{First: first, Last: last, Seed: demo.DefaultSeed, StatsFirst: demo.ThermoFirstYear}
+}
+
+// pickPeriods returns the periods of all that list names (comma-separated,
+// as DemoPeriod.String writes them), or all of them for an empty list.
+func pickPeriods(all []dataset.DemoPeriod, list string) ([]dataset.DemoPeriod, error) {
+	if list == "" {
+		return all, nil
+	}
+	byName := map[string]dataset.DemoPeriod{}
+	for _, p := range all {
+		byName[p.String()] = p
+	}
+	var out []dataset.DemoPeriod
+	for name := range strings.SplitSeq(list, ",") {
+		p, ok := byName[strings.TrimSpace(name)]
+		if !ok {
+			return nil, invalidValue("--periods", name, "a month (yyyy-mm) or year (yyyy) of the demo range")
+		}
+		out = append(out, p)
+	}
+	return out, nil
 }

@@ -42,6 +42,7 @@ var (
 // of its page). So a renamed flag, a moved file or a moved section fails
 // here rather than in a reader's hands.
 func TestDocsQuoteWhatExists(t *testing.T) {
+	t.Parallel()
 	root := filepath.Join("..", "..")
 	pages, err := filepath.Glob(filepath.Join(root, "docs", "*.md"))
 	if err != nil {
@@ -256,6 +257,7 @@ func anchorsOf(md string) []string {
 // TestReadmeIsShort keeps the README a five-minute read for a newcomer;
 // operations, clients, data and design belong in docs/.
 func TestReadmeIsShort(t *testing.T) {
+	t.Parallel()
 	const maxLines = 250
 	b, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
 	if err != nil {

@@ -22,6 +22,7 @@ import (
 // So that this cannot hide code the server runs, no other non-test file may
 // import such a package.
 func TestNoLongFunctions(t *testing.T) {
+	t.Parallel()
 	const maxLines = 80
 	const module = "github.com/energyapi/energyapi"
 	root := filepath.Join("..", "..")

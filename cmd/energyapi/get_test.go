@@ -83,6 +83,7 @@ const (
 )
 
 func TestGetPeakValleyCSVOverSeveralWindows(t *testing.T) {
+	t.Parallel()
 	srv := apitest.NewServer(t, apitest.Options{Data: getData()})
 	out, errOut, _, err := runGetCmd(t, srv, credentials(), "peak-valley", "--from", "01/01/2024", "--to", "31/03/2024", "--format", "csv")
 	if err != nil {
@@ -112,6 +113,7 @@ func TestGetPeakValleyCSVOverSeveralWindows(t *testing.T) {
 }
 
 func TestGetNoProgressForOneRequest(t *testing.T) {
+	t.Parallel()
 	srv := apitest.NewServer(t, apitest.Options{Data: getData()})
 	out, errOut, _, err := runGetCmd(t, srv, credentials(), "peak-valley", "--from", "1/3/2024", "--to", "1/3/2024", "--format", "csv")
 	if err != nil {
@@ -123,6 +125,7 @@ func TestGetNoProgressForOneRequest(t *testing.T) {
 }
 
 func TestGetThermoelectricCSV(t *testing.T) {
+	t.Parallel()
 	srv := apitest.NewServer(t, apitest.Options{Data: getData()})
 	// Credentials by flag this time; the environment holds a wrong secret, and flags win.
 	env := map[string]string{"ENERGYAPI_CLIENT_SECRET": "wrong"}
@@ -142,6 +145,7 @@ func TestGetThermoelectricCSV(t *testing.T) {
 }
 
 func TestGetThermoelectricNegativeThousands(t *testing.T) {
+	t.Parallel()
 	srv := apitest.NewServer(t, apitest.Options{Data: getData()})
 	out, _, _, err := runGetCmd(t, srv, credentials(), "thermoelectric", "--year", "2022", "--format", "csv")
 	if err != nil {
@@ -154,6 +158,7 @@ func TestGetThermoelectricNegativeThousands(t *testing.T) {
 }
 
 func TestGetThermoelectricEmptyBody(t *testing.T) {
+	t.Parallel()
 	srv := apitest.NewServer(t, apitest.Options{Data: getData()})
 	for format, want := range map[string]string{
 		"csv":  "year,capacity_type,region,province,category,subcategory,production_GWh\n",
@@ -172,6 +177,7 @@ func TestGetThermoelectricEmptyBody(t *testing.T) {
 }
 
 func TestGetDefaultsToJSONOffTerminal(t *testing.T) {
+	t.Parallel()
 	srv := apitest.NewServer(t, apitest.Options{Data: getData()})
 	out, _, _, err := runGetCmd(t, srv, credentials(), "thermoelectric", "--year", "2022")
 	if err != nil {
@@ -203,6 +209,7 @@ func TestGetDefaultsToJSONOffTerminal(t *testing.T) {
 }
 
 func TestGetPeakValleyJSON(t *testing.T) {
+	t.Parallel()
 	srv := apitest.NewServer(t, apitest.Options{Data: getData()})
 	out, _, _, err := runGetCmd(t, srv, credentials(), "peak-valley", "--from", "31/03/2024", "--to", "31/03/2024", "--format", "json")
 	if err != nil {
@@ -244,6 +251,7 @@ func cells(t *testing.T, table string) [][]string {
 }
 
 func TestGetTable(t *testing.T) {
+	t.Parallel()
 	srv := apitest.NewServer(t, apitest.Options{Data: getData()})
 	out, _, _, err := runGetCmd(t, srv, credentials(), "thermoelectric", "--year", "2023", "--province", "Milano", "--province", "Taranto", "--format", "table")
 	if err != nil {
@@ -278,6 +286,7 @@ func TestGetTable(t *testing.T) {
 }
 
 func TestGetRateLimitedThenSuccess(t *testing.T) {
+	t.Parallel()
 	srv := apitest.NewServer(t, apitest.Options{Data: getData(), Wrap: apitest.Inject(1, "/load/v2.0/peak-valley-load", http.StatusTooManyRequests,
 		`{"result":{"message":"Too Many Requests","status":"ERROR"}}`, "Retry-After", "2")})
 	out, _, w, err := runGetCmd(t, srv, credentials(), "peak-valley", "--from", "1/3/2024", "--to", "1/3/2024", "--format", "csv")
@@ -298,6 +307,7 @@ func TestGetRateLimitedThenSuccess(t *testing.T) {
 // TestGetTokenExpiryMidRange: the server's clock passes the token's lifetime
 // after the first window; the command gets a new token and carries on.
 func TestGetTokenExpiryMidRange(t *testing.T) {
+	t.Parallel()
 	clk := apitest.NewClock(time.Now())
 	var once sync.Once
 	jump := func(next http.Handler) http.Handler {
@@ -325,6 +335,7 @@ func TestGetTokenExpiryMidRange(t *testing.T) {
 }
 
 func TestGetServerRefusalIsTheError(t *testing.T) {
+	t.Parallel()
 	srv := apitest.NewServer(t, apitest.Options{Data: getData()})
 	env := map[string]string{"ENERGYAPI_CLIENT_ID": apitest.ClientID, "ENERGYAPI_CLIENT_SECRET": "wrong"}
 	out, _, _, err := runGetCmd(t, srv, env, "thermoelectric", "--year", "2023")
@@ -334,6 +345,7 @@ func TestGetServerRefusalIsTheError(t *testing.T) {
 }
 
 func TestGetUsageErrors(t *testing.T) {
+	t.Parallel()
 	srv := apitest.NewServer(t, apitest.Options{Data: getData()})
 	for _, tc := range []struct {
 		name string
@@ -369,6 +381,7 @@ func TestGetUsageErrors(t *testing.T) {
 // fetches with --as-of, --changed-since and --include meta, then twice with
 // --cache-dir: the second fetch is a revalidation the server answers 304.
 func TestGetAsOfChangedSinceAndCache(t *testing.T) {
+	t.Parallel()
 	cat, err := catalog.New()
 	if err != nil {
 		t.Fatal(err)
@@ -429,6 +442,7 @@ func TestGetAsOfChangedSinceAndCache(t *testing.T) {
 // answer, and with --cache-dir revalidates it under its gzip tag: the
 // second fetch is a 304, and both print the same records.
 func TestGetCompressedWithCache(t *testing.T) {
+	t.Parallel()
 	srv := apitest.NewServer(t, apitest.Options{Data: apitest.Rows{"thermoelectric": demo.Thermoelectric()}})
 	var mu sync.Mutex
 	var seen []string // Accept-Encoding, If-None-Match, status, Content-Encoding of each data request

@@ -23,6 +23,7 @@ import (
 // requests, rotate the secret and revoke the client. No client secret and no
 // access token may appear in any log line or error answer.
 func TestSessionLogsHoldNoCredentials(t *testing.T) {
+	t.Parallel()
 	db := filepath.Join(t.TempDir(), "session.db")
 	var cmdLogs bytes.Buffer // stderr of every command but serve
 	cmd := func(args ...string) string {

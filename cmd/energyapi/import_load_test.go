@@ -13,6 +13,7 @@ import (
 // stored value and whose last row is bad, which must fail naming the line
 // and store nothing (the good file is still unchanged afterwards).
 func TestImportLoadAndTransmissionDatasets(t *testing.T) {
+	t.Parallel()
 	env := map[string]string{"ENERGYAPI_DB": filepath.Join(t.TempDir(), "siblings.db")}
 	for _, tc := range []struct {
 		dataset, good, bad string

@@ -71,6 +71,7 @@ func importFiles(tb testing.TB, env map[string]string, dataset string, files ...
 }
 
 func TestTotalLoadDSTThroughImportAndAPI(t *testing.T) {
+	t.Parallel()
 	env := map[string]string{"ENERGYAPI_DB": filepath.Join(t.TempDir(), "dst.db")}
 	file, n := dstLoadFile(t)
 	if n != 92+100 {
@@ -105,6 +106,7 @@ func TestTotalLoadDSTThroughImportAndAPI(t *testing.T) {
 }
 
 func TestFailedImportLeavesServedDataUnchanged(t *testing.T) {
+	t.Parallel()
 	env := map[string]string{"ENERGYAPI_DB": filepath.Join(t.TempDir(), "atomic.db")}
 	dir := t.TempDir()
 	good := filepath.Join(dir, "good.csv")
@@ -155,6 +157,7 @@ func TestFailedImportLeavesServedDataUnchanged(t *testing.T) {
 // TestPeakValleyImportWinsOverDerived imports the API's own JSON shape for a
 // day that also has total load, and reads back the published records.
 func TestPeakValleyImportWinsOverDerived(t *testing.T) {
+	t.Parallel()
 	env := map[string]string{"ENERGYAPI_DB": filepath.Join(t.TempDir(), "pv.db")}
 	load, _ := dstLoadFile(t)
 	if _, err := importFiles(t, env, "total-load", load); err != nil {
@@ -187,6 +190,7 @@ func TestPeakValleyImportWinsOverDerived(t *testing.T) {
 }
 
 func TestImportReportsIncompleteDaysAndRefusesImplausibleLoad(t *testing.T) {
+	t.Parallel()
 	db := filepath.Join(t.TempDir(), "e.db")
 	env := map[string]string{"ENERGYAPI_DB": db}
 	// 2 March 2024 in full for Italy, 3 March for its first ten quarter hours.

@@ -13,6 +13,7 @@ import (
 // hands the stores what they need of them (storetest takes the catalogue as
 // an argument).
 func TestStoreImportsNothingAbove(t *testing.T) {
+	t.Parallel()
 	const module = "github.com/energyapi/energyapi/"
 	goTool, err := exec.LookPath("go")
 	if err != nil {

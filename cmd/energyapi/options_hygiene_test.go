@@ -21,6 +21,7 @@ var optionGroups = map[string]bool{"Options": true, "Data": true, "Auth": true, 
 // internal/api no function assigns to a field of an Options argument,
 // but withDefaults, which returns the defaults resolved in a copy.
 func TestOptionsNotChangedAfterConstruction(t *testing.T) {
+	t.Parallel()
 	for _, f := range parseDir(t, ".") {
 		ast.Inspect(f.file, func(n ast.Node) bool {
 			if msg := changeableOptions(n); msg != "" {

@@ -111,6 +111,7 @@ func (s *server) usage(tb testing.TB, token string) usageOf {
 // sandbox's admin call), and the quota's reset when the sandbox clock
 // passes 00:00 UTC.
 func TestPlansPublicStyle(t *testing.T) {
+	t.Parallel()
 	db := filepath.Join(t.TempDir(), "p.db")
 	env := map[string]string{"ENERGYAPI_DB": db}
 	if _, err := runCmd(t, env, "init"); err != nil {
@@ -202,6 +203,7 @@ func wantGateway(tb testing.TB, a answer, body, code, retryAfter string) {
 // and each limit refuses with 429 and Retry-After; a client without a
 // plan, with no default plan defined, gets today's answers.
 func TestPlansStandardStyle(t *testing.T) {
+	t.Parallel()
 	db := filepath.Join(t.TempDir(), "p.db")
 	env := map[string]string{"ENERGYAPI_DB": db}
 	if _, err := runCmd(t, env, "init"); err != nil {
@@ -391,6 +393,7 @@ func checkJournal(t *testing.T, s *server, clientID string, backoffs int) {
 // call is refused on both. Usage equals the calls made on both replicas,
 // through the CLI, and after both restart.
 func TestPlansQuotaAcrossPostgreSQLReplicas(t *testing.T) {
+	t.Parallel()
 	env := map[string]string{"ENERGYAPI_DB": cluster.Database(t)}
 	if _, err := runCmd(t, env, "plans", "set", "daily", "--per-day", "40"); err != nil {
 		t.Fatal(err)
@@ -461,6 +464,7 @@ func TestPlansQuotaAcrossPostgreSQLReplicas(t *testing.T) {
 }
 
 func TestReadPlans(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name, doc, err string
 		n              int
@@ -487,6 +491,7 @@ func TestReadPlans(t *testing.T) {
 // TestPlansCLI defines, lists and deletes plans, assigns them, and reads
 // usage through the CLI.
 func TestPlansCLI(t *testing.T) {
+	t.Parallel()
 	db := filepath.Join(t.TempDir(), "p.db")
 	env := map[string]string{"ENERGYAPI_DB": db}
 	if _, err := runCmd(t, env, "init"); err != nil {

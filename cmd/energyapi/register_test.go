@@ -62,6 +62,7 @@ func sqliteEnv(tb testing.TB) map[string]string {
 }
 
 func TestRegistrationOffByDefault(t *testing.T) {
+	t.Parallel()
 	s := startServe(t, sqliteEnv(t), operatorFlags(t, "off")[2:]...) // an operator token, but no --registration
 	for _, c := range []struct{ method, path string }{
 		{"GET", "/developers"}, {"POST", "/developers/register"}, {"GET", "/developers/app"},
@@ -92,11 +93,13 @@ func register(tb testing.TB, s *server, name, contact string) (int, createdClien
 func quoteJSON(s string) string { b, _ := json.Marshal(s); return string(b) }
 
 func TestRegistrationApprovalSQLite(t *testing.T) {
+	t.Parallel()
 	env := sqliteEnv(t)
 	checkApproval(t, env, startServe(t, env, operatorFlags(t, "approval")...), startServe(t, env, operatorFlags(t, "approval")...))
 }
 
 func TestRegistrationApprovalPostgreSQL(t *testing.T) {
+	t.Parallel()
 	env := map[string]string{"ENERGYAPI_DB": cluster.Database(t)}
 	checkApproval(t, env, startServe(t, env, operatorFlags(t, "approval")...), startServe(t, env, operatorFlags(t, "approval")...))
 }
@@ -155,6 +158,7 @@ func checkApproval(t *testing.T, env map[string]string, a, b *server) {
 }
 
 func TestRegistrationsPerAddressPerHour(t *testing.T) {
+	t.Parallel()
 	env := sqliteEnv(t)
 	a := startServe(t, env, "--registration", "open", "--registrations-per-hour", "2")
 	b := startServe(t, env, "--registration", "open", "--registrations-per-hour", "2")
@@ -196,6 +200,7 @@ func ensureClient(tb testing.TB, env map[string]string, id, secret string) {
 
 // TestRotatingAPendingClientKeepsItPending: a rotation must not approve.
 func TestRotatingAPendingClientKeepsItPending(t *testing.T) {
+	t.Parallel()
 	env := sqliteEnv(t)
 	s := startServe(t, env, operatorFlags(t, "approval")...)
 	_, c, body := register(t, s, "app", "dev@example.com")
@@ -229,6 +234,7 @@ func TestRotatingAPendingClientKeepsItPending(t *testing.T) {
 // developer endpoints refuse to rotate or delete the demo client, whose
 // secret is public, and it keeps obtaining tokens.
 func TestDemoClientReserved(t *testing.T) {
+	t.Parallel()
 	env := map[string]string{"ENERGYAPI_DB": filepath.Join(t.TempDir(), "e.db")}
 	s := startServe(t, env, "--demo", "--registration", "open")
 	form := map[string]string{"Content-Type": "application/x-www-form-urlencoded"}
@@ -257,6 +263,7 @@ func TestDemoClientReserved(t *testing.T) {
 // (or given another secret) does not stop serve --demo; it restores the
 // demo client, which a replica already running hears of too.
 func TestServeDemoRestoresTheDemoClient(t *testing.T) {
+	t.Parallel()
 	env := map[string]string{"ENERGYAPI_DB": filepath.Join(t.TempDir(), "e.db")}
 	a := startServe(t, env, "--demo", "--poll-interval", "100ms")
 	if _, err := runCmd(t, env, "clients", "revoke", demoClientID); err != nil {

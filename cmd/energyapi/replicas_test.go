@@ -18,6 +18,7 @@ import (
 // within 2 s, and a revocation through the CLI is enforced by both within
 // 5 s, all without a restart.
 func TestReplicasShareOnePostgreSQL(t *testing.T) {
+	t.Parallel()
 	env := map[string]string{"ENERGYAPI_DB": cluster.Database(t)}
 	c := createClient(t, env, "--name", "acme")
 	a := startServe(t, env)

@@ -42,12 +42,14 @@ const (
 )
 
 func TestRFCEndpointsSQLite(t *testing.T) {
+	t.Parallel()
 	env := sqliteEnv(t)
 	ensureClient(t, env, rfcExampleClient, rfcExampleSecret)
 	checkRFCEndpoints(t, startServe(t, env, operatorFlags(t, "open")...), startServe(t, env, operatorFlags(t, "open")...))
 }
 
 func TestRFCEndpointsPostgreSQL(t *testing.T) {
+	t.Parallel()
 	env := map[string]string{"ENERGYAPI_DB": cluster.Database(t)}
 	ensureClient(t, env, rfcExampleClient, rfcExampleSecret)
 	checkRFCEndpoints(t, startServe(t, env, operatorFlags(t, "open")...), startServe(t, env, operatorFlags(t, "open")...))

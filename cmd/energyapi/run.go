@@ -181,11 +181,13 @@ Prints a one-line JSON summary, and on a terminal its progress on stderr.
 Creates the store if it does not exist.
 `
 
-	helpDemo = `Usage: energyapi demo [--db D] [--from DAY] [--to DAY] [--seed N]
+	helpDemo = `Usage: energyapi demo [--db D] [--from DAY] [--to DAY] [--seed N] [--periods P,...]
 
-Write the deterministic demo dataset into the store (creating it if needed);
-writing it again changes nothing. Every dataset comes from one synthetic
-Italian power system (see docs/data.md).
+Write the deterministic demo dataset into the store (creating it if needed):
+every part the store does not hold, the same parts serve --demo generates
+when first asked; writing it again changes nothing, and parts an import
+wrote stay. Every dataset comes from one synthetic Italian power system
+(see docs/data.md).
 
   --from DAY  first day of the time series, yyyy-mm-dd (default 2019-01-01)
   --to DAY    last day of the time series, yyyy-mm-dd (default 2025-12-31);
@@ -193,6 +195,8 @@ Italian power system (see docs/data.md).
               their years (2015-2024) whatever the range.
   --seed N    seed of the system's weather and noise (default the seed
               serve --demo uses); the yearly calibration holds for any seed.
+  --periods P only these periods, comma-separated: months (2025-12) and
+              years (2025: the datasets kept in yearly parts).
 `
 
 	helpGet = `Usage: energyapi get DATASET [--PARAM VALUE ...] [flags]

@@ -100,6 +100,7 @@ type createdClient struct {
 }
 
 func TestClientsLifecycleAgainstRunningServer(t *testing.T) {
+	t.Parallel()
 	db := filepath.Join(t.TempDir(), "e.db")
 	env := map[string]string{"ENERGYAPI_DB": db} // the environment names the store
 	if _, err := runCmd(t, env, "init"); err != nil {
@@ -166,6 +167,7 @@ func TestClientsLifecycleAgainstRunningServer(t *testing.T) {
 // that it adds the demo client but no demo data (TestEnsureDemo covers that),
 // and shows an import from another process served without a restart.
 func TestServeDemo(t *testing.T) {
+	t.Parallel()
 	db := filepath.Join(t.TempDir(), "e.db")
 	env := map[string]string{"ENERGYAPI_DB": db}
 	dir := t.TempDir()
@@ -275,6 +277,7 @@ func demoRegistry(tb testing.TB) *auth.Registry {
 // version of at least dataset.DemoVersion and nothing generated; a store
 // that has data gets no demo data.
 func TestEnsureDemo(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	reg := demoRegistry(t)
 	for range 2 {
@@ -301,6 +304,7 @@ func TestEnsureDemo(t *testing.T) {
 }
 
 func TestDemoRefusesPublicAddress(t *testing.T) {
+	t.Parallel()
 	db := filepath.Join(t.TempDir(), "e.db")
 	_, err := runCmd(t, nil, "serve", "--demo", "--db", db, "--addr", "0.0.0.0:0")
 	if err == nil || !strings.Contains(err.Error(), "--allow-public") {
@@ -312,6 +316,7 @@ func TestDemoRefusesPublicAddress(t *testing.T) {
 }
 
 func TestUsageErrors(t *testing.T) {
+	t.Parallel()
 	for _, args := range [][]string{
 		{},
 		{"frobnicate"},
@@ -333,6 +338,7 @@ func TestUsageErrors(t *testing.T) {
 // TestServeCompression: serve compresses what Accept-Encoding asks for,
 // and --compression=false (or ENERGYAPI_COMPRESSION=false) turns it off.
 func TestServeCompression(t *testing.T) {
+	t.Parallel()
 	db := filepath.Join(t.TempDir(), "e.db")
 	env := map[string]string{"ENERGYAPI_DB": db}
 	if _, err := runCmd(t, env, "init"); err != nil {

@@ -29,6 +29,7 @@ type ttyBuffer struct{ apitest.Buffer }
 func (*ttyBuffer) IsTerminal() bool { return true }
 
 func TestIsTerminal(t *testing.T) {
+	t.Parallel()
 	f, err := os.Create(filepath.Join(t.TempDir(), "out"))
 	if err != nil {
 		t.Fatal(err)
@@ -187,6 +188,7 @@ func TestServeOnTerminal(t *testing.T) {
 // TestBannerWithoutData shows the banner of an empty store, and a
 // PostgreSQL URL without its password.
 func TestBannerWithoutData(t *testing.T) {
+	t.Parallel()
 	cat, err := catalog.New()
 	if err != nil {
 		t.Fatal(err)
@@ -218,6 +220,7 @@ func TestBannerWithoutData(t *testing.T) {
 // TestLogDurationsInMilliseconds logs a time.Duration in both formats: it
 // must come out as a float number of milliseconds under a key ending _ms.
 func TestLogDurationsInMilliseconds(t *testing.T) {
+	t.Parallel()
 	for _, format := range []logFormat{logJSON, logText} {
 		var b bytes.Buffer
 		newLogger(&b, format, slog.LevelInfo).Info("done", "duration", 1500*time.Microsecond, slog.Group("import", "took", 2*time.Second))
@@ -236,6 +239,7 @@ func TestLogDurationsInMilliseconds(t *testing.T) {
 // TestImportProgress imports on a terminal and off one: progress lines on
 // stderr for the first only; the JSON summary on stdout for both.
 func TestImportProgress(t *testing.T) {
+	t.Parallel()
 	file := loadCSV(t, "tl.csv", energy.Date{Year: 2023, Month: 1, Day: 1}, 2, 0)
 	for _, terminal := range []bool{true, false} {
 		t.Run(fmt.Sprint("terminal ", terminal), func(t *testing.T) {
@@ -311,6 +315,7 @@ func TestDemoProgress(t *testing.T) {
 }
 
 func TestCount(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		n    int
 		want string

@@ -9,6 +9,7 @@ import (
 // TestMemoryBudgetFlag checks the sizes --memory-budget takes, and that
 // any other value is a usage error that says what it wants.
 func TestMemoryBudgetFlag(t *testing.T) {
+	t.Parallel()
 	env := func(string) string { return "" }
 	for _, tc := range []struct {
 		arg  string

@@ -18,6 +18,7 @@ import (
 // opens anything: a faults file's mistake is named by file and line, and
 // the sandbox's own flags need --sandbox.
 func TestServeSandboxRefusals(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	db := filepath.Join(dir, "e.db")
 	if _, err := runCmd(t, nil, "init", "--db", db); err != nil {
@@ -52,6 +53,7 @@ func TestServeSandboxRefusals(t *testing.T) {
 // TestServeWithoutSandboxHasNoAdmin: a production serve answers 404 on the
 // sandbox's admin paths, whatever the credential.
 func TestServeWithoutSandboxHasNoAdmin(t *testing.T) {
+	t.Parallel()
 	db := filepath.Join(t.TempDir(), "e.db")
 	if _, err := runCmd(t, nil, "init", "--db", db); err != nil {
 		t.Fatal(err)
@@ -75,6 +77,7 @@ func TestServeWithoutSandboxHasNoAdmin(t *testing.T) {
 // it: the admin token is printed, the faults file's rule applies, the
 // journal records it and tokens expire on the fixed clock.
 func TestServeSandbox(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	db := filepath.Join(dir, "e.db")
 	if _, err := runCmd(t, nil, "init", "--db", db); err != nil {
@@ -124,6 +127,7 @@ func TestServeSandbox(t *testing.T) {
 }
 
 func TestDemoImpliesSandboxUnlessTurnedOff(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		args []string
 		want bool

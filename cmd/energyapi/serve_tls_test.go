@@ -106,6 +106,7 @@ func serveInProcess(tb testing.TB, env map[string]string, args ...string) (stdou
 }
 
 func TestServeTLS(t *testing.T) {
+	t.Parallel()
 	certFile, keyFile, pool := selfSigned(t)
 	db := filepath.Join(t.TempDir(), "tls.db")
 	id, secret := fltClient(t, db)
@@ -165,6 +166,7 @@ func TestServeTLS(t *testing.T) {
 }
 
 func TestServeTLSConfigErrors(t *testing.T) {
+	t.Parallel()
 	certFile, keyFile, _ := selfSigned(t)
 	otherCert, _, _ := selfSigned(t)
 	db := filepath.Join(t.TempDir(), "tls.db")

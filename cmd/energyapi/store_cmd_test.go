@@ -20,6 +20,7 @@ import (
 // before creating anything, with a message that names the path and says how
 // to create it.
 func TestOnlySomeCommandsCreateTheStore(t *testing.T) {
+	t.Parallel()
 	csv := filepath.Join(t.TempDir(), "t.csv")
 	if err := os.WriteFile(csv, []byte("year;capacity_type;region;province;category;subcategory;production_GWh\n2024;Lorda;Puglia;Brindisi;Non cogenerativa;Condensazione;100\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -80,6 +81,7 @@ func TestOnlySomeCommandsCreateTheStore(t *testing.T) {
 // TestInit creates a store, runs it again on the existing store, and then
 // uses the store with a command that needs one.
 func TestInit(t *testing.T) {
+	t.Parallel()
 	db := filepath.Join(t.TempDir(), "i.db")
 	out, err := runCmd(t, nil, "init", "--db", db)
 	if err != nil || !strings.Contains(out, "created store "+db) {
@@ -97,6 +99,7 @@ func TestInit(t *testing.T) {
 // TestStoreOpenToOthersRefused makes a store world-readable: every command
 // must refuse it, naming the path, the mode and the fix.
 func TestStoreOpenToOthersRefused(t *testing.T) {
+	t.Parallel()
 	db := filepath.Join(t.TempDir(), "open.db")
 	fltRun(t, "init", "--db", db)
 	if err := os.Chmod(db, 0o644); err != nil {
@@ -123,6 +126,7 @@ func TestStoreOpenToOthersRefused(t *testing.T) {
 // running server: /readyz must answer 503 and the log hold an error that
 // names the file.
 func TestReadyzNoticesTheStoreFile(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		name  string
 		spoil func(t *testing.T, db string)
