@@ -5,6 +5,9 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
 	"net/http"
 	"net/url"
 	"os"
@@ -369,5 +372,23 @@ func TestServeCompression(t *testing.T) {
 				t.Errorf("compression off, %s: Content-Encoding %q, Vary %q; want neither", p, h.Get("Content-Encoding"), h.Get("Vary"))
 			}
 		}
+	}
+}
+
+// TestFlagNeedsAnother: --initial-access-token-file alone would start a
+// server that serves no /register; serve refuses it, naming the flag it
+// needs, and takes it with registration on.
+func TestFlagNeedsAnother(t *testing.T) {
+	t.Parallel()
+	tokens := filepath.Join(t.TempDir(), "tokens")
+	if err := os.WriteFile(tokens, []byte("initial-access-token-0001\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, err := parseServeFlags([]string{"--initial-access-token-file", tokens}, envOf(nil), io.Discard)
+	if !errors.Is(err, errUsage) || !strings.Contains(fmt.Sprint(err), "--initial-access-token-file needs --registration") {
+		t.Errorf("alone: got %v, want a usage error naming --registration", err)
+	}
+	if _, err := parseServeFlags([]string{"--initial-access-token-file", tokens, "--registration", "approval"}, envOf(nil), io.Discard); err != nil {
+		t.Errorf("with --registration approval: got %v, want it taken", err)
 	}
 }

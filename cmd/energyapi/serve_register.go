@@ -34,8 +34,14 @@ func (c *registerConfig) register(fs *flag.FlagSet) {
 
 // check validates the settings and reads the token files.
 func (c *registerConfig) check() error {
-	if _, ok := auth.ParseRegistrationMode(c.mode); !ok {
+	mode, ok := auth.ParseRegistrationMode(c.mode)
+	if !ok {
 		return invalidValue("--registration", c.mode, "want off, approval or open")
+	}
+	if c.initialFile != "" && mode == auth.RegistrationOff {
+		// Its tokens admit requests to POST /register, which is served
+		// only with registration on: alone it would silently do nothing.
+		return usagef("--initial-access-token-file needs --registration approval or open: without it no /register is served")
 	}
 	if c.perHour < 0 {
 		return invalidValue("--registrations-per-hour", strconv.Itoa(c.perHour), "want 0 or more")
