@@ -192,6 +192,25 @@ func TestDemoSourceServesAsAWrittenStore(t *testing.T) {
 	if n := empty.filled.Load(); n != int64(len(want.Parts)) {
 		t.Errorf("filled %d parts, want each of the %d once", n, len(want.Parts))
 	}
+	// ChangedParts: every part, with its bytes, to a reader that has none;
+	// nothing to one that has them all.
+	all, err := src.ChangedParts(ctx, nil)
+	slices.SortFunc(all.Parts, byRef)
+	if err != nil || !slices.EqualFunc(all.Parts, want.Parts, sameListing) {
+		t.Errorf("ChangedParts(nil): %v, %d parts, want the %d listed", err, len(all.Parts), len(want.Parts))
+	}
+	for _, sp := range all.Parts {
+		if w, err := whole.ReadPart(ctx, sp.PartRef, sp.Version); err != nil || !bytes.Equal(w.Data, sp.Data) {
+			t.Errorf("ChangedParts: %s %s differs from the written part", sp.Dataset, sp.ID)
+		}
+	}
+	have := map[dataset.PartRef]int64{}
+	for _, sp := range want.Parts {
+		have[sp.PartRef] = sp.Version
+	}
+	if none, err := src.ChangedParts(ctx, have); err != nil || len(none.Parts) != 0 {
+		t.Errorf("ChangedParts(all held): %v, %d parts, want none", err, len(none.Parts))
+	}
 	if v, _ := empty.DataVersion(ctx); v < dataset.DemoVersion {
 		t.Errorf("data version %d after the fill, want at least %d", v, dataset.DemoVersion)
 	}

@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"slices"
 	"sync"
+	"time"
 
 	"github.com/energyapi/energyapi/internal/budget"
 	"github.com/energyapi/energyapi/internal/energy"
@@ -73,6 +74,11 @@ var (
 // time to return; holding 512 bytes a record let a fresh demo under 256
 // clients peak at budget + 126 MiB, 1024 kept it within budget + 80 MiB.
 const generationBytes = 1024
+
+// demoHoldWait is how long a generation waits for room in the memory
+// budget, as an answer being written waits for it (answerWait in
+// internal/api).
+const demoHoldWait = time.Second
 
 // NewDemoSource returns st holding the demo data m lists for c's datasets
 // on demand. mem, when not nil, is the memory budget a generation holds
@@ -270,8 +276,13 @@ func (s *DemoSource) generate(ctx context.Context, run demoRun, call *demoCall) 
 	s.slots <- struct{}{}
 	defer func() { <-s.slots }()
 	if s.mem != nil {
+		// The hold waits for room a while, not for ever: a generation that
+		// finds none goes ahead, as a request past its wait would not.
 		n := s.expected(run)
-		if err := s.mem.Hold(ctx, n); err == nil {
+		hctx, cancel := context.WithTimeout(ctx, demoHoldWait)
+		err := s.mem.Hold(hctx, n)
+		cancel()
+		if err == nil {
 			defer s.mem.Release(n)
 		}
 	}

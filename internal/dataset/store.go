@@ -237,12 +237,7 @@ func groupBatches(c *Catalog, batches []Batch) (*importPlan, error) {
 			return nil, err
 		}
 	}
-	slices.SortFunc(im.refs, func(a, b PartRef) int {
-		if c := compareString(a.Dataset, b.Dataset); c != 0 {
-			return c
-		}
-		return compareString(a.ID, b.ID)
-	})
+	slices.SortFunc(im.refs, compareRef)
 	return im, nil
 }
 
