@@ -79,14 +79,10 @@ func runClients(ctx context.Context, args []string, getenv func(string) string, 
 		if err := checkPlanExists(ctx, st, *plan); err != nil {
 			return err
 		}
-		c, secret, err := reg.Create(ctx, name)
+		// One transaction: no server ever sees the client without its plan.
+		c, secret, err := reg.CreateOnPlan(ctx, name, *plan)
 		if err != nil {
 			return err
-		}
-		if *plan != "" {
-			if err := st.(planStore).SetClientPlan(ctx, c.ID, *plan); err != nil {
-				return err
-			}
 		}
 		return enc.Encode(clientJSON{ClientID: c.ID, ClientSecret: secret, Name: c.Name})
 	case "list":

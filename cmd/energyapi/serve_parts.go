@@ -47,10 +47,6 @@ type parts struct {
 // holding the demo data on demand first.
 func newParts(ctx context.Context, cfg serveConfig, log *slog.Logger, st store) (_ *parts, err error) {
 	served := servingStore{store: st, class: cfg.hard.storeClass()}
-	reg, err := auth.NewRegistry(ctx, served, st, time.Now, rand.Reader)
-	if err != nil {
-		return nil, err
-	}
 	cat, err := catalog.New()
 	if err != nil {
 		return nil, err
@@ -59,16 +55,14 @@ func newParts(ctx context.Context, cfg serveConfig, log *slog.Logger, st store) 
 	if err != nil {
 		return nil, err
 	}
-	keys, err := auth.NewKeyring(ctx, st, auth.KeyringConfig{Rotation: cfg.keyRotation, Activation: 2 * keyReload, TokenTTL: cfg.tokenTTL}, time.Now, rand.Reader)
-	if err != nil {
-		return nil, err
-	}
-	// Token lifetimes follow the sandbox clock, so that a test can move
-	// past a token's expiry; signing keys keep the real time.
-	tokens := auth.NewTokens(keys, reg, cfg.tokenTTL, sb.now(), rand.Reader)
-	sb.tokens(tokens)
 	if cfg.demo {
-		if err := ensureDemo(ctx, st, reg); err != nil {
+		// A registry of its own: the serving one is built once the plans
+		// it loads with the clients are.
+		boot, err := auth.NewRegistry(ctx, st, st, time.Now, rand.Reader)
+		if err != nil {
+			return nil, err
+		}
+		if err := ensureDemo(ctx, st, boot); err != nil {
 			return nil, err
 		}
 	}
@@ -97,15 +91,33 @@ func newParts(ctx context.Context, cfg serveConfig, log *slog.Logger, st store) 
 	if err != nil {
 		return nil, err
 	}
-	var z *coding.Compressor
-	if cfg.compression {
-		z = coding.New()
-	}
-	return &parts{
+	p := &parts{
 		log: log, served: served, cat: cat, live: live, feed: api.NewFeed(served, live.Snapshot),
-		reg: reg, keys: keys, tokens: tokens, hard: hard, sb: sb, compression: z,
-		plans: plans, plansFlush: cfg.plans.flush, demo: ds,
-	}, nil
+		hard: hard, sb: sb, plans: plans, plansFlush: cfg.plans.flush, demo: ds,
+	}
+	if cfg.compression {
+		p.compression = coding.New()
+	}
+	return p, p.newCredentials(ctx, cfg, st)
+}
+
+// newCredentials builds the registry of clients, the signing keys and
+// the tokens. The registry loads the plans with the clients, so that a
+// request never meets a client without the plan it was given.
+func (p *parts) newCredentials(ctx context.Context, cfg serveConfig, st store) (err error) {
+	p.reg, err = auth.NewRegistry(ctx, p.served, st, time.Now, rand.Reader, auth.LoadWith(p.plans.Reload))
+	if err != nil {
+		return err
+	}
+	p.keys, err = auth.NewKeyring(ctx, st, auth.KeyringConfig{Rotation: cfg.keyRotation, Activation: 2 * keyReload, TokenTTL: cfg.tokenTTL}, time.Now, rand.Reader)
+	if err != nil {
+		return err
+	}
+	// Token lifetimes follow the sandbox clock, so that a test can move
+	// past a token's expiry; signing keys keep the real time.
+	p.tokens = auth.NewTokens(p.keys, p.reg, cfg.tokenTTL, p.sb.now(), rand.Reader)
+	p.sb.tokens(p.tokens)
+	return nil
 }
 
 // startPolling starts the background work that keeps the server in step

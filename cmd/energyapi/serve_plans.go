@@ -35,7 +35,7 @@ type plansConfig struct {
 func (c *plansConfig) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.file, "plans", "", "a JSON file of plans ([{\"name\":…,\"per_second\":…,\"burst\":…,\"per_day\":…,\"max_range_days\":…}]), written to the store at start; plans can also be set with \"energyapi plans set\"")
 	fs.StringVar(&c.defaultPlan, "default-plan", "default", "the plan of clients given none; while no such plan exists they meet --rate-limit only")
-	fs.DurationVar(&c.flush, "usage-flush", 5*time.Second, "how often usage is written to the store (and plans re-read from it)")
+	fs.DurationVar(&c.flush, "usage-flush", 5*time.Second, "how often usage is written to the store (plan changes reach a running server as soon as they are committed)")
 	fs.IntVar(&c.block, "quota-block", limit.DefaultBlock, "calls of a daily quota a replica claims from the store at a time: at most this many per replica and client can go unused for the day if the replica dies")
 }
 

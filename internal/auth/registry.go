@@ -46,6 +46,11 @@ func (g *Registry) Load(ctx context.Context) (changed bool, err error) {
 	if err != nil {
 		return false, err
 	}
+	if g.loadWith != nil {
+		if err := g.loadWith(ctx); err != nil {
+			return false, err
+		}
+	}
 	byID := make(map[string]tableClient, len(cs))
 	for _, c := range cs {
 		byID[c.ID] = tableClient{Client: c, gen: c.Generation()}
@@ -130,7 +135,7 @@ const tokenCheckTimeout = 2 * time.Second
 // It costs one map lookup when the in-memory table holds the client with
 // that generation. When the table disagrees with the token it may be behind
 // it (a rotation elsewhere that a newer token already reflects), so the store
-// decides, and Sync is asked to reload. If the store cannot answer, the table
+// decides, and the table is reloaded. If the store cannot answer, the table
 // decides: a token that disagrees with it is refused, one for a client it
 // does not hold yet is accepted, as it was signed by these keys.
 func (g *Registry) tokenValid(ctx context.Context, id, gen string) (ok, final bool) {
@@ -156,6 +161,11 @@ func (g *Registry) tokenValid(ctx context.Context, id, gen string) (ok, final bo
 	case !c.Active() || c.Generation() != gen:
 		return false, true
 	}
-	g.Changed() // the table is behind the store
+	// The table is behind the store. Load it now rather than in the
+	// background, so that this request already meets the client with what
+	// is loaded with it (its plan: LoadWith), as every later one will.
+	if _, err := g.Load(ctx); err != nil {
+		g.Changed()
+	}
 	return true, false
 }

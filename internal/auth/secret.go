@@ -42,15 +42,30 @@ type Registry struct {
 	table   atomic.Pointer[clientTable] // nil until loaded
 	loadMu  sync.Mutex                  // serialises loads
 	changed chan struct{}               // asks Sync to reload (see Changed)
+	// loadWith is loaded with the clients, before the table is published
+	// (see LoadWith); nil: nothing else.
+	loadWith func(context.Context) error
 
 	// hashers reuses keyed HMAC states: a new one costs two allocations
 	// and two hash blocks for the key on every token request.
 	hashers sync.Pool
 }
 
+// RegistryOption configures a Registry at construction.
+type RegistryOption func(*Registry)
+
+// LoadWith makes the registry call load each time it loads the clients,
+// after reading them and before the table that holds them is published:
+// what load reads (the clients' plans) is then never older than the
+// clients a request can meet, so a client is never seen without the plan
+// it was created with. A failed load keeps the previous table.
+func LoadWith(load func(context.Context) error) RegistryOption {
+	return func(g *Registry) { g.loadWith = load }
+}
+
 // NewRegistry returns a Registry whose secret-hashing key is kept in keys
 // (created on first use), so every replica sharing the store agrees on it.
-func NewRegistry(ctx context.Context, store ClientStore, keys KeyStore, now func() time.Time, random io.Reader) (*Registry, error) {
+func NewRegistry(ctx context.Context, store ClientStore, keys KeyStore, now func() time.Time, random io.Reader, opts ...RegistryOption) (*Registry, error) {
 	key, err := keys.ServerSecret(ctx, hashKeyName, func() ([]byte, error) {
 		b := make([]byte, 32)
 		_, err := io.ReadFull(random, b)
@@ -59,7 +74,11 @@ func NewRegistry(ctx context.Context, store ClientStore, keys KeyStore, now func
 	if err != nil {
 		return nil, fmt.Errorf("auth: hashing key: %w", err)
 	}
-	return &Registry{store: store, key: key, now: now, rand: random, changed: make(chan struct{}, 1)}, nil
+	g := &Registry{store: store, key: key, now: now, rand: random, changed: make(chan struct{}, 1)}
+	for _, o := range opts {
+		o(g)
+	}
+	return g, nil
 }
 
 func (g *Registry) hash(secret string) []byte {
@@ -95,10 +114,17 @@ func (g *Registry) newSecret() (string, error) {
 // Create registers a new client with a generated ID and secret. The secret is
 // returned once and stored only as a hash.
 func (g *Registry) Create(ctx context.Context, name string) (Client, string, error) {
+	return g.CreateOnPlan(ctx, name, "")
+}
+
+// CreateOnPlan registers a new client as Create does, on the named plan
+// ("": the default) in the same transaction.
+func (g *Registry) CreateOnPlan(ctx context.Context, name, plan string) (Client, string, error) {
 	c, secret, err := g.newClient(name)
 	if err != nil {
 		return Client{}, "", err
 	}
+	c.Plan = plan
 	if err := g.store.CreateClient(ctx, c); err != nil {
 		return Client{}, "", err
 	}

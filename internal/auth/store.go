@@ -16,6 +16,10 @@ type Client struct {
 	SecretHash []byte
 	Created    time.Time
 	Revoked    time.Time // zero while the client is active
+	// Plan is the plan CreateClient gives the client in the transaction
+	// that creates it ("": the default), so that no process ever sees the
+	// client without it. Reads leave it empty: plans are the limits'.
+	Plan string
 }
 
 // Active reports whether the client may obtain and use tokens.
@@ -40,7 +44,8 @@ type SigningKey struct {
 
 // ClientStore keeps the client registry.
 type ClientStore interface {
-	// CreateClient stores a new client; an error with code Conflict if the ID exists.
+	// CreateClient stores a new client, with its plan if it names one; an
+	// error with code Conflict if the ID exists, NotFound if the plan does not.
 	CreateClient(ctx context.Context, c Client) error
 	// Client returns one client; an error with code NotFound if there is none.
 	Client(ctx context.Context, id string) (Client, error)

@@ -23,16 +23,18 @@ func (p *Plans) blockOf(k blockKey) *block {
 
 // take takes one claimed call from b; it returns the calls of the quota
 // left (this replica's and those no replica has claimed) and whether
-// there was one.
+// there was one. It takes none claimed under another quota than pl's: the
+// plan changed since, and requota settles the block first.
 func (p *Plans) take(b *block, pl Plan) (int64, bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if b.left == 0 {
+	left := int64(pl.PerDay) - b.claimed + b.left
+	if b.left == 0 || b.perDay != int64(pl.PerDay) || left <= 0 {
 		return 0, false
 	}
 	b.left--
 	b.lastUse = p.cfg.Now()
-	return int64(pl.PerDay) - b.claimed + b.left, true
+	return left - 1, true
 }
 
 // takeDaily takes one call of pl's daily quota for a client on a day,
@@ -47,7 +49,10 @@ func (p *Plans) takeDaily(ctx context.Context, pl Plan, k blockKey) (int64, bool
 	}
 	b.claiming.Lock()
 	defer b.claiming.Unlock()
-	if left, ok := p.take(b, pl); ok { // another call claimed meanwhile
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), claimTimeout)
+	defer cancel()
+	p.requota(ctx, b, k, pl)
+	if left, ok := p.take(b, pl); ok { // another call claimed meanwhile, or a larger plan
 		return left, true
 	}
 	p.mu.Lock()
@@ -56,8 +61,6 @@ func (p *Plans) takeDaily(ctx context.Context, pl Plan, k blockKey) (int64, bool
 	if recent {
 		return 0, false
 	}
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), claimTimeout)
-	defer cancel()
 	granted, claimed, err := p.cfg.Store.ClaimQuota(ctx, k.client, k.day, p.cfg.Block, int64(pl.PerDay))
 	if err != nil {
 		p.cfg.Log.Error("quota claim failed; admitting the call", "client_id", k.client, "err", err)
@@ -72,6 +75,33 @@ func (p *Plans) takeDaily(ctx context.Context, pl Plan, k blockKey) (int64, bool
 	}
 	p.mu.Unlock()
 	return p.take(b, pl)
+}
+
+// requota settles a block claimed under another quota than pl's, the
+// client's plan having changed: under a smaller quota it gives its unused
+// calls back to the store, so that the next claim, against the new quota,
+// counts every call any replica has made or still holds, and admits none
+// past it. Under a larger one it keeps them. b.claiming is held.
+func (p *Plans) requota(ctx context.Context, b *block, k blockKey, pl Plan) {
+	p.mu.Lock()
+	quota := int64(pl.PerDay)
+	if b.perDay == quota {
+		p.mu.Unlock()
+		return
+	}
+	var give int64
+	if b.perDay > quota {
+		give, b.claimed, b.left = b.left, b.claimed-b.left, 0
+	}
+	b.perDay, b.exhausted = quota, time.Time{}
+	p.mu.Unlock()
+	if give == 0 {
+		return
+	}
+	if err := p.cfg.Store.ReleaseQuota(ctx, k.client, k.day, give); err != nil {
+		// Those calls are lost for the day: the quota under-admits.
+		p.cfg.Log.Error("quota release failed", "client_id", k.client, "err", err)
+	}
 }
 
 // Exhaust uses up what is left of the client's daily quota today, on
@@ -91,7 +121,7 @@ func (p *Plans) Exhaust(ctx context.Context, clientID string) error {
 		return err
 	}
 	p.mu.Lock()
-	b.left, b.claimed, b.exhausted = 0, claimed, p.cfg.Now()
+	b.left, b.claimed, b.exhausted, b.perDay = 0, claimed, p.cfg.Now(), int64(pl.PerDay)
 	p.mu.Unlock()
 	return nil
 }
@@ -167,8 +197,9 @@ func (p *Plans) Pending(clientID string) []UsageRow {
 	return out
 }
 
-// Run flushes and reloads every interval until ctx is done, then flushes
-// a last time and gives back every claimed call.
+// Run flushes every interval until ctx is done, then flushes a last time
+// and gives back every claimed call. The plans are reloaded with the
+// clients (auth.LoadWith), as soon as a change is committed.
 func (p *Plans) Run(ctx context.Context, every time.Duration) {
 	t := time.NewTicker(every)
 	defer t.Stop()
@@ -184,9 +215,6 @@ func (p *Plans) Run(ctx context.Context, every time.Duration) {
 		case <-t.C:
 			if err := p.Flush(ctx, false); err != nil {
 				p.cfg.Log.Error("usage: flush failed", "err", err)
-			}
-			if err := p.Reload(ctx); err != nil {
-				p.cfg.Log.Error("plans: reload failed", "err", err)
 			}
 		}
 	}

@@ -114,6 +114,7 @@ type block struct {
 	claiming  sync.Mutex // one claim from the store at a time
 	left      int64      // claimed here and unused
 	claimed   int64      // claimed in all, as the store said at the last claim
+	perDay    int64      // the quota left was claimed under
 	exhausted time.Time  // when the store last had none left; zero: not seen
 	lastUse   time.Time
 }

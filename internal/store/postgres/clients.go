@@ -26,7 +26,8 @@ func (s *Store) CreateClient(ctx context.Context, c auth.Client) error {
 	return nil
 }
 
-// insertClient inserts c and records the change to the clients.
+// insertClient inserts c, on its plan if it names one, and records the
+// change to the clients.
 func (s *Store) insertClient(ctx context.Context, tx pgx.Tx, c auth.Client) error {
 	_, err := tx.Exec(ctx,
 		`INSERT INTO clients (id, name, secret_hash, created, revoked) VALUES ($1, $2, $3, $4, $5)`,
@@ -36,6 +37,11 @@ func (s *Store) insertClient(ctx context.Context, tx pgx.Tx, c auth.Client) erro
 	}
 	if err != nil {
 		return err
+	}
+	if c.Plan != "" {
+		if err := assignPlan(ctx, tx, c.ID, c.Plan); err != nil {
+			return err
+		}
 	}
 	return clientsChanged(ctx, tx, s.now())
 }

@@ -3,6 +3,7 @@ package postgres
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/energyapi/energyapi/internal/energy"
 	"github.com/energyapi/energyapi/internal/limit"
@@ -16,10 +17,16 @@ func (s *Store) PutPlan(ctx context.Context, p limit.Plan) error {
 	if err := p.Check(); err != nil {
 		return fmt.Errorf("postgres: put plan: %w", err)
 	}
-	_, err := s.pool.Exec(ctx, `INSERT INTO plans (name, per_second, burst, per_day, max_range_days) VALUES ($1, $2, $3, $4, $5)
-		ON CONFLICT (name) DO UPDATE SET per_second = excluded.per_second, burst = excluded.burst,
-		per_day = excluded.per_day, max_range_days = excluded.max_range_days`,
-		p.Name, p.PerSecond, p.Burst, p.PerDay, p.MaxRangeDays)
+	err := s.update(ctx, func(tx pgx.Tx) error {
+		_, err := tx.Exec(ctx, `INSERT INTO plans (name, per_second, burst, per_day, max_range_days) VALUES ($1, $2, $3, $4, $5)
+			ON CONFLICT (name) DO UPDATE SET per_second = excluded.per_second, burst = excluded.burst,
+			per_day = excluded.per_day, max_range_days = excluded.max_range_days`,
+			p.Name, p.PerSecond, p.Burst, p.PerDay, p.MaxRangeDays)
+		if err != nil {
+			return err
+		}
+		return plansChanged(ctx, tx, s.now())
+	})
 	if err != nil {
 		return fmt.Errorf("postgres: put plan: %w", err)
 	}
@@ -53,7 +60,10 @@ func (s *Store) DeletePlan(ctx context.Context, name string) error {
 		if err == nil && tag.RowsAffected() == 0 {
 			return energy.Errorf(energy.NotFound, "plan %q not found", name)
 		}
-		return err
+		if err != nil {
+			return err
+		}
+		return plansChanged(ctx, tx, s.now())
 	})
 	if err != nil {
 		return fmt.Errorf("postgres: delete plan: %w", err)
@@ -74,20 +84,40 @@ func (s *Store) SetClientPlan(ctx context.Context, clientID, plan string) error 
 			return cmpErr(err, store.ClientNotFound(clientID))
 		}
 		if plan == "" {
-			_, err := tx.Exec(ctx, `DELETE FROM client_plans WHERE client_id = $1`, clientID)
+			if _, err := tx.Exec(ctx, `DELETE FROM client_plans WHERE client_id = $1`, clientID); err != nil {
+				return err
+			}
+			return plansChanged(ctx, tx, s.now())
+		}
+		if err := assignPlan(ctx, tx, clientID, plan); err != nil {
 			return err
 		}
-		if err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM plans WHERE name = $1)`, plan).Scan(&ok); err != nil || !ok {
-			return cmpErr(err, energy.Errorf(energy.NotFound, "plan %q not found", plan))
-		}
-		_, err := tx.Exec(ctx, `INSERT INTO client_plans (client_id, plan) VALUES ($1, $2)
-			ON CONFLICT (client_id) DO UPDATE SET plan = excluded.plan`, clientID, plan)
-		return err
+		return plansChanged(ctx, tx, s.now())
 	})
 	if err != nil {
 		return fmt.Errorf("postgres: set client plan: %w", err)
 	}
 	return nil
+}
+
+// assignPlan gives an existing client a plan in tx, or returns an error
+// with code NotFound if there is no such plan.
+func assignPlan(ctx context.Context, tx pgx.Tx, clientID, plan string) error {
+	var ok bool
+	if err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM plans WHERE name = $1)`, plan).Scan(&ok); err != nil || !ok {
+		return cmpErr(err, energy.Errorf(energy.NotFound, "plan %q not found", plan))
+	}
+	_, err := tx.Exec(ctx, `INSERT INTO client_plans (client_id, plan) VALUES ($1, $2)
+		ON CONFLICT (client_id) DO UPDATE SET plan = excluded.plan`, clientID, plan)
+	return err
+}
+
+// plansChanged records a change to the plans or their clients in tx as a
+// change to the clients, notified to every replica: serving processes load
+// the plans with the clients (auth.LoadWith), so a plan change reaches them
+// as a rotation does, moments after the commit.
+func plansChanged(ctx context.Context, tx pgx.Tx, at time.Time) error {
+	return clientsChanged(ctx, tx, at)
 }
 
 // cmpErr returns err, or else fallback.

@@ -26,7 +26,8 @@ func (s *Store) CreateClient(ctx context.Context, c auth.Client) error {
 	return nil
 }
 
-// insertClient inserts c and advances the clients version.
+// insertClient inserts c, on its plan if it names one, and advances the
+// clients version.
 func (s *Store) insertClient(ctx context.Context, tx *sql.Tx, c auth.Client) error {
 	_, err := tx.ExecContext(ctx,
 		`INSERT INTO clients (id, name, secret_hash, created, revoked) VALUES (?, ?, ?, ?, ?)`,
@@ -36,6 +37,11 @@ func (s *Store) insertClient(ctx context.Context, tx *sql.Tx, c auth.Client) err
 	}
 	if err != nil {
 		return err
+	}
+	if c.Plan != "" {
+		if err := assignPlan(ctx, tx, c.ID, c.Plan); err != nil {
+			return err
+		}
 	}
 	return bumpVersion(ctx, tx, "clients", s.now())
 }

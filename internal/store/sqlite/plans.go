@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"time"
 
 	"github.com/energyapi/energyapi/internal/energy"
 	"github.com/energyapi/energyapi/internal/limit"
@@ -21,7 +22,10 @@ func (s *Store) PutPlan(ctx context.Context, p limit.Plan) error {
 			ON CONFLICT (name) DO UPDATE SET per_second = excluded.per_second, burst = excluded.burst,
 			per_day = excluded.per_day, max_range_days = excluded.max_range_days`,
 			p.Name, p.PerSecond, p.Burst, p.PerDay, p.MaxRangeDays)
-		return err
+		if err != nil {
+			return err
+		}
+		return plansChanged(ctx, tx, s.now())
 	})
 	if err != nil {
 		return fmt.Errorf("sqlite: put plan: %w", err)
@@ -55,12 +59,32 @@ func (s *Store) DeletePlan(ctx context.Context, name string) error {
 		if n, err := res.RowsAffected(); err != nil || n == 0 {
 			return cmpErr(err, energy.Errorf(energy.NotFound, "plan %q not found", name))
 		}
-		return nil
+		return plansChanged(ctx, tx, s.now())
 	})
 	if err != nil {
 		return fmt.Errorf("sqlite: delete plan: %w", err)
 	}
 	return nil
+}
+
+// assignPlan gives an existing client a plan in tx, or returns an error
+// with code NotFound if there is no such plan.
+func assignPlan(ctx context.Context, tx *sql.Tx, clientID, plan string) error {
+	var n int
+	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM plans WHERE name = ?`, plan).Scan(&n); err != nil || n == 0 {
+		return cmpErr(err, energy.Errorf(energy.NotFound, "plan %q not found", plan))
+	}
+	_, err := tx.ExecContext(ctx, `INSERT INTO client_plans (client_id, plan) VALUES (?, ?)
+		ON CONFLICT (client_id) DO UPDATE SET plan = excluded.plan`, clientID, plan)
+	return err
+}
+
+// plansChanged records a change to the plans or their clients in tx as a
+// change to the clients: serving processes load the plans with the clients
+// (auth.LoadWith), so a plan change reaches them as a rotation does, within
+// the clients watch's interval (WatchClients).
+func plansChanged(ctx context.Context, tx *sql.Tx, at time.Time) error {
+	return bumpVersion(ctx, tx, "clients", at)
 }
 
 // cmpErr returns err, or else fallback.
@@ -81,15 +105,15 @@ func (s *Store) SetClientPlan(ctx context.Context, clientID, plan string) error 
 			return cmpErr(err, store.ClientNotFound(clientID))
 		}
 		if plan == "" {
-			_, err := tx.ExecContext(ctx, `DELETE FROM client_plans WHERE client_id = ?`, clientID)
+			if _, err := tx.ExecContext(ctx, `DELETE FROM client_plans WHERE client_id = ?`, clientID); err != nil {
+				return err
+			}
+			return plansChanged(ctx, tx, s.now())
+		}
+		if err := assignPlan(ctx, tx, clientID, plan); err != nil {
 			return err
 		}
-		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM plans WHERE name = ?`, plan).Scan(&n); err != nil || n == 0 {
-			return cmpErr(err, energy.Errorf(energy.NotFound, "plan %q not found", plan))
-		}
-		_, err := tx.ExecContext(ctx, `INSERT INTO client_plans (client_id, plan) VALUES (?, ?)
-			ON CONFLICT (client_id) DO UPDATE SET plan = excluded.plan`, clientID, plan)
-		return err
+		return plansChanged(ctx, tx, s.now())
 	})
 	if err != nil {
 		return fmt.Errorf("sqlite: set client plan: %w", err)

@@ -22,6 +22,7 @@ type PlanStore interface {
 // handle on the same store (as another replica has).
 func RunPlans(t *testing.T, open func(t *testing.T) (s PlanStore, openAgain func() PlanStore)) {
 	t.Run("Plans", func(t *testing.T) { testPlans(t, open) })
+	t.Run("PlanChanges", func(t *testing.T) { testPlanChanges(t, open) })
 	t.Run("Usage", func(t *testing.T) { testUsage(t, open) })
 	t.Run("QuotaClaims", func(t *testing.T) { testQuotaClaims(t, open) })
 }
@@ -129,5 +130,56 @@ func testQuotaClaims(t *testing.T, open func(t *testing.T) (PlanStore, func() Pl
 	}
 	if n, err := s.QuotaClaimed(ctx, "c", "2026-11-27"); err != nil || n != 0 {
 		t.Errorf("QuotaClaimed of another day: got %d, %v; want 0", n, err)
+	}
+}
+
+// testPlanChanges checks that a client created on a plan has it from the
+// transaction that creates it, that an unknown plan creates no client, and
+// that every change to plans advances the clients version, which serving
+// processes watch to reload the plans with the clients.
+func testPlanChanges(t *testing.T, open func(t *testing.T) (PlanStore, func() PlanStore)) {
+	s, _ := open(t)
+	ctx := t.Context()
+	version := func() int64 {
+		t.Helper()
+		v, err := s.ClientsVersion(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	changes := []struct {
+		what string
+		do   func() error
+	}{
+		{"PutPlan", func() error { return s.PutPlan(ctx, limit.Plan{Name: "ten", PerDay: 10}) }},
+		{"CreateClient on a plan", func() error {
+			return s.CreateClient(ctx, auth.Client{ID: "c1", Name: "c1", Created: time.Unix(1, 0), Plan: "ten"})
+		}},
+		{"PutPlan again", func() error { return s.PutPlan(ctx, limit.Plan{Name: "two", PerDay: 2}) }},
+		{"SetClientPlan", func() error { return s.SetClientPlan(ctx, "c1", "two") }},
+		{"SetClientPlan to the default", func() error { return s.SetClientPlan(ctx, "c1", "") }},
+		{"DeletePlan", func() error { return s.DeletePlan(ctx, "two") }},
+	}
+	for _, c := range changes {
+		before := version()
+		if err := c.do(); err != nil {
+			t.Fatalf("%s: %v", c.what, err)
+		}
+		if after := version(); after == before {
+			t.Errorf("%s: the clients version stayed %d, want it advanced", c.what, before)
+		}
+		if c.what == "CreateClient on a plan" {
+			if m, err := s.ClientPlans(ctx); err != nil || m["c1"] != "ten" {
+				t.Errorf("ClientPlans after CreateClient on ten: got %v, %v; want c1 on ten", m, err)
+			}
+		}
+	}
+	err := s.CreateClient(ctx, auth.Client{ID: "c2", Name: "c2", Created: time.Unix(1, 0), Plan: "none"})
+	if energy.ErrorCode(err) != energy.NotFound {
+		t.Errorf("CreateClient on an unknown plan: got %v, want NotFound", err)
+	}
+	if _, err := s.Client(ctx, "c2"); energy.ErrorCode(err) != energy.NotFound {
+		t.Errorf("the client of a refused CreateClient: got %v, want NotFound (nothing stored)", err)
 	}
 }

@@ -1,0 +1,117 @@
+package main
+
+import (
+	"net/http"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/energyapi/energyapi/internal/testwait"
+)
+
+// planStores are the stores the plan tests run on: two replicas on one
+// PostgreSQL database, and two on one SQLite file.
+func planStores(t *testing.T) map[string]func(t *testing.T) (env map[string]string, replicas int) {
+	return map[string]func(t *testing.T) (map[string]string, int){
+		"postgres": func(t *testing.T) (map[string]string, int) {
+			return map[string]string{"ENERGYAPI_DB": cluster.Database(t)}, 2
+		},
+		"sqlite": func(t *testing.T) (map[string]string, int) {
+			env := map[string]string{"ENERGYAPI_DB": filepath.Join(t.TempDir(), "plans.db")}
+			if _, err := runCmd(t, env, "init"); err != nil {
+				t.Fatal(err)
+			}
+			return env, 2
+		},
+	}
+}
+
+// startReplicas starts n servers on env's store and returns them.
+func startReplicas(t *testing.T, env map[string]string, n int, flags ...string) []*server {
+	out := make([]*server, n)
+	for i := range out {
+		out[i] = startServe(t, env, flags...)
+	}
+	return out
+}
+
+// TestPlanOfANewClientAppliesFromTheFirstCall creates a plan and a client
+// on it while the servers run, and calls at once, round robin over the
+// replicas: exactly the daily quota is admitted, with usage flushed only
+// every 5 s (the default), long after the calls. It failed when plans were
+// re-read at each flush: the calls before it went unlimited and uncounted.
+func TestPlanOfANewClientAppliesFromTheFirstCall(t *testing.T) {
+	t.Parallel()
+	for name, open := range planStores(t) {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			env, n := open(t)
+			if _, err := runCmd(t, env, "plans", "set", "warmup", "--per-day", "1000"); err != nil {
+				t.Fatal(err)
+			}
+			rs := startReplicas(t, env, n, "--quota-block", "3")
+			if _, err := runCmd(t, env, "plans", "set", "ten", "--per-day", "10"); err != nil {
+				t.Fatal(err)
+			}
+			c := planClient(t, env, "fresh", "ten")
+			tok, _ := rs[0].token(t, c.ClientID, c.ClientSecret)
+			admitted := 0
+			for i := range 14 * n {
+				st, body := rs[i%n].get(t, planDay, tok)
+				switch st {
+				case http.StatusOK:
+					admitted++
+				case http.StatusTooManyRequests:
+				default:
+					t.Fatalf("call %d: got %d %s, want 200 or 429", i+1, st, body)
+				}
+			}
+			if admitted != 10 {
+				t.Errorf("%d calls admitted across %d replicas, want the quota of 10", admitted, n)
+			}
+		})
+	}
+}
+
+// TestMoveToASmallerPlanIsEnforcedAtOnce gives a client a large plan, lets
+// every replica claim a block of its quota with one call, and moves the
+// client to a plan of 2 a day: once each replica knows the new plan, no
+// call is admitted, though each still holds claimed calls of the old plan
+// (it admitted all of them before: a 2-a-day plan admitted 10).
+func TestMoveToASmallerPlanIsEnforcedAtOnce(t *testing.T) {
+	t.Parallel()
+	for name, open := range planStores(t) {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			env, n := open(t)
+			for _, p := range [][]string{{"big", "100"}, {"two", "2"}} {
+				if _, err := runCmd(t, env, "plans", "set", p[0], "--per-day", p[1]); err != nil {
+					t.Fatal(err)
+				}
+			}
+			c := planClient(t, env, "mover", "big")
+			rs := startReplicas(t, env, n, "--quota-block", "10")
+			tok, _ := rs[0].token(t, c.ClientID, c.ClientSecret)
+			for _, s := range rs {
+				if st, body := s.get(t, planDay, tok); st != http.StatusOK {
+					t.Fatalf("first call: got %d %s, want 200", st, body)
+				}
+			}
+			start := time.Now()
+			if _, err := runCmd(t, env, "clients", "set-plan", c.ClientID, "two"); err != nil {
+				t.Fatal(err)
+			}
+			for i, s := range rs {
+				testwait.For(t, testwait.Scale(10*time.Second), "the replica knowing the new plan", func() bool {
+					return s.usage(t, tok).Plan == "two"
+				})
+				t.Logf("replica %d: the new plan known %v after set-plan began", i+1, time.Since(start).Round(time.Millisecond))
+			}
+			for i, s := range rs {
+				if st, body := s.get(t, planDay, tok); st != http.StatusTooManyRequests {
+					t.Errorf("replica %d, a call after the move to 2 a day with 2 made: got %d %s, want 429", i+1, st, body)
+				}
+			}
+		})
+	}
+}
