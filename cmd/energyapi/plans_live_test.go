@@ -1,7 +1,10 @@
 package main
 
 import (
+	"bytes"
+	"encoding/json"
 	"net/http"
+	"os/exec"
 	"path/filepath"
 	"testing"
 	"time"
@@ -113,5 +116,38 @@ func TestMoveToASmallerPlanIsEnforcedAtOnce(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestPythonClientFollowsRateLimitHeaders runs scripts/pyclient/ratelimit.py,
+// a client that waits whatever the RateLimit field says for each limit it
+// has used up: it spends the whole daily quota, is never refused, and never
+// waits longer than a per-second window. It failed when the call that took
+// the second's last token said t=0 (so the next call was refused) and that
+// refusal said the day had no call left (so the client stopped for hours).
+func TestPythonClientFollowsRateLimitHeaders(t *testing.T) {
+	t.Parallel()
+	python := requirePython(t)
+	env := map[string]string{"ENERGYAPI_DB": filepath.Join(t.TempDir(), "p.db")}
+	if _, err := runCmd(t, env, "init"); err != nil {
+		t.Fatal(err)
+	}
+	plans := writePlans(t, `[{"name":"paced","per_second":4,"burst":4,"per_day":12}]`)
+	s := startServe(t, env, "--plans", plans, "--sandbox", "--now", "2026-11-26T12:00:00Z")
+	c := planClient(t, env, "py", "paced")
+	out, err := exec.Command(python, filepath.Join("..", "..", "scripts", "pyclient", "ratelimit.py"), s.base, c.ClientID, c.ClientSecret, "40").CombinedOutput()
+	if err != nil {
+		t.Fatalf("ratelimit.py: %v\n%s", err, out)
+	}
+	var res struct {
+		Admitted, Refused int
+		LongestWait       float64 `json:"longest_wait"`
+		Stopped           string
+	}
+	if err := json.Unmarshal(bytes.TrimSpace(out), &res); err != nil {
+		t.Fatalf("ratelimit.py: %s: %v", out, err)
+	}
+	if res.Admitted != 12 || res.Refused != 0 || res.LongestWait > 1 || res.Stopped != "quota" {
+		t.Errorf("ratelimit.py: got %+v, want the 12 calls of the day admitted, none refused, no wait over 1 s, and a stop on the quota", res)
 	}
 }

@@ -301,16 +301,7 @@ func TestPlansStandardStyle(t *testing.T) {
 // "Developer Over Rate".
 func TestPythonClientBacksOffAndStops(t *testing.T) {
 	t.Parallel()
-	python, err := exec.LookPath("python3")
-	if err == nil {
-		err = exec.Command(python, "-c", "import requests").Run()
-	}
-	if err != nil {
-		if os.Getenv("ENERGYAPI_REQUIRE_PYTHON") != "" {
-			t.Fatalf("python3 with requests is required (ENERGYAPI_REQUIRE_PYTHON is set): %v", err)
-		}
-		t.Skipf("SKIP: no python3 with requests (%v)", err)
-	}
+	python := requirePython(t)
 	db := filepath.Join(t.TempDir(), "p.db")
 	env := map[string]string{"ENERGYAPI_DB": db}
 	if _, err := runCmd(t, env, "init"); err != nil {
@@ -334,6 +325,23 @@ func TestPythonClientBacksOffAndStops(t *testing.T) {
 		t.Fatalf("quota.py: got %s, want 7 fetched and a stop on over_rate", out)
 	}
 	checkJournal(t, s, c.ClientID, res.Backoffs)
+}
+
+// requirePython returns the path of a python3 that has requests, or
+// skips the test (fails it under ENERGYAPI_REQUIRE_PYTHON, as in CI).
+func requirePython(t *testing.T) string {
+	t.Helper()
+	python, err := exec.LookPath("python3")
+	if err == nil {
+		err = exec.Command(python, "-c", "import requests").Run()
+	}
+	if err != nil {
+		if os.Getenv("ENERGYAPI_REQUIRE_PYTHON") != "" {
+			t.Fatalf("python3 with requests is required (ENERGYAPI_REQUIRE_PYTHON is set): %v", err)
+		}
+		t.Skipf("SKIP: no python3 with requests (%v)", err)
+	}
+	return python
 }
 
 // checkJournal checks the client's requests as the sandbox saw them.

@@ -90,28 +90,34 @@ func writeGatewayPage(w http.ResponseWriter, code, page string) {
 // setRateLimitHeaders sets the RateLimit-Policy and RateLimit fields of
 // draft-ietf-httpapi-ratelimit-headers: a policy per limit of the plan
 // (q calls in w seconds), and for each what is left (r) and the seconds
-// until it is back (t).
+// until it is back (t), each limit's own. The state of a limit not known
+// here (the day's, on a per-second refusal before any claim of the day)
+// is left out rather than guessed.
 func setRateLimitHeaders(h http.Header, d limit.Decision, now time.Time) {
 	var policy, state []byte
 	add := func(name string, q, w int, r int64, t time.Duration) {
 		if len(policy) > 0 {
-			policy, state = append(policy, ", "...), append(state, ", "...)
+			policy = append(policy, ", "...)
 		}
 		policy = append(policy, `"`+name+`";q=`+strconv.Itoa(q)+`;w=`+strconv.Itoa(w)...)
-		state = append(state, `"`+name+`";r=`+strconv.FormatInt(max(r, 0), 10)+`;t=`+strconv.FormatInt(int64((t+time.Second-1)/time.Second), 10)...)
+		if r < 0 {
+			return
+		}
+		if len(state) > 0 {
+			state = append(state, ", "...)
+		}
+		state = append(state, `"`+name+`";r=`+strconv.FormatInt(r, 10)+`;t=`+strconv.FormatInt(int64((t+time.Second-1)/time.Second), 10)...)
 	}
 	if d.Plan.PerSecond > 0 {
-		t := time.Duration(0)
-		if d.Refused == limit.OverQps {
-			t = d.RetryAfter
-		}
-		add("second", d.Plan.PerSecond, 1, int64(d.SecondLeft), t)
+		add("second", d.Plan.PerSecond, 1, int64(max(d.SecondLeft, 0)), d.SecondReset)
 	}
 	if d.Plan.PerDay > 0 {
 		add("day", d.Plan.PerDay, 86400, d.DayLeft, d.Reset.Sub(now))
 	}
 	if len(policy) > 0 {
 		h.Set("RateLimit-Policy", string(policy))
+	}
+	if len(state) > 0 {
 		h.Set("RateLimit", string(state))
 	}
 }

@@ -44,6 +44,8 @@ func (l *Limiter) Allow(key string) (retryAfter time.Duration, ok bool) {
 }
 
 // Take is Allow that also returns the tokens left in key's bucket after it.
+// When it takes the last one, retryAfter is the time until the next is
+// back (so that a caller can say when to call again); otherwise 0.
 func (l *Limiter) Take(key string) (left int, retryAfter time.Duration, ok bool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -58,7 +60,7 @@ func (l *Limiter) Take(key string) (left int, retryAfter time.Duration, ok bool)
 		return 0, ahead - l.tolerance, false
 	}
 	l.tab.put(k, next, now)
-	return int((l.tolerance - (next - now)) / l.interval), 0, true
+	return int((l.tolerance - (next - now)) / l.interval), max(next+l.interval-l.tolerance-now, 0), true
 }
 
 // keys returns how many keys the limiter remembers (for tests).

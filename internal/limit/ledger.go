@@ -37,6 +37,19 @@ func (p *Plans) take(b *block, pl Plan) (int64, bool) {
 	return left - 1, true
 }
 
+// dayLeft returns the calls of pl's daily quota left, as take would
+// count them, without taking one; -1 when this replica holds no claim of
+// the day under pl's quota and so does not know.
+func (p *Plans) dayLeft(pl Plan, k blockKey) int64 {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	b := p.blocks[k]
+	if b == nil || b.perDay != int64(pl.PerDay) {
+		return -1
+	}
+	return max(int64(pl.PerDay)-b.claimed+b.left, 0)
+}
+
 // takeDaily takes one call of pl's daily quota for a client on a day,
 // claiming a block from the store when this replica has none left. A
 // store that cannot be reached admits the call: data keep being served

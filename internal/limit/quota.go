@@ -74,10 +74,14 @@ type Decision struct {
 	Refused Refusal
 	// RetryAfter is when a refused call may be tried again.
 	RetryAfter time.Duration
-	// SecondLeft is the calls left of the per-second limit (-1: none).
-	SecondLeft int
-	// DayLeft is the calls left of the daily quota (-1: none); Reset is
-	// when the quota starts again (the next 00:00 UTC on the Day clock).
+	// SecondLeft is the calls left of the per-second limit (-1: none), and
+	// SecondReset the time until it has one again (0 while it has one).
+	SecondLeft  int
+	SecondReset time.Duration
+	// DayLeft is the calls left of the daily quota (-1: none, or not known
+	// here: a call refused by the per-second limit before this replica
+	// claimed any of the day's quota); Reset is when the quota starts
+	// again (the next 00:00 UTC on the Day clock).
 	DayLeft int64
 	Reset   time.Time
 }
@@ -200,9 +204,14 @@ func (p *Plans) Admit(ctx context.Context, clientID, dataset string) Decision {
 	d := Decision{HasPlan: true, Plan: pl, SecondLeft: -1, DayLeft: -1}
 	d.Reset = time.Date(day.Year(), day.Month(), day.Day()+1, 0, 0, 0, 0, time.UTC)
 	if pl.PerSecond > 0 {
-		d.SecondLeft, d.RetryAfter, ok = p.perSecond(pl, clientID)
+		d.SecondLeft, d.SecondReset, ok = p.perSecond(pl, clientID)
 		if !ok {
-			d.Refused = OverQps
+			// The day's quota is as it was: say what is left of it,
+			// not that it is used up.
+			d.Refused, d.RetryAfter = OverQps, d.SecondReset
+			if pl.PerDay > 0 {
+				d.DayLeft = p.dayLeft(pl, blockKey{clientID, dayKey})
+			}
 			p.record(pl.Name, d.Refused)
 			return d
 		}
@@ -253,10 +262,14 @@ func (p *Plans) perSecond(pl Plan, clientID string) (left int, retry time.Durati
 		}
 		s = second{unix: now.Unix()}
 	}
+	next := time.Unix(s.unix+1, 0).Sub(now)
 	if s.n >= pl.PerSecond {
-		return 0, time.Unix(s.unix+1, 0).Sub(now), false
+		return 0, next, false
 	}
 	s.n++
 	p.seconds[clientID] = s
-	return pl.PerSecond - s.n, 0, true
+	if s.n < pl.PerSecond {
+		next = 0
+	}
+	return pl.PerSecond - s.n, next, true
 }
