@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/energyapi/energyapi/internal/store/postgres/pgtest"
 	"github.com/energyapi/energyapi/internal/testwait"
 )
 
@@ -150,4 +151,49 @@ func TestPythonClientFollowsRateLimitHeaders(t *testing.T) {
 	if res.Admitted != 12 || res.Refused != 0 || res.LongestWait > 1 || res.Stopped != "quota" {
 		t.Errorf("ratelimit.py: got %+v, want the 12 calls of the day admitted, none refused, no wait over 1 s, and a stop on the quota", res)
 	}
+}
+
+// TestUsageFromMemoryUnderTheClientsLimits serves GET /usage from two
+// replicas on one PostgreSQL server: a replica shows the calls another
+// made once they are flushed, /usage meets the client's per-second limit
+// without being counted, and it keeps answering while the database hangs.
+// It failed when /usage read the store: 48 callers of it pushed other
+// clients' data requests out of the store's slots.
+func TestUsageFromMemoryUnderTheClientsLimits(t *testing.T) {
+	t.Parallel()
+	srv := pgtest.NewServer(t)
+	env := map[string]string{"ENERGYAPI_DB": srv.URL()}
+	if _, err := runCmd(t, env, "plans", "set", "paced", "--per-second", "2", "--burst", "2", "--per-day", "50"); err != nil {
+		t.Fatal(err)
+	}
+	c := planClient(t, env, "counted", "paced")
+	flags := []string{"--usage-flush", "200ms", "--request-timeout", "3s"}
+	a, b := startServe(t, env, flags...), startServe(t, env, flags...)
+	tok, _ := a.token(t, c.ClientID, c.ClientSecret)
+	for i := range 2 {
+		if st, body := a.get(t, planDay, tok); st != http.StatusOK {
+			t.Fatalf("data call %d on A: got %d %s", i+1, st, body)
+		}
+	}
+	testwait.For(t, testwait.Scale(10*time.Second), "B showing A's 2 calls", func() bool {
+		time.Sleep(500 * time.Millisecond) // within B's per-second limit
+		return b.usage(t, tok).Today.Calls == 2
+	})
+	var refused answer
+	testwait.For(t, testwait.Scale(10*time.Second), "a /usage call over the per-second limit refused", func() bool {
+		refused = b.do(t, http.MethodGet, "/usage", tok, "")
+		return refused.status != http.StatusOK
+	})
+	if refused.status != http.StatusTooManyRequests || refused.header.Get("Retry-After") == "" {
+		t.Errorf("/usage over the per-second limit: got %d Retry-After %q, want 429 with Retry-After", refused.status, refused.header.Get("Retry-After"))
+	}
+	time.Sleep(1100 * time.Millisecond) // the per-second limit has calls again
+	srv.Hang()
+	start := time.Now()
+	u := b.do(t, http.MethodGet, "/usage", tok, "")
+	if u.status != http.StatusOK || !bytes.Contains(u.body, []byte(`"calls":2,"limit":50,"remaining":48`)) {
+		t.Errorf("/usage while the database hangs: got %d %s, want 200 with A's 2 calls, none of /usage", u.status, u.body)
+	}
+	t.Logf("/usage answered in %v while the database hung", time.Since(start).Round(time.Millisecond))
+	srv.Resume()
 }

@@ -82,7 +82,10 @@ func newPlans(ctx context.Context, c plansConfig, st store, class *api.StoreClas
 		Store: ps, Default: c.defaultPlan, Aligned: api.RateLimitStyle(style) == api.PublicRateLimit,
 		Block: int64(c.block), IdleRelease: 2 * c.flush, Day: day, Log: log, Record: pm.Record,
 	})
-	return p, p.Reload(ctx)
+	if err := p.Reload(ctx); err != nil {
+		return nil, err
+	}
+	return p, p.ReadUsage(ctx)
 }
 
 // servingPlanStore is the plans' store as requests reach it: the one call

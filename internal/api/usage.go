@@ -21,9 +21,6 @@ const (
 	overRateCode       = "ERR_403_DEVELOPER_OVER_RATE"
 )
 
-// usageDays is how many days GET /usage reports, today included.
-const usageDays = 30
-
 // maxRangeDays is the longest date range the request's client may ask
 // for: its plan's, when the plan sets one, else the server's.
 func maxRangeDays(o Options, r *http.Request) int {
@@ -51,34 +48,55 @@ func limitByPlan(o Options, dataset string, fallback func(http.Handler) http.Han
 			plain.ServeHTTP(w, r)
 			return
 		}
-		public := o.Limits.RateLimitStyle == PublicRateLimit
-		if !public {
-			setRateLimitHeaders(w.Header(), d, requestDate(o, r))
-		}
-		if d.Refused == limit.Admitted {
-			next.ServeHTTP(w, r)
+		answerPlan(o, w, r, d, next)
+	})
+}
+
+// paceByPlan applies only the per-second limit of the client's plan to a
+// call that is no data call (GET /usage): it uses no quota and is not
+// counted. A client without a plan meets the server's plain rate limit.
+func paceByPlan(o Options, next http.Handler) http.Handler {
+	plain := limitRate(o, next)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		d := o.Limits.Plans.Pace(clientOf(r))
+		if !d.HasPlan {
+			plain.ServeHTTP(w, r)
 			return
 		}
-		if o.Observability.Metrics != nil {
-			o.Observability.Metrics.RateLimited("data")
-		}
-		switch {
-		case public && d.Refused == limit.OverQps:
-			w.Header().Set("Retry-After", "1")
-			writeGatewayPage(w, overQpsCode, overQpsPage)
-		case public:
-			writeGatewayPage(w, overRateCode, overRatePage)
-		case d.Refused == limit.OverQps:
-			secs := retryAfter(d.RetryAfter)
-			w.Header().Set("Retry-After", secs)
-			writeError(w, r, o.Log, energy.Errorf(tooMany, "Too many requests from this client: retry after %s s", secs))
-		default:
-			secs := retryAfter(d.RetryAfter)
-			w.Header().Set("Retry-After", secs)
-			writeError(w, r, o.Log, energy.Errorf(tooMany, "Daily quota of %d calls used: it starts again at %s, in %s s",
-				d.Plan.PerDay, d.Reset.Format(time.RFC3339), secs))
-		}
+		answerPlan(o, w, r, d, next)
 	})
+}
+
+// answerPlan passes a call the plan admitted to next, or answers its
+// refusal in the style configured.
+func answerPlan(o Options, w http.ResponseWriter, r *http.Request, d limit.Decision, next http.Handler) {
+	public := o.Limits.RateLimitStyle == PublicRateLimit
+	if !public {
+		setRateLimitHeaders(w.Header(), d, requestDate(o, r))
+	}
+	if d.Refused == limit.Admitted {
+		next.ServeHTTP(w, r)
+		return
+	}
+	if o.Observability.Metrics != nil {
+		o.Observability.Metrics.RateLimited("data")
+	}
+	switch {
+	case public && d.Refused == limit.OverQps:
+		w.Header().Set("Retry-After", "1")
+		writeGatewayPage(w, overQpsCode, overQpsPage)
+	case public:
+		writeGatewayPage(w, overRateCode, overRatePage)
+	case d.Refused == limit.OverQps:
+		secs := retryAfter(d.RetryAfter)
+		w.Header().Set("Retry-After", secs)
+		writeError(w, r, o.Log, energy.Errorf(tooMany, "Too many requests from this client: retry after %s s", secs))
+	default:
+		secs := retryAfter(d.RetryAfter)
+		w.Header().Set("Retry-After", secs)
+		writeError(w, r, o.Log, energy.Errorf(tooMany, "Daily quota of %d calls used: it starts again at %s, in %s s",
+			d.Plan.PerDay, d.Reset.Format(time.RFC3339), secs))
+	}
 }
 
 // writeGatewayPage answers 403 as the public gateway does.
@@ -153,7 +171,7 @@ type usageDay struct {
 func handleUsage(o Options) http.Handler {
 	fail := func(w http.ResponseWriter, r *http.Request, err error) { writeError(w, r, o.Log, err) }
 	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		u, err := o.Limits.Plans.Usage(r.Context(), clientOf(r), usageDays)
+		u, err := o.Limits.Plans.Usage(r.Context(), clientOf(r), limit.UsageDays)
 		if err != nil {
 			writeError(w, r, o.Log, err)
 			return
@@ -172,7 +190,9 @@ func handleUsage(o Options) http.Handler {
 		w.Header().Set("Cache-Control", "no-store")
 		encode(w, http.StatusOK, resp)
 	})
-	return o.Limits.StoreClass.bound(o.Log, auth.RequireBearerRecorded(o.Auth.Tokens, fail, recordClient)(h))
+	// From memory (Plans.Usage), under the client's per-second limit: no
+	// store call, however many ask.
+	return auth.RequireBearerRecorded(o.Auth.Tokens, fail, recordClient)(paceByPlan(o, h))
 }
 
 // handleExhaustQuota is the sandbox's admin call that uses up a client's

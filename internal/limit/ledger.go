@@ -139,10 +139,11 @@ func (p *Plans) Exhaust(ctx context.Context, clientID string) error {
 	return nil
 }
 
-// Flush writes the calls counted since the last flush to the store, and
-// gives back the claimed calls of clients idle for IdleRelease (all of
-// them with all), so that other replicas can use them. Calls it could not
-// write are kept for the next flush.
+// Flush writes the calls counted since the last flush to the store, gives
+// back the claimed calls of clients idle for IdleRelease (all of them with
+// all), so that other replicas can use them, and reads the stored usage
+// into memory (Usage answers from it). Calls it could not write are kept
+// for the next flush.
 func (p *Plans) Flush(ctx context.Context, all bool) error {
 	p.flushing.Lock()
 	defer p.flushing.Unlock()
@@ -157,20 +158,24 @@ func (p *Plans) Flush(ctx context.Context, all bool) error {
 			errs = append(errs, err) // those calls are lost for the day: the quota under-admits
 		}
 	}
-	if len(pending) == 0 {
-		return errors.Join(errs...)
-	}
-	rows := make([]UsageRow, 0, len(pending))
-	for r, n := range pending {
-		r.Calls = n
-		rows = append(rows, r)
-	}
-	if err := p.cfg.Store.AddUsage(ctx, rows); err != nil {
-		p.mu.Lock()
+	if len(pending) > 0 {
+		rows := make([]UsageRow, 0, len(pending))
 		for r, n := range pending {
-			p.usage[r] += n
+			r.Calls = n
+			rows = append(rows, r)
 		}
-		p.mu.Unlock()
+		if err := p.cfg.Store.AddUsage(ctx, rows); err != nil {
+			p.mu.Lock()
+			for r, n := range pending {
+				p.usage[r] += n
+			}
+			p.mu.Unlock()
+			errs = append(errs, err)
+		}
+	}
+	// The calls just written are in neither memory nor the usage read
+	// before: read it again while readers of both wait.
+	if err := p.readUsage(ctx); err != nil {
 		errs = append(errs, err)
 	}
 	return errors.Join(errs...)

@@ -120,12 +120,22 @@ func TestPlansQuotaBlocksAcrossReplicas(t *testing.T) {
 	if admitted != 12 || call(a) {
 		t.Fatalf("after a gave its calls back: %d admitted, want 12 and no more", admitted)
 	}
-	// b's 11 calls are in its memory, a's one in the store since its flush.
+	// b's 11 calls are in its memory, a's one in the store since its
+	// flush; b reads the store's usage at its own flushes (here, at once).
+	if u, _ := b.Usage(t.Context(), "c1", 1); u.Calls != 11 {
+		t.Fatalf("b's usage before it read a's flush: got %d calls, want its own 11", u.Calls)
+	}
+	if err := b.ReadUsage(t.Context()); err != nil {
+		t.Fatal(err)
+	}
 	u, err := b.Usage(t.Context(), "c1", 1)
 	if err != nil || u.Calls != 12 || u.Remaining != 0 {
 		t.Fatalf("b's usage: got %+v, %v; want 12 calls, none left", u, err)
 	}
 	if err := b.Flush(t.Context(), true); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.ReadUsage(t.Context()); err != nil {
 		t.Fatal(err)
 	}
 	if u, _ = a.Usage(t.Context(), "c1", 1); u.Calls != 12 {

@@ -100,6 +100,7 @@ type Plans struct {
 	flushing sync.RWMutex
 	mu       sync.Mutex
 	usage    map[UsageRow]int64 // unflushed calls, by row without Calls
+	stored   atomic.Pointer[storedUsage]
 	blocks   map[blockKey]*block
 	buckets  map[string]*Limiter // per plan, standard style
 	seconds  map[string]second   // per client, aligned style
@@ -188,6 +189,23 @@ func (p *Plans) PlanOf(clientID string) (Plan, bool) {
 	}
 	pl, ok := b.plans[name]
 	return pl, ok
+}
+
+// Pace applies only the per-second limit of the client's plan to a call
+// that is not a data call (its own usage): nothing is counted, and the
+// daily quota is neither used nor needed. A client without a plan, or
+// whose plan has no per-second limit, is left to the caller.
+func (p *Plans) Pace(clientID string) Decision {
+	pl, ok := p.PlanOf(clientID)
+	if !ok || pl.PerSecond == 0 {
+		return Decision{HasPlan: ok, Plan: pl, SecondLeft: -1, DayLeft: -1}
+	}
+	d := Decision{HasPlan: true, Plan: Plan{Name: pl.Name, PerSecond: pl.PerSecond, Burst: pl.Burst}, DayLeft: -1}
+	d.SecondLeft, d.SecondReset, ok = p.perSecond(pl, clientID)
+	if !ok {
+		d.Refused, d.RetryAfter = OverQps, d.SecondReset
+	}
+	return d
 }
 
 // Admit decides whether the client may make a call to dataset now, and
