@@ -7,10 +7,11 @@ import (
 )
 
 // addSelfServiceRoutes adds the standard OAuth endpoints for machines and,
-// when registration is on, the developer and operator endpoints and pages.
-// With registration off (the default) none of the registration paths
-// exists: they answer 404 like any unknown path.
-func addSelfServiceRoutes(handle func(string, http.Handler), o Options) {
+// when registration is on, the developer and operator endpoints (through
+// handle, which refuses other methods in the OAuth error shape) and pages
+// (through page, as the site's). With registration off (the default) none
+// of the registration paths exists: they answer 404 like any unknown path.
+func addSelfServiceRoutes(handle, page func(string, http.Handler), o Options) {
 	s := *o.Auth.SelfService
 	if s.Remote == nil {
 		s.Remote = o.Limits.RemoteAddr // the per-address limit counts what the request log shows
@@ -32,13 +33,13 @@ func addSelfServiceRoutes(handle func(string, http.Handler), o Options) {
 	handle("POST /developers/app/rotate-secret", s.HandleRotate()) // the client's credentials
 	handle("POST /developers/app/delete", s.HandleDelete())        // the client's credentials
 	if o.Web != nil {
-		handle("GET /developers", o.Web)
+		page("GET /developers", o.Web)
 	}
 	if s.Operated() {
 		handle("GET /operator/clients", s.HandleOperatorClients()) // the operator token
 		handle("POST /operator/clients/{id}/approve", s.HandleApprove())
 		if o.Web != nil {
-			handle("GET /operator", o.Web)
+			page("GET /operator", o.Web)
 		}
 	}
 }

@@ -2,6 +2,8 @@ package api
 
 import (
 	"net/http"
+	"slices"
+	"strings"
 
 	"github.com/energyapi/energyapi/internal/budget"
 
@@ -11,13 +13,16 @@ import (
 
 // addRoutes is the API surface: every endpoint and its authentication.
 func addRoutes(rt *router, o Options) {
-	handle := func(pattern string, h http.Handler) { rt.mux.Handle(pattern, routed(h)) }
-	// get serves h at path for GET and HEAD, and answers other methods 405
-	// in the result envelope (the mux alone would answer plain text).
+	// A path answers the methods it lacks with 405 in the shape of its
+	// family: the result envelope here, the OAuth error for the OAuth
+	// endpoints (handleOAuth).
+	envelope405 := func(allow string) http.Handler { return methodNotAllowedAt(o, allow) }
+	handle := func(pattern string, h http.Handler) { rt.handle(pattern, h, envelope405) }
+	handleOAuth := func(pattern string, h http.Handler) { rt.handle(pattern, h, auth.RefuseMethod) }
+	// get serves h at path for GET and HEAD, also from the router's map.
 	get := func(path string, h http.Handler) {
 		handle("GET "+path, h)
 		rt.fixed[path] = fixedRoute{pattern: "GET " + path, h: routed(h)}
-		handle(path, methodNotAllowedAt(o, "GET, HEAD"))
 	}
 	// No method in these patterns: the endpoint itself answers other methods
 	// with 405 in the OAuth error shape.
@@ -44,8 +49,7 @@ func addRoutes(rt *router, o Options) {
 		// GET /updates/stream is served outside the request limits
 		// (streamApart, in NewServer); its pattern here only names its
 		// route in the log and metrics, and is never reached.
-		rt.mux.Handle("GET /updates/stream", http.NotFoundHandler())
-		handle("/updates/stream", methodNotAllowedAt(o, "GET, HEAD"))
+		handle("GET /updates/stream", http.NotFoundHandler())
 	}
 	openapi := newOpenAPIDoc(o.Data.Catalog)
 	get("/openapi.yaml", handleOpenAPI(o.Log, o.Cache.Compression, openapi, false)) // public: no token
@@ -70,7 +74,7 @@ func addRoutes(rt *router, o Options) {
 		handle("DELETE /sandbox/clock", admin(handleSandboxReleaseClock(sb)))
 	}
 	if o.Auth.SelfService != nil { // RFC 7591, 7009, 7662 and 8414; registration pages
-		addSelfServiceRoutes(handle, o)
+		addSelfServiceRoutes(handleOAuth, handle, o)
 	}
 	if o.Web != nil { // the public site: pages and assets; its data still need a token
 		handle("GET /{$}", o.Web)
@@ -82,6 +86,7 @@ func addRoutes(rt *router, o Options) {
 	handle("/", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, o.Log, energy.Errorf(energy.NotFound, "Not Found: no endpoint at %s", r.URL.Path))
 	}))
+	rt.refuseOtherMethods()
 }
 
 // answerBudget is the memory budget the answers are kept in: the server's,
@@ -117,6 +122,21 @@ func tokenEndpoint(o Options) *auth.TokenEndpoint {
 type router struct {
 	mux   *http.ServeMux
 	fixed map[string]fixedRoute
+	// patterns are every pattern handle registered, in order.
+	patterns []string
+	// paths are the paths of the method-specific patterns, in the order
+	// first registered, with their methods; own are the paths of patterns
+	// that name no method, whose handlers answer every method themselves.
+	paths []*pathMethods
+	own   map[string]bool
+}
+
+// pathMethods are the methods registered at a path, and how the path
+// refuses the others.
+type pathMethods struct {
+	path    string
+	methods []string
+	refuse  func(allow string) http.Handler
 }
 
 // fixedRoute is a GET path's pattern, as the mux would report it, and
@@ -127,7 +147,46 @@ type fixedRoute struct {
 }
 
 func newRouter() *router {
-	return &router{mux: http.NewServeMux(), fixed: map[string]fixedRoute{}}
+	return &router{mux: http.NewServeMux(), fixed: map[string]fixedRoute{}, own: map[string]bool{}}
+}
+
+// handle registers h at pattern. A method-specific pattern's path also
+// answers the methods it lacks with refuse(allow) once every route is in
+// (refuseOtherMethods): the mux alone would send them to the catch-all
+// pattern "/", a 404.
+func (rt *router) handle(pattern string, h http.Handler, refuse func(allow string) http.Handler) {
+	rt.patterns = append(rt.patterns, pattern)
+	rt.mux.Handle(pattern, routed(h))
+	method, path, ok := strings.Cut(pattern, " ")
+	if !ok {
+		rt.own[pattern] = true
+		return
+	}
+	i := slices.IndexFunc(rt.paths, func(p *pathMethods) bool { return p.path == path })
+	if i < 0 {
+		i = len(rt.paths)
+		rt.paths = append(rt.paths, &pathMethods{path: path, refuse: refuse})
+	}
+	rt.paths[i].methods = append(rt.paths[i].methods, method)
+}
+
+// refuseOtherMethods registers, at every path of a method-specific
+// pattern, the answer to every other method: 405 with an Allow header
+// listing the path's methods, HEAD with GET as the mux serves it.
+func (rt *router) refuseOtherMethods() {
+	for _, p := range rt.paths {
+		if rt.own[p.path] {
+			continue
+		}
+		var allow []string
+		for _, m := range p.methods {
+			allow = append(allow, m)
+			if m == http.MethodGet {
+				allow = append(allow, http.MethodHead)
+			}
+		}
+		rt.mux.Handle(p.path, routed(p.refuse(strings.Join(allow, ", "))))
+	}
 }
 
 func (rt *router) ServeHTTP(w http.ResponseWriter, r *http.Request) {

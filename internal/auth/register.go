@@ -7,6 +7,7 @@ import (
 	"net/mail"
 	"strings"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/energyapi/energyapi/internal/energy"
@@ -81,22 +82,47 @@ const (
 
 // CheckRegistration returns an error with code Invalid, whose message can
 // be shown, unless name is a short line of text and contact, if not empty,
-// one email address.
+// one email address, neither holding a character of hiddenRune. Both
+// registration paths, the developer page's and RFC 7591's, check here.
 func CheckRegistration(name, contact string) error {
 	name = strings.TrimSpace(name)
 	switch {
-	case name == "" || !utf8.ValidString(name) || utf8.RuneCountInString(name) > maxNameLen || strings.ContainsAny(name, "\x00\r\n"):
+	case name == "" || !utf8.ValidString(name) || utf8.RuneCountInString(name) > maxNameLen:
 		return energy.Errorf(energy.Invalid, "The application name must be 1 to %d characters on one line", maxNameLen)
+	case hiddenRune(name) >= 0:
+		return energy.Errorf(energy.Invalid, "The application name holds U+%04X, a control or formatting character: it must be plain text on one line", hiddenRune(name))
 	case contact == "":
 		return nil
 	case len(contact) > maxContactLen:
 		return energy.Errorf(energy.Invalid, "The contact address is too long")
+	case hiddenRune(contact) >= 0:
+		return energy.Errorf(energy.Invalid, "The contact address holds U+%04X, a control or formatting character", hiddenRune(contact))
 	}
 	a, err := mail.ParseAddress(contact)
 	if err != nil || a.Address != contact {
 		return energy.Errorf(energy.Invalid, "The contact must be one email address, such as dev@example.com")
 	}
 	return nil
+}
+
+// hiddenRune returns the first character of s that would break a name
+// out of its line or change how the text around it shows without being
+// seen, or -1: a control character (Cc: tab, line feeds, C1), a line or
+// paragraph separator (Zl, Zp), or a format character (Cf: the bidi
+// marks, embeddings, overrides and isolates U+200E, U+200F, U+202A–U+202E
+// and U+2066–U+2069, zero-width spaces, soft hyphens). The zero-width
+// joiner and non-joiner (U+200D, U+200C) are kept: Persian and Indic
+// scripts spell words with them, and emoji sequences join with them.
+func hiddenRune(s string) rune {
+	for _, r := range s {
+		if r == '\u200c' || r == '\u200d' {
+			continue
+		}
+		if unicode.In(r, unicode.Cc, unicode.Cf, unicode.Zl, unicode.Zp) {
+			return r
+		}
+	}
+	return -1
 }
 
 // Register creates a client for a registration, with a generated ID and

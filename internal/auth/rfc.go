@@ -134,7 +134,11 @@ func (s *SelfService) HandleIntrospect() http.Handler {
 			return
 		}
 		r.Body = http.MaxBytesReader(w, r.Body, MaxTokenRequest)
-		if err := r.ParseForm(); err != nil || r.PostForm.Get("token") == "" {
+		err := r.ParseForm()
+		if bodyTooLarge(w, err) {
+			return
+		}
+		if err != nil || r.PostForm.Get("token") == "" {
 			writeJSON(w, http.StatusBadRequest, oauthError{Error: "invalid_request", Description: "Missing parameter token"})
 			return
 		}
@@ -231,7 +235,9 @@ func (s *SelfService) HandleDynamic() http.Handler {
 		}
 		var q dynamicRequest
 		if err := decodeJSON(w, r, &q); err != nil {
-			writeJSON(w, http.StatusBadRequest, metadataError("%s", energy.ErrorMessage(err)))
+			if !bodyTooLarge(w, err) {
+				writeJSON(w, http.StatusBadRequest, metadataError("%s", energy.ErrorMessage(err)))
+			}
 			return
 		}
 		name, contact, method, bad := q.check()

@@ -4,14 +4,12 @@ import (
 	"context"
 	"crypto/sha256"
 	"crypto/subtle"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
 	"slices"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/energyapi/energyapi/internal/energy"
@@ -110,6 +108,9 @@ func noStore(w http.ResponseWriter) {
 
 // fail answers with an OAuth-shaped error.
 func (s *SelfService) fail(w http.ResponseWriter, r *http.Request, err error) {
+	if bodyTooLarge(w, err) {
+		return
+	}
 	status, code := http.StatusInternalServerError, "server_error"
 	msg := "The server could not process the request"
 	var e *energy.Error
@@ -130,18 +131,6 @@ func (s *SelfService) fail(w http.ResponseWriter, r *http.Request, err error) {
 		s.Log.ErrorContext(r.Context(), "registration", "err", err)
 	}
 	writeJSON(w, status, oauthError{Error: code, Description: msg})
-}
-
-// decodeJSON reads r's body, at most maxRegistrationRequest bytes of JSON, into v.
-func decodeJSON(w http.ResponseWriter, r *http.Request, v any) error {
-	if mt, _, _ := strings.Cut(r.Header.Get("Content-Type"), ";"); strings.TrimSpace(strings.ToLower(mt)) != "application/json" {
-		return energy.Errorf(energy.Invalid, "Content-Type must be application/json")
-	}
-	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, maxRegistrationRequest))
-	if err := dec.Decode(v); err != nil {
-		return energy.Errorf(energy.Invalid, "The body is not the JSON object expected (or exceeds %d bytes)", maxRegistrationRequest)
-	}
-	return nil
 }
 
 // remote returns the fingerprint of r's address: the per-address limit
@@ -255,7 +244,9 @@ func (s *SelfService) writeApp(w http.ResponseWriter, r *http.Request, id, secre
 func (s *SelfService) clientAuth(w http.ResponseWriter, r *http.Request) (Client, bool) {
 	r.Body = http.MaxBytesReader(w, r.Body, MaxTokenRequest)
 	if err := r.ParseForm(); err != nil {
-		writeJSON(w, http.StatusBadRequest, oauthError{Error: "invalid_request", Description: "The request body is not a valid form"})
+		if !bodyTooLarge(w, err) {
+			writeJSON(w, http.StatusBadRequest, oauthError{Error: "invalid_request", Description: "The request body is not a valid form"})
+		}
 		return Client{}, false
 	}
 	id, secret, basic, msg := clientCredentials(r, r.PostForm)
@@ -382,5 +373,16 @@ func (s *SelfService) HandleApprove() http.Handler {
 		}
 		s.Log.InfoContext(r.Context(), "client approved", "client_id", id)
 		s.writeApp(w, r, id, "")
+	})
+}
+
+// RefuseMethod answers 405 with an Allow header listing allow, in the
+// OAuth error shape of these endpoints (the token endpoint answers its own).
+func RefuseMethod(allow string) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		noStore(w)
+		w.Header().Set("Allow", allow)
+		writeJSON(w, http.StatusMethodNotAllowed, oauthError{Error: "invalid_request",
+			Description: fmt.Sprintf("Method Not Allowed: %s answers %s only", r.URL.Path, allow)})
 	})
 }
