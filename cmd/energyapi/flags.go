@@ -248,7 +248,7 @@ func helpGroups(command string) []flagGroup {
 		{"Answers", []string{"max-range-days", "unmatched-filter", "unknown-parameters", "compression", "cache-control", "poll-interval", "allow-public"}},
 		{"Tokens and failed authentication", []string{"token-ttl", "key-rotation", "auth-fail-per-addr", "auth-fail-per-client-addr", "trust-proxy-headers"}},
 		{"Plans, rate limits and registration", []string{"plans", "default-plan", "quota-block", "usage-flush", "rate-limit", "rate-burst", "rate-limit-style",
-			"registration", "registrations-per-hour", "initial-access-token-file", "operator-token-file"}},
+			"registration", "registrations-per-hour", "registration-prefix-v4", "registration-prefix-v6", "initial-access-token-file", "operator-token-file"}},
 		{"Overload, timeouts and the store", []string{"max-in-flight", "max-queue", "queue-target", "queue-timeout", "request-timeout", "store-slots", "store-timeout",
 			"read-header-timeout", "read-timeout", "write-timeout", "idle-timeout", "shutdown-timeout", "max-header-bytes", "stream-write-timeout", "streams-per-addr"}},
 		{"TLS and metrics", []string{"tls-cert", "tls-key", "metrics-addr"}},

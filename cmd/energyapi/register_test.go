@@ -179,6 +179,62 @@ func TestRegistrationsPerAddressPerHour(t *testing.T) {
 	}
 }
 
+// registerFrom registers an application through the developer endpoint, as
+// forwarded by a proxy whose X-Forwarded-For is xff.
+func registerFrom(tb testing.TB, s *server, xff string) (int, string) {
+	tb.Helper()
+	st, _, body := exchange(tb, "POST", s.base+"/developers/register",
+		map[string]string{"Content-Type": "application/json", "X-Forwarded-For": xff}, `{"name":"app","contact":"dev@example.com"}`)
+	return st, body
+}
+
+// TestRegistrationsPerAddressPrefix: behind a trusted proxy, registrations
+// count per IPv6 /64 and per IPv4 address, as the proxy's last entry of
+// X-Forwarded-For says: its port is not part of the address, and an entry
+// that does not parse is skipped rather than replaced by the proxy's
+// address, which would put every user in one bucket.
+func TestRegistrationsPerAddressPrefix(t *testing.T) {
+	t.Parallel()
+	s := startServe(t, sqliteEnv(t), "--registration", "open", "--registrations-per-hour", "1", "--trust-proxy-headers")
+	for _, c := range []struct {
+		name, xff string
+		want      int
+	}{
+		{"an IPv6 address", "2001:db8:1:2::1", http.StatusCreated},
+		{"another address of its /64", "198.51.100.99, 2001:db8:1:2:ffff::7", http.StatusTooManyRequests},
+		{"another /64", "2001:db8:1:3::1", http.StatusCreated},
+		{"a user behind garbage", "198.51.100.1, garbage", http.StatusCreated},
+		{"another user behind garbage", "198.51.100.2, garbage", http.StatusCreated},
+		{"the first of them again", "198.51.100.1", http.StatusTooManyRequests},
+		{"an IPv4 address with a port", "198.51.100.3:1", http.StatusCreated},
+		{"the same address, another port", "198.51.100.3:2", http.StatusTooManyRequests},
+		{"an IPv6 address with a port", "[2001:db8:9::1]:443", http.StatusCreated},
+		{"its /64 without a port", "2001:db8:9::2", http.StatusTooManyRequests},
+	} {
+		if st, body := registerFrom(t, s, c.xff); st != c.want {
+			t.Errorf("%s (X-Forwarded-For: %s): got %d %s, want %d", c.name, c.xff, st, body, c.want)
+		}
+	}
+
+	// --registration-prefix-v6 128 counts every IPv6 address alone, and
+	// --registration-prefix-v4 24 an IPv4 /24 as one.
+	s = startServe(t, sqliteEnv(t), "--registration", "open", "--registrations-per-hour", "1", "--trust-proxy-headers",
+		"--registration-prefix-v6", "128", "--registration-prefix-v4", "24")
+	for _, c := range []struct {
+		name, xff string
+		want      int
+	}{
+		{"an IPv6 address", "2001:db8:1:2::1", http.StatusCreated},
+		{"another address of its /64", "2001:db8:1:2::2", http.StatusCreated},
+		{"an IPv4 address", "198.51.100.1", http.StatusCreated},
+		{"another address of its /24", "198.51.100.200", http.StatusTooManyRequests},
+	} {
+		if st, body := registerFrom(t, s, c.xff); st != c.want {
+			t.Errorf("with prefixes 128 and 24, %s (X-Forwarded-For: %s): got %d %s, want %d", c.name, c.xff, st, body, c.want)
+		}
+	}
+}
+
 // ensureClient creates (or resets) a client with a chosen ID and secret,
 // as RFC examples name them.
 func ensureClient(tb testing.TB, env map[string]string, id, secret string) {

@@ -57,10 +57,10 @@ func (c *hardenConfig) register(fs *flag.FlagSet) {
 	c.authFailPerAddr = limit.Rate{N: 100, Per: time.Minute}
 	fs.Var(&c.rateLimit, "rate-limit", `data requests allowed per client, as N/s, N/m or N/h ("" or 0: no limit)`)
 	fs.IntVar(&c.rateBurst, "rate-burst", 20, "data requests a client may make at once before --rate-limit applies")
-	fs.Var(&c.authFailPerPair, "auth-fail-per-client-addr", "failed token requests (invalid_client) allowed per client_id from one remote address, as N/m (0: no limit); a client_id's failures from other addresses never count, so strangers cannot lock a client out")
+	fs.Var(&c.authFailPerPair, "auth-fail-per-client-addr", "failed authentications allowed per client_id from one remote address, as N/m (0: no limit); a client_id's failures from other addresses never count, so strangers cannot lock a client out; a wrong operator, initial access or sandbox admin token counts as no client_id from its address")
 	fs.Var(&c.authFailPerClient, "auth-fail-per-client", "deprecated: the former name of --auth-fail-per-client-addr, which wins if both are given")
-	fs.Var(&c.authFailPerAddr, "auth-fail-per-addr", "failed token requests (invalid_client) allowed per remote address, as N/m (0: no limit)")
-	fs.BoolVar(&c.trustProxy, "trust-proxy-headers", false, "take the remote address from the last X-Forwarded-For entry (only behind a reverse proxy that sets it)")
+	fs.Var(&c.authFailPerAddr, "auth-fail-per-addr", "failed authentications allowed per remote address (an IPv6 /64 counts as one), as N/m (0: no limit), counted together at every path that checks a credential: the token endpoint, /revoke, the developer's rotate-secret and delete, /introspect, the operator's, /register and the sandbox's admin endpoints; more are answered 429")
+	fs.BoolVar(&c.trustProxy, "trust-proxy-headers", false, "take the remote address from the last X-Forwarded-For entry that parses, with or without a port (only behind a reverse proxy that appends it)")
 	fs.IntVar(&c.streamsPerAddr, "streams-per-addr", api.DefaultStreamsPerAddr, "update streams (GET /updates/stream) one remote address may hold open at once; more are answered 429")
 	fs.DurationVar(&c.streamWrite, "stream-write-timeout", api.DefaultStreamWriteTimeout, "close an update stream whose write has waited this long for its client to read")
 	fs.IntVar(&c.maxInFlight, "max-in-flight", 512, "requests served at once; more wait for a slot, see --max-queue and --queue-timeout (0: no bound)")

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/energyapi/energyapi/internal/auth"
+	"github.com/energyapi/energyapi/internal/limit"
 )
 
 // registerConfig is what serve reads of self-service registration and the
@@ -17,6 +18,8 @@ type registerConfig struct {
 	operatorFile  string
 	initialFile   string
 	perHour       int
+	prefixV4      int      // the IPv4 prefix length registrations count by
+	prefixV6      int      // the IPv6 prefix length registrations count by
 	operatorToken string   // read from operatorFile by check
 	initialTokens []string // read from initialFile by check
 }
@@ -29,7 +32,9 @@ func (c *registerConfig) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.mode, "registration", string(auth.RegistrationOff), "self-service registration on the site and POST /register: off (every registration path answers 404), approval (a registered client obtains tokens once an operator approves it) or open")
 	fs.StringVar(&c.operatorFile, "operator-token-file", "", "a file holding the operator token, which signs in to the operator page (/operator: approving clients) and authenticates the operator's gateway at /introspect (RFC 7662); none: neither exists")
 	fs.StringVar(&c.initialFile, "initial-access-token-file", "", "a file of initial access tokens for dynamic registration (RFC 7591, POST /register), one a line; the operator token is one too")
-	fs.IntVar(&c.perHour, "registrations-per-hour", auth.DefaultRegistrationsPerHour, "registrations on the site allowed per remote address in an hour, across replicas; more are answered 429 (0: no limit)")
+	fs.IntVar(&c.perHour, "registrations-per-hour", auth.DefaultRegistrationsPerHour, "registrations on the site allowed per remote address in an hour, across replicas; more are answered 429 (0: no limit); an address counts with the others of its --registration-prefix-v4 or --registration-prefix-v6")
+	fs.IntVar(&c.prefixV4, "registration-prefix-v4", limit.DefaultPrefixV4, "the IPv4 prefix length --registrations-per-hour counts by: 32 counts each address alone, 24 a /24 as one address (16 to 32)")
+	fs.IntVar(&c.prefixV6, "registration-prefix-v6", limit.DefaultPrefixV6, "the IPv6 prefix length --registrations-per-hour counts by: 64 counts a /64, which one host commonly holds whole, as one address (32 to 128)")
 }
 
 // check validates the settings and reads the token files.
@@ -45,6 +50,14 @@ func (c *registerConfig) check() error {
 	}
 	if c.perHour < 0 {
 		return invalidValue("--registrations-per-hour", strconv.Itoa(c.perHour), "want 0 or more")
+	}
+	// Shorter prefixes would pool unrelated networks (a /16 is an ISP's
+	// region) in one bucket of the limit.
+	if c.prefixV4 < 16 || c.prefixV4 > 32 {
+		return invalidValue("--registration-prefix-v4", strconv.Itoa(c.prefixV4), "want a prefix length between 16 and 32")
+	}
+	if c.prefixV6 < 32 || c.prefixV6 > 128 {
+		return invalidValue("--registration-prefix-v6", strconv.Itoa(c.prefixV6), "want a prefix length between 32 and 128")
 	}
 	var err error
 	if c.operatorFile != "" {
@@ -93,5 +106,6 @@ func (c *registerConfig) selfService(log *slog.Logger, reg *auth.Registry, token
 		reserved = []string{demoClientID}
 	}
 	return &auth.SelfService{Mode: mode, Registry: reg, Tokens: tokens, Log: log,
-		OperatorToken: c.operatorToken, InitialTokens: c.initialTokens, PerHour: c.perHour, Reserved: reserved}
+		OperatorToken: c.operatorToken, InitialTokens: c.initialTokens, PerHour: c.perHour, Reserved: reserved,
+		AddrKey: limit.Prefixes{V4: c.prefixV4, V6: c.prefixV6}.Key}
 }

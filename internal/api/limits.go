@@ -3,6 +3,7 @@ package api
 import (
 	"net"
 	"net/http"
+	"net/netip"
 	"strconv"
 	"strings"
 	"time"
@@ -141,23 +142,21 @@ func limitInFlight(o Options) func(http.Handler) http.Handler {
 	}
 }
 
-// RemoteAddr returns how the token endpoint identifies a caller's address for
-// its failed-authentication limit. By default that is the connection's peer.
+// RemoteAddr returns how the server identifies a caller's address: for the
+// request log, the failed-authentication limit, registrations per address
+// and update streams per address. By default that is the connection's peer.
 // Behind a reverse proxy every peer is the proxy, so with trustProxy the
-// address is the last entry of X-Forwarded-For: the one the proxy itself
-// appended, which a client cannot forge (entries before it can be). Only set
-// trustProxy when a proxy that appends X-Forwarded-For is the sole way in.
+// address is the last entry of X-Forwarded-For that parses: the one the
+// proxy itself appended, which a client cannot forge (entries before it
+// can be). Only set trustProxy when a proxy that appends X-Forwarded-For is
+// the sole way in. A request with no entry that parses (a health check
+// from the proxy itself, or one that went around it) gets its peer: the
+// caller the server can see.
 func RemoteAddr(trustProxy bool) func(*http.Request) string {
 	return func(r *http.Request) string {
 		if trustProxy {
-			if vs := r.Header.Values("X-Forwarded-For"); len(vs) > 0 {
-				last := vs[len(vs)-1]
-				if i := strings.LastIndexByte(last, ','); i >= 0 {
-					last = last[i+1:]
-				}
-				if ip := net.ParseIP(strings.TrimSpace(last)); ip != nil {
-					return ip.String()
-				}
+			if a, ok := forwardedFor(r.Header.Values("X-Forwarded-For")); ok {
+				return a.String()
 			}
 		}
 		host, _, err := net.SplitHostPort(r.RemoteAddr)
@@ -166,4 +165,44 @@ func RemoteAddr(trustProxy bool) func(*http.Request) string {
 		}
 		return host
 	}
+}
+
+// forwardedFor returns the last address of the X-Forwarded-For header
+// lines values that parses (forwardedAddr), reading from the last entry
+// backwards, or false if none does. An entry that does not parse is
+// skipped: falling back to the peer, the proxy, would put every user
+// behind it in one bucket of every per-address limit.
+func forwardedFor(values []string) (netip.Addr, bool) {
+	for i := len(values) - 1; i >= 0; i-- {
+		v := values[i]
+		for {
+			j := strings.LastIndexByte(v, ',')
+			if a, ok := forwardedAddr(v[j+1:]); ok {
+				return a, true
+			}
+			if j < 0 {
+				break
+			}
+			v = v[:j]
+		}
+	}
+	return netip.Addr{}, false
+}
+
+// forwardedAddr parses one X-Forwarded-For entry: an IP address, with or
+// without a port (10.6.0.1:1, [2001:db8::1]:443) or brackets. An
+// IPv4-mapped IPv6 address is its IPv4 address; a zone is dropped.
+func forwardedAddr(entry string) (netip.Addr, bool) {
+	entry = strings.TrimSpace(entry)
+	if ap, err := netip.ParseAddrPort(entry); err == nil {
+		return ap.Addr().Unmap().WithZone(""), true
+	}
+	if len(entry) > 2 && entry[0] == '[' && entry[len(entry)-1] == ']' {
+		entry = entry[1 : len(entry)-1]
+	}
+	a, err := netip.ParseAddr(entry)
+	if err != nil {
+		return netip.Addr{}, false
+	}
+	return a.Unmap().WithZone(""), true
 }

@@ -345,8 +345,23 @@ func TestRemoteAddr(t *testing.T) {
 		{"peer IPv6", false, "[2001:db8::1]:443", nil, "2001:db8::1"},
 		{"trusted, last entry", true, "10.0.0.1:80", []string{"203.0.113.9, 198.51.100.7"}, "198.51.100.7"},
 		{"trusted, last header", true, "10.0.0.1:80", []string{"203.0.113.9", "198.51.100.8"}, "198.51.100.8"},
-		{"trusted, garbage", true, "10.0.0.1:80", []string{"198.51.100.7, not-an-ip"}, "10.0.0.1"},
 		{"trusted, no header", true, "10.0.0.1:80", nil, "10.0.0.1"},
+		// An entry that does not parse is skipped, never replaced by the
+		// proxy's own address, which would pool every user in one bucket.
+		{"trusted, garbage last", true, "10.0.0.1:80", []string{"198.51.100.7, garbage"}, "198.51.100.7"},
+		{"trusted, garbage header last", true, "10.0.0.1:80", []string{"198.51.100.7", "garbage"}, "198.51.100.7"},
+		{"trusted, empty entries", true, "10.0.0.1:80", []string{"198.51.100.7,, ,"}, "198.51.100.7"},
+		{"trusted, nothing parses", true, "10.0.0.1:80", []string{"garbage, unknown"}, "10.0.0.1"},
+		// An entry with a port is its address.
+		{"trusted, IPv4 with port", true, "10.0.0.1:80", []string{"203.0.113.9, 10.6.0.1:1"}, "10.6.0.1"},
+		{"trusted, IPv6 with port", true, "10.0.0.1:80", []string{"[2001:db8::1]:443"}, "2001:db8::1"},
+		{"trusted, IPv6 in brackets", true, "10.0.0.1:80", []string{"[2001:db8::1]"}, "2001:db8::1"},
+		{"trusted, IPv6 written long", true, "10.0.0.1:80", []string{"2001:0db8:0000::0001"}, "2001:db8::1"},
+		{"trusted, IPv6 with zone", true, "10.0.0.1:80", []string{"fe80::1%eth0"}, "fe80::1"},
+		{"trusted, IPv4-mapped", true, "10.0.0.1:80", []string{"::ffff:198.51.100.7"}, "198.51.100.7"},
+		{"trusted, spaces", true, "10.0.0.1:80", []string{" 203.0.113.9 ,  198.51.100.7  "}, "198.51.100.7"},
+		{"trusted, bad port", true, "10.0.0.1:80", []string{"203.0.113.9, 198.51.100.7:http"}, "203.0.113.9"},
+		{"trusted, bracket unclosed", true, "10.0.0.1:80", []string{"203.0.113.9, [2001:db8::1"}, "203.0.113.9"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			r := httptest.NewRequest(http.MethodPost, "/", nil)

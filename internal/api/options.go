@@ -71,8 +71,12 @@ type Auth struct {
 	Tokens   *auth.Tokens
 	// Keys, when set, publish the token signing keys at /.well-known/jwks.json.
 	Keys *auth.Keyring
-	// FailureGuard limits failed token requests per client and address
-	// (Limits.RemoteAddr); nil for no limit.
+	// FailureGuard limits failed authentications per client and address
+	// (Limits.RemoteAddr) at every path that checks a credential: the
+	// token endpoint, the SelfService endpoints that take the client's
+	// credentials or the operator's tokens, and the sandbox's admin
+	// endpoints, all counting in it together (auth.Attempts); data
+	// requests are not guarded. Nil for no limit.
 	FailureGuard auth.FailureGuard
 	// SelfService, when set, serves the standard OAuth endpoints for
 	// machines and, as its mode says, self-service registration
@@ -113,9 +117,9 @@ type Limits struct {
 	// serves requests (the Registry's, AsOf's, the feed's, Ready's) must
 	// make its calls through its Do. Nil: such requests keep their slot.
 	StoreClass *StoreClass
-	// RemoteAddr finds the caller's address for the request log and the
-	// failed-authentication limit; defaults to RemoteAddr(false), the
-	// connection's peer.
+	// RemoteAddr finds the caller's address for the request log, the
+	// failed-authentication limit and the limits per address; defaults to
+	// RemoteAddr(false), the connection's peer.
 	RemoteAddr func(*http.Request) string
 	// StreamsPerAddr bounds the update streams one caller (RemoteAddr)
 	// holds open at once; 0 means DefaultStreamsPerAddr.

@@ -19,6 +19,10 @@ func addSelfServiceRoutes(handle, page func(string, http.Handler), o Options) {
 	if s.Log == nil {
 		s.Log = o.Log
 	}
+	// The token endpoint's guard, not one of its own: guesses count
+	// together at every path that checks a credential.
+	s.Guard = o.Auth.FailureGuard
+	s.LogAttrs = addLogAttrs
 	handle("GET "+auth.MetadataPath, s.HandleMetadata()) // RFC 8414
 	handle("POST "+auth.RevokePath, s.HandleRevoke())    // RFC 7009; the client authenticates
 	if s.Operated() {

@@ -3,7 +3,6 @@ package api
 import (
 	"bytes"
 	"context"
-	"crypto/subtle"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -296,10 +295,16 @@ const maxRulesBody = 1 << 20
 // sandboxAdmin lets through to the sandbox's admin endpoints only callers
 // that send the admin token as a Bearer token.
 func sandboxAdmin(o Options) func(http.HandlerFunc) http.Handler {
+	// The token endpoint's guard: guesses of the admin token count with
+	// every other failed authentication from the address.
+	guard := auth.Attempts{Guard: o.Auth.FailureGuard, Remote: o.Limits.RemoteAddr, LogAttrs: addLogAttrs}
 	return func(h http.HandlerFunc) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			tok, ok := auth.BearerToken(r.Header.Get("Authorization"))
-			if !ok || o.Sandbox.AdminToken == "" || subtle.ConstantTimeCompare([]byte(tok), []byte(o.Sandbox.AdminToken)) != 1 {
+			switch guard.Bearer(w, r, "wrong_admin_token", o.Sandbox.AdminToken) {
+			case auth.BearerLimited:
+				writeError(w, r, o.Log, energy.Errorf(tooMany, "%s", auth.TooManyFailures))
+				return
+			case auth.BearerRefused:
 				w.Header().Set("WWW-Authenticate", `Bearer realm="energyapi-sandbox"`)
 				writeError(w, r, o.Log, energy.Errorf(energy.Unauthorized, "The sandbox admin endpoints need the admin token: Authorization: Bearer <token>"))
 				return

@@ -76,8 +76,13 @@ type oauthError struct {
 
 func (e *TokenEndpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if f := e.serve(w, r); f.reason != "" {
-		e.noteFailure(r, f)
+		e.attempts().Note(r, f.reason, f.clientID, f.registered)
 	}
+}
+
+// attempts is the endpoint's guard, as every guarded path meets it.
+func (e *TokenEndpoint) attempts() Attempts {
+	return Attempts{Guard: e.Guard, Remote: e.Remote, LogAttrs: e.LogAttrs, Registry: e.Registry}
 }
 
 // StatusClientClosedRequest is the status the request log and metrics record
@@ -106,19 +111,13 @@ func (e *TokenEndpoint) serve(w http.ResponseWriter, r *http.Request) refusal {
 	if msg != "" {
 		return refusal{clientID: cmp.Or(id, named), reason: e.fail(w, http.StatusBadRequest, InvalidRequest, "invalid_request", msg)}
 	}
-	remote := ""
-	if e.Remote != nil {
-		remote = e.Remote(r)
-	}
-	if e.Guard != nil {
-		if wait, ok := e.Guard.Allow(id, remote); !ok {
-			w.Header().Set("Retry-After", strconv.Itoa(int((wait+time.Second-1)/time.Second)))
-			return refusal{clientID: id, reason: e.fail(w, http.StatusTooManyRequests, RateLimited, "invalid_client", "Too many failed authentications; retry later")}
-		}
+	if retry, ok := e.attempts().Allow(r, id); !ok {
+		w.Header().Set("Retry-After", retry)
+		return refusal{clientID: id, reason: e.fail(w, http.StatusTooManyRequests, RateLimited, "invalid_client", TooManyFailures)}
 	}
 	client, err := e.Registry.Authenticate(r.Context(), id, secret)
 	if err != nil {
-		return e.refuse(w, r, err, id, remote, basic)
+		return e.refuse(w, r, err, id, basic)
 	}
 	if e.SetLogID != nil {
 		e.SetLogID(r, client.ID)
@@ -172,8 +171,8 @@ func (e *TokenEndpoint) readForm(w http.ResponseWriter, r *http.Request) (url.Va
 // refuse answers a token request whose client Authenticate did not accept
 // with err: the caller gone, the store unavailable (503), a server error,
 // or the credentials wrong (401, counted by the guard against id from
-// remote; basic says they came in an Authorization header).
-func (e *TokenEndpoint) refuse(w http.ResponseWriter, r *http.Request, err error, id, remote string, basic bool) refusal {
+// r's address; basic says they came in an Authorization header).
+func (e *TokenEndpoint) refuse(w http.ResponseWriter, r *http.Request, err error, id string, basic bool) refusal {
 	if clientGone(r, err) {
 		// Not a fault of the server's: nothing to answer, nothing to alarm anyone.
 		e.Log.DebugContext(r.Context(), "token: client went away", "err", err)
@@ -192,9 +191,7 @@ func (e *TokenEndpoint) refuse(w http.ResponseWriter, r *http.Request, err error
 		e.Log.ErrorContext(r.Context(), "token: authenticate", "err", err)
 		return refusal{clientID: id, reason: e.fail(w, http.StatusInternalServerError, ServerError, "server_error", "The server could not process the request")}
 	}
-	if e.Guard != nil {
-		e.Guard.Failed(id, remote)
-	}
+	e.attempts().Failed(r, id)
 	if basic {
 		w.Header().Set("WWW-Authenticate", `Basic realm="`+Realm+`"`)
 	}
@@ -212,26 +209,6 @@ func (e *TokenEndpoint) refuse(w http.ResponseWriter, r *http.Request, err error
 // reset), not past a deadline.
 func clientGone(r *http.Request, err error) bool {
 	return errors.Is(err, context.Canceled) && errors.Is(r.Context().Err(), context.Canceled)
-}
-
-// noteFailure tells the request log why a token request was refused and
-// which client it named. The ID is written as sent only when it names a
-// registered client; any other ID appears as a short SHA-256 fingerprint,
-// because what a caller sends as client_id may be a secret sent in the
-// wrong field, and secrets never go into the log.
-func (e *TokenEndpoint) noteFailure(r *http.Request, f refusal) {
-	if e.LogAttrs == nil {
-		return
-	}
-	attrs := []slog.Attr{slog.String("reason", f.reason)}
-	switch {
-	case f.clientID == "":
-	case f.registered || (e.Registry != nil && e.Registry.Registered(f.clientID)):
-		attrs = append(attrs, slog.String("client_id", f.clientID))
-	default:
-		attrs = append(attrs, slog.String("client_id_hash", Fingerprint(f.clientID)))
-	}
-	e.LogAttrs(r, attrs...)
 }
 
 // Fingerprint returns the first 64 bits of the SHA-256 of s in hex: enough to

@@ -126,7 +126,7 @@ type introspection struct {
 func (s *SelfService) HandleIntrospect() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		noStore(w)
-		if !bearerIs(w, r, s.OperatorToken) {
+		if !s.bearerIs(w, r, reasonWrongOperatorToken, s.OperatorToken) {
 			return
 		}
 		if !isForm(r.Header.Get("Content-Type")) {
@@ -230,7 +230,7 @@ func (q dynamicRequest) check() (name, contact, method string, bad *oauthError) 
 func (s *SelfService) HandleDynamic() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		noStore(w)
-		if !bearerIs(w, r, append([]string{s.OperatorToken}, s.InitialTokens...)...) {
+		if !s.bearerIs(w, r, reasonWrongInitialToken, append([]string{s.OperatorToken}, s.InitialTokens...)...) {
 			return
 		}
 		var q dynamicRequest

@@ -64,6 +64,17 @@ type SelfService struct {
 	PerHour int
 	// Remote returns the caller's address; it defaults to the connection's peer.
 	Remote func(*http.Request) string
+	// AddrKey returns the unit of addresses that PerHour counts, such as
+	// the IPv6 /64 an address belongs to; nil counts each address alone.
+	AddrKey func(addr string) string
+	// Guard limits failed authentications at the endpoints that check a
+	// credential (the client's, the operator token, an initial access
+	// token); it is the token endpoint's, so that guesses count together
+	// wherever they are made (Attempts). Nil: no limit.
+	Guard FailureGuard
+	// LogAttrs adds attributes to the request's log line: why an
+	// authentication was refused, and the client it named; optional.
+	LogAttrs func(r *http.Request, attrs ...slog.Attr)
 	// Reserved are the IDs of clients whose secret is public, such as the
 	// demo client: anyone may sign in with them, so the developer endpoints
 	// that change a client (rotating its secret, deleting it) refuse them
@@ -86,19 +97,33 @@ func sameSecret(a, b string) bool {
 	return subtle.ConstantTimeCompare(ha[:], hb[:]) == 1
 }
 
+// attempts is the guard of the endpoints that check a credential.
+func (s *SelfService) attempts() Attempts {
+	return Attempts{Guard: s.Guard, Remote: s.Remote, LogAttrs: s.LogAttrs, Registry: s.Registry}
+}
+
 // bearerIs reports whether r carries one of tokens as its bearer token,
-// and otherwise answers 401 with the RFC 6750 challenge.
-func bearerIs(w http.ResponseWriter, r *http.Request, tokens ...string) bool {
-	tok, ok := BearerToken(r.Header.Get("Authorization"))
-	for _, t := range tokens {
-		if ok && t != "" && sameSecret(tok, t) {
-			return true
-		}
+// under the guard (Attempts.Bearer; wrong is the log's reason for a wrong
+// token). Otherwise it answers 401 with the RFC 6750 challenge, or 429
+// with Retry-After when the guard refuses r's address another guess.
+func (s *SelfService) bearerIs(w http.ResponseWriter, r *http.Request, wrong string, tokens ...string) bool {
+	switch s.attempts().Bearer(w, r, wrong, tokens...) {
+	case BearerAccepted:
+		return true
+	case BearerLimited:
+		writeJSON(w, http.StatusTooManyRequests, oauthError{Error: "invalid_token", Description: TooManyFailures})
+		return false
 	}
 	w.Header().Set("WWW-Authenticate", `Bearer realm="`+Realm+`", error="invalid_token"`)
 	writeJSON(w, http.StatusUnauthorized, oauthError{Error: "invalid_token", Description: "A valid operator-issued token is required"})
 	return false
 }
+
+// Reasons a bearer token is refused, for the log.
+const (
+	reasonWrongOperatorToken = "wrong_operator_token"
+	reasonWrongInitialToken  = "wrong_initial_access_token"
+)
 
 // noStore marks an answer that carries or speaks of credentials.
 func noStore(w http.ResponseWriter) {
@@ -133,12 +158,15 @@ func (s *SelfService) fail(w http.ResponseWriter, r *http.Request, err error) {
 	writeJSON(w, status, oauthError{Error: code, Description: msg})
 }
 
-// remote returns the fingerprint of r's address: the per-address limit
-// counts fingerprints, and no address is stored.
+// remote returns the fingerprint of the unit (AddrKey) of r's address: the
+// per-address limit counts fingerprints, and no address is stored.
 func (s *SelfService) remote(r *http.Request) string {
 	addr := r.RemoteAddr
 	if s.Remote != nil {
 		addr = s.Remote(r)
+	}
+	if s.AddrKey != nil {
+		addr = s.AddrKey(addr)
 	}
 	return Fingerprint(addr)
 }
@@ -240,7 +268,8 @@ func (s *SelfService) writeApp(w http.ResponseWriter, r *http.Request, id, secre
 }
 
 // clientAuth authenticates the client of r by its credentials, as the token
-// endpoint does (HTTP Basic or the form), or answers 401 invalid_client.
+// endpoint does (HTTP Basic or the form) and under its guard, or answers
+// 401 invalid_client (429 when the guard refuses another guess).
 func (s *SelfService) clientAuth(w http.ResponseWriter, r *http.Request) (Client, bool) {
 	r.Body = http.MaxBytesReader(w, r.Body, MaxTokenRequest)
 	if err := r.ParseForm(); err != nil {
@@ -254,8 +283,18 @@ func (s *SelfService) clientAuth(w http.ResponseWriter, r *http.Request) (Client
 		writeJSON(w, http.StatusBadRequest, oauthError{Error: "invalid_request", Description: msg})
 		return Client{}, false
 	}
+	a := s.attempts()
+	if retry, ok := a.Allow(r, id); !ok {
+		w.Header().Set("Retry-After", retry)
+		a.Note(r, reasonGuardLimit, id, false)
+		writeJSON(w, http.StatusTooManyRequests, oauthError{Error: "invalid_client", Description: TooManyFailures})
+		return Client{}, false
+	}
 	c, err := s.Registry.Authenticate(r.Context(), id, secret)
 	if energy.ErrorCode(err) == energy.Unauthorized {
+		a.Failed(r, id)
+		why := FailureReason(err)
+		a.Note(r, string(InvalidClient)+": "+why, id, why != ReasonUnknownClient)
 		if basic {
 			w.Header().Set("WWW-Authenticate", `Basic realm="`+Realm+`"`)
 		}
@@ -325,7 +364,7 @@ func (s *SelfService) HandleDelete() http.Handler {
 func (s *SelfService) HandleOperatorClients() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		noStore(w)
-		if !bearerIs(w, r, s.OperatorToken) {
+		if !s.bearerIs(w, r, reasonWrongOperatorToken, s.OperatorToken) {
 			return
 		}
 		list, err := s.listApps(r.Context())
@@ -363,7 +402,7 @@ func (s *SelfService) listApps(ctx context.Context) ([]appJSON, error) {
 func (s *SelfService) HandleApprove() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		noStore(w)
-		if !bearerIs(w, r, s.OperatorToken) {
+		if !s.bearerIs(w, r, reasonWrongOperatorToken, s.OperatorToken) {
 			return
 		}
 		id := r.PathValue("id")

@@ -2,7 +2,6 @@ package limit
 
 import (
 	"math"
-	"net/netip"
 	"strconv"
 	"sync"
 	"time"
@@ -89,20 +88,9 @@ func pairKey(clientID, addr string) string {
 }
 
 // addrKey is the unit an address limit applies to: an IPv4 address, or an
-// IPv6 /64, since one IPv6 host commonly holds a whole /64 and could otherwise
-// try from 2^64 addresses. Anything that is not an IP address is its own key.
-func addrKey(remote string) string {
-	a, err := netip.ParseAddr(remote)
-	if err != nil {
-		return remote
-	}
-	a = a.Unmap()
-	if a.Is6() {
-		p, _ := a.Prefix(64) // cannot fail for an IPv6 address and 64 bits
-		return p.String()
-	}
-	return a.String()
-}
+// IPv6 /64 (DefaultPrefixes), as registrations count by default. Anything
+// that is not an IP address is its own key.
+func addrKey(remote string) string { return DefaultPrefixes().Key(remote) }
 
 // counter counts events per key in sliding windows of Per.
 type counter struct {
