@@ -65,7 +65,7 @@ func newParts(ctx context.Context, cfg serveConfig, log *slog.Logger, st store) 
 	}
 	// Token lifetimes follow the sandbox clock, so that a test can move
 	// past a token's expiry; signing keys keep the real time.
-	tokens := auth.NewTokens(keys, reg, cfg.tokenTTL, sb.now(), rand.Reader)
+	tokens := auth.NewTokens(keys, reg, cfg.origin().Issuer(), cfg.tokenTTL, sb.now(), rand.Reader)
 	sb.tokens(tokens)
 	if cfg.demo {
 		if err := ensureDemo(ctx, st, reg); err != nil {
@@ -95,6 +95,9 @@ func newParts(ctx context.Context, cfg serveConfig, log *slog.Logger, st store) 
 	}
 	plans, err := newPlans(ctx, cfg.plans, st, served.class, log, sb.now(), cfg.sandbox.rateStyle, hard.metrics)
 	if err != nil {
+		return nil, err
+	}
+	if err := cfg.selfService.checkMetered(plans, cfg.plans.defaultPlan); err != nil {
 		return nil, err
 	}
 	var z *coding.Compressor
