@@ -123,6 +123,15 @@ func parseFlags(fs *flag.FlagSet, args []string, getenv func(string) string) err
 	return fs.Parse(append([]string{"--"}, positional...))
 }
 
+// setFlags returns the names of fs's flags given on the command line or in
+// the environment (parseFlags sets both), as opposed to left at their
+// defaults.
+func setFlags(fs *flag.FlagSet) map[string]bool {
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	return set
+}
+
 func envName(flagName string) string {
 	return "ENERGYAPI_" + strings.ToUpper(strings.ReplaceAll(flagName, "-", "_"))
 }
@@ -246,9 +255,9 @@ func helpGroups(command string) []flagGroup {
 	return []flagGroup{
 		{"Start here", []string{"addr", "db", "demo", "memory-budget", "log-level", "log-format"}},
 		{"Answers", []string{"max-range-days", "unmatched-filter", "unknown-parameters", "compression", "cache-control", "poll-interval", "allow-public"}},
-		{"Tokens and failed authentication", []string{"token-ttl", "key-rotation", "auth-fail-per-addr", "auth-fail-per-client-addr", "trust-proxy-headers"}},
+		{"Tokens, the public address and failed authentication", []string{"token-ttl", "key-rotation", "public-url", "trust-proxy-headers", "auth-fail-per-addr", "auth-fail-per-client-addr"}},
 		{"Plans, rate limits and registration", []string{"plans", "default-plan", "quota-block", "usage-flush", "rate-limit", "rate-burst", "rate-limit-style",
-			"registration", "registrations-per-hour", "registration-prefix-v4", "registration-prefix-v6", "initial-access-token-file", "operator-token-file"}},
+			"registration", "allow-unmetered-registration", "registrations-per-hour", "registration-prefix-v4", "registration-prefix-v6", "initial-access-token-file", "operator-token-file"}},
 		{"Overload, timeouts and the store", []string{"max-in-flight", "max-queue", "queue-target", "queue-timeout", "request-timeout", "store-slots", "store-timeout",
 			"read-header-timeout", "read-timeout", "write-timeout", "idle-timeout", "shutdown-timeout", "max-header-bytes", "stream-write-timeout", "streams-per-addr"}},
 		{"TLS and metrics", []string{"tls-cert", "tls-key", "metrics-addr"}},

@@ -41,8 +41,8 @@ func until(expr string) chromedp.Action {
 // and the tokens issued with it at once, then deletes the application.
 func TestRegistrationInBrowser(t *testing.T) {
 	env := sqliteEnv(t)
-	a := startServe(t, env, "--registration", "open", "--poll-interval", "5s")
-	b := startServe(t, env, "--registration", "open", "--poll-interval", "5s")
+	a := startServe(t, env, "--registration", "open", "--allow-unmetered-registration", "--poll-interval", "5s")
+	b := startServe(t, env, "--registration", "open", "--allow-unmetered-registration", "--poll-interval", "5s")
 	replicas := map[string]*server{"A": a, "B": b}
 	ctx := newBrowser(t)
 	id, secret, _ := registerOnPage(t, ctx, a, "Grid Watch", "dev@example.com")

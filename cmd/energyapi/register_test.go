@@ -40,15 +40,20 @@ func exchange(tb testing.TB, method, url string, header map[string]string, body 
 	return resp.StatusCode, resp.Header, string(b)
 }
 
-// operatorFiles writes the operator token file and returns serve's flags
-// for it, with registration in mode.
+// operatorFlags writes the operator token file and returns serve's flags
+// for it, with registration in mode; open registration without plans, which
+// these tests do not exercise.
 func operatorFlags(tb testing.TB, mode string) []string {
 	tb.Helper()
 	file := filepath.Join(tb.TempDir(), "operator-token")
 	if err := os.WriteFile(file, []byte(rfcOperatorToken+"\n"), 0o600); err != nil {
 		tb.Fatal(err)
 	}
-	return []string{"--registration", mode, "--operator-token-file", file}
+	flags := []string{"--registration", mode, "--operator-token-file", file}
+	if mode == "open" {
+		flags = append(flags, "--allow-unmetered-registration")
+	}
+	return flags
 }
 
 // sqliteEnv returns the environment of a fresh SQLite store.
@@ -160,8 +165,8 @@ func checkApproval(t *testing.T, env map[string]string, a, b *server) {
 func TestRegistrationsPerAddressPerHour(t *testing.T) {
 	t.Parallel()
 	env := sqliteEnv(t)
-	a := startServe(t, env, "--registration", "open", "--registrations-per-hour", "2")
-	b := startServe(t, env, "--registration", "open", "--registrations-per-hour", "2")
+	a := startServe(t, env, "--registration", "open", "--allow-unmetered-registration", "--registrations-per-hour", "2")
+	b := startServe(t, env, "--registration", "open", "--allow-unmetered-registration", "--registrations-per-hour", "2")
 	for i, s := range []*server{a, b} { // the limit counts across replicas
 		if st, _, body := register(t, s, "app", "dev@example.com"); st != http.StatusCreated {
 			t.Fatalf("registration %d: got %d %s, want 201", i+1, st, body)
@@ -195,7 +200,7 @@ func registerFrom(tb testing.TB, s *server, xff string) (int, string) {
 // address, which would put every user in one bucket.
 func TestRegistrationsPerAddressPrefix(t *testing.T) {
 	t.Parallel()
-	s := startServe(t, sqliteEnv(t), "--registration", "open", "--registrations-per-hour", "1", "--trust-proxy-headers")
+	s := startServe(t, sqliteEnv(t), "--registration", "open", "--allow-unmetered-registration", "--registrations-per-hour", "1", "--trust-proxy-headers")
 	for _, c := range []struct {
 		name, xff string
 		want      int
@@ -218,7 +223,7 @@ func TestRegistrationsPerAddressPrefix(t *testing.T) {
 
 	// --registration-prefix-v6 128 counts every IPv6 address alone, and
 	// --registration-prefix-v4 24 an IPv4 /24 as one.
-	s = startServe(t, sqliteEnv(t), "--registration", "open", "--registrations-per-hour", "1", "--trust-proxy-headers",
+	s = startServe(t, sqliteEnv(t), "--registration", "open", "--allow-unmetered-registration", "--registrations-per-hour", "1", "--trust-proxy-headers",
 		"--registration-prefix-v6", "128", "--registration-prefix-v4", "24")
 	for _, c := range []struct {
 		name, xff string
@@ -292,7 +297,7 @@ func TestRotatingAPendingClientKeepsItPending(t *testing.T) {
 func TestDemoClientReserved(t *testing.T) {
 	t.Parallel()
 	env := map[string]string{"ENERGYAPI_DB": filepath.Join(t.TempDir(), "e.db")}
-	s := startServe(t, env, "--demo", "--registration", "open")
+	s := startServe(t, env, "--demo", "--registration", "open", "--allow-unmetered-registration")
 	form := map[string]string{"Content-Type": "application/x-www-form-urlencoded"}
 	creds := "client_id=" + demoClientID + "&client_secret=" + demoClientSecret
 	for _, path := range []string{"/developers/app/rotate-secret", "/developers/app/delete"} {
@@ -344,5 +349,51 @@ func TestServeDemoRestoresTheDemoClient(t *testing.T) {
 	c := startServe(t, env, "--demo")
 	if _, st := c.token(t, demoClientID, demoClientSecret); st != http.StatusOK {
 		t.Errorf("demo token from serve --demo started on a rotated demo client: got %d, want 200", st)
+	}
+}
+
+// TestOpenRegistrationNeedsDefaultPlan: --registration open gives every
+// client it registers the plan --default-plan names; while the store holds
+// no such plan those clients would meet no plan at all, so serve refuses to
+// start (exit 2), naming the plan and the ways out, and starts once the
+// operator takes one. Approval needs no plan: the operator sees each client.
+func TestOpenRegistrationNeedsDefaultPlan(t *testing.T) {
+	t.Parallel()
+	env := sqliteEnv(t)
+	for _, c := range []struct {
+		args []string
+		plan string
+	}{
+		{[]string{"--registration", "open"}, `"default"`},
+		{[]string{"--registration", "open", "--default-plan", "gold"}, `"gold"`},
+	} {
+		// Bounded: a serve that does not refuse runs until the context ends.
+		ctx, cancel := context.WithTimeout(context.Background(), testwait.Scale(20*time.Second))
+		_, stderr, code := runFull(t, ctx, env, append([]string{"serve", "--addr", "127.0.0.1:0"}, c.args...)...)
+		cancel()
+		var missing []string
+		for _, want := range []string{c.plan, "--default-plan", "--plans", "energyapi plans set", "--allow-unmetered-registration"} {
+			if !strings.Contains(stderr, want) {
+				missing = append(missing, want)
+			}
+		}
+		if code != exitUsage || len(missing) > 0 {
+			t.Errorf("%v: got exit %d, %q; want exit %d naming %q", c.args, code, stderr, exitUsage, missing)
+		}
+	}
+	gold := sqliteEnv(t)
+	if _, err := runCmd(t, gold, "plans", "set", "gold", "--per-day", "1000"); err != nil {
+		t.Fatal(err)
+	}
+	for name, c := range map[string]struct {
+		env  map[string]string
+		args []string
+	}{
+		"explicitly unmetered":        {sqliteEnv(t), []string{"--registration", "open", "--allow-unmetered-registration"}},
+		"the default plan in --plans": {sqliteEnv(t), []string{"--registration", "open", "--plans", writePlans(t, `[{"name":"default","per_second":5,"per_day":1000}]`)}},
+		"a plan set before":           {gold, []string{"--registration", "open", "--default-plan", "gold"}},
+		"approval":                    {sqliteEnv(t), []string{"--registration", "approval"}},
+	} {
+		t.Run(name, func(t *testing.T) { startServe(t, c.env, c.args...) })
 	}
 }

@@ -375,20 +375,77 @@ func TestServeCompression(t *testing.T) {
 	}
 }
 
-// TestFlagNeedsAnother: --initial-access-token-file alone would start a
-// server that serves no /register; serve refuses it, naming the flag it
-// needs, and takes it with registration on.
+// flagNeedCase is how TestFlagNeedsAnother exercises one dependent flag.
+type flagNeedCase struct {
+	value   string   // the flag's value
+	without []string // other flags that leave its need unmet (none: the defaults do)
+	with    []string // other flags that meet it
+	needs   string   // what the refusal names after "--FLAG needs "
+}
+
+// TestFlagNeedsAnother: a flag that means something only with another
+// setting (the table flagNeeds) is refused alone, given on the command line
+// or in the environment, with a usage error naming what it needs, and taken
+// with it; defaults never trip the rule. Every entry of the table has a
+// case here and every case an entry.
 func TestFlagNeedsAnother(t *testing.T) {
 	t.Parallel()
 	tokens := filepath.Join(t.TempDir(), "tokens")
 	if err := os.WriteFile(tokens, []byte("initial-access-token-0001\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	_, err := parseServeFlags([]string{"--initial-access-token-file", tokens}, envOf(nil), io.Discard)
-	if !errors.Is(err, errUsage) || !strings.Contains(fmt.Sprint(err), "--initial-access-token-file needs --registration") {
-		t.Errorf("alone: got %v, want a usage error naming --registration", err)
+	sandbox := []string{"--sandbox"}
+	cases := map[string]flagNeedCase{
+		"allow-public":                 {"true", nil, []string{"--demo"}, "--demo"},
+		"initial-access-token-file":    {tokens, nil, []string{"--registration", "approval"}, "--registration approval or open"},
+		"registrations-per-hour":       {"3", []string{"--registration", "off"}, []string{"--registration", "approval"}, "--registration approval or open"},
+		"registration-prefix-v4":       {"24", nil, []string{"--registration", "open", "--allow-unmetered-registration"}, "--registration approval or open"},
+		"registration-prefix-v6":       {"56", []string{"--registration", "off"}, []string{"--registration", "approval"}, "--registration approval or open"},
+		"allow-unmetered-registration": {"true", []string{"--registration", "approval"}, []string{"--registration", "open"}, "--registration open"},
+		"rate-burst":                   {"5", []string{"--rate-limit", "0"}, []string{"--rate-limit", "10/s"}, "--rate-limit"},
+		"queue-target":                 {"10ms", []string{"--max-in-flight", "0"}, nil, "--max-in-flight"},
+		"tls-cert":                     {"cert.pem", nil, []string{"--tls-key", "key.pem"}, "--tls-key"},
+		"tls-key":                      {"key.pem", nil, []string{"--tls-cert", "cert.pem"}, "--tls-cert"},
+		"sandbox-admin-token":          {"sandbox-admin-token-0001", nil, sandbox, "--sandbox"},
+		"sandbox-seed":                 {"7", nil, sandbox, "--sandbox"},
+		"faults":                       {"faults.yaml", nil, sandbox, "--sandbox"},
+		"journal-size":                 {"50", nil, []string{"--demo"}, "--sandbox"}, // --demo implies the sandbox
+		"now":                          {"2025-06-30T12:00:00+02:00", []string{"--demo", "--sandbox=false"}, sandbox, "--sandbox"},
 	}
-	if _, err := parseServeFlags([]string{"--initial-access-token-file", tokens, "--registration", "approval"}, envOf(nil), io.Discard); err != nil {
-		t.Errorf("with --registration approval: got %v, want it taken", err)
+	if _, err := parseServeFlags(nil, envOf(nil), io.Discard); err != nil {
+		t.Errorf("defaults: got %v, want them taken", err)
+	}
+	inTable := map[string]bool{}
+	for _, n := range flagNeeds() {
+		inTable[n.flag] = true
+		if _, ok := cases[n.flag]; !ok {
+			t.Errorf("flagNeeds has --%s, but no case here tests it", n.flag)
+		}
+	}
+	for flag, c := range cases {
+		if !inTable[flag] {
+			t.Errorf("a case tests --%s, which flagNeeds does not list", flag)
+		}
+		t.Run(flag, func(t *testing.T) { checkFlagNeed(t, flag, c) })
+	}
+}
+
+func checkFlagNeed(t *testing.T, flag string, c flagNeedCase) {
+	given := "--" + flag + "=" + c.value
+	want := "--" + flag + " needs " + c.needs
+	for how, try := range map[string]struct {
+		args []string
+		env  map[string]string
+	}{
+		"on the command line": {append([]string{given}, c.without...), nil},
+		"in the environment":  {c.without, map[string]string{envName(flag): c.value}},
+	} {
+		_, err := parseServeFlags(try.args, envOf(try.env), io.Discard)
+		if !errors.Is(err, errUsage) || !strings.Contains(fmt.Sprint(err), want) {
+			t.Errorf("%s %v: got %v, want a usage error saying %q", how, try.args, err, want)
+		}
+	}
+	if _, err := parseServeFlags(append([]string{given}, c.with...), envOf(nil), io.Discard); err != nil {
+		t.Errorf("with %v: got %v, want it taken", c.with, err)
 	}
 }

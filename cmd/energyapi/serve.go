@@ -23,6 +23,7 @@ type serveConfig struct {
 	db              string
 	demo            bool
 	allowPublic     bool
+	publicURL       string // "" or an absolute URL with no trailing slash (checkPublicURL)
 	tokenTTL        time.Duration
 	keyRotation     time.Duration
 	maxRangeDays    int
@@ -50,11 +51,26 @@ type serveConfig struct {
 func parseServeFlags(args []string, getenv func(string) string, stderr io.Writer) (serveConfig, error) {
 	var c serveConfig
 	fs := newFlagSet("serve", stderr)
+	unmatched, unknown := c.register(fs)
+	c.goMemLimit = getenv("GOMEMLIMIT") != ""
+	if err := parseFlags(fs, args, getenv); err != nil {
+		return c, err
+	}
+	if fs.NArg() != 0 {
+		return c, usagef("serve takes no arguments, got %q", fs.Arg(0))
+	}
+	return c, c.check(fs, *unmatched, *unknown)
+}
+
+// register adds serve's flags to fs, with their defaults. The two it
+// returns are checked and converted by check.
+func (c *serveConfig) register(fs *flag.FlagSet) (unmatched, unknown *string) {
 	fs.StringVar(&c.addr, "addr", "127.0.0.1:8080", "address to listen on")
 	c.db = defaultDB
 	fs.StringVar(&c.db, "db", defaultDB, dbUsage)
 	fs.BoolVar(&c.demo, "demo", false, "ensure the demo client (demo / demo-secret) and, on an empty store, the demo data 2019-2025: every part listed at once, generated when first asked")
 	fs.BoolVar(&c.allowPublic, "allow-public", false, "with --demo, allow listening on a non-loopback address")
+	fs.StringVar(&c.publicURL, "public-url", "", "the one `URL` clients reach the server at, such as https://api.example.org: the issuer of the OAuth metadata and the tokens' iss, where the metadata's links start whatever Host a request names (none: the links follow each request, tokens name the issuer energyapi)")
 	fs.DurationVar(&c.tokenTTL, "token-ttl", 300*time.Second, "lifetime of access tokens")
 	fs.DurationVar(&c.keyRotation, "key-rotation", 24*time.Hour, "how long a token signing key signs before the next takes over")
 	fs.IntVar(&c.maxRangeDays, "max-range-days", 60, "longest date range per request in calendar days, both ends counted (0: no limit)")
@@ -70,62 +86,68 @@ func parseServeFlags(args []string, getenv func(string) string, stderr io.Writer
 	fs.IntVar(&c.answerCacheMB, "answer-cache-mb", 64, "0: keep no encoded answer, encode every answer afresh; any other value keeps answers for reuse until the data change, in the --memory-budget they share with the decoded parts (deprecated: the size itself is no longer used)")
 	fs.BoolVar(&c.compression, "compression", true, "compress answers, the catalogue, the OpenAPI document and the site in gzip or zstd when Accept-Encoding asks (answers under 1 KiB stay as they are); --compression=false sends everything uncompressed")
 	fs.StringVar(&c.cacheControl, "cache-control", "private, no-cache", "Cache-Control header of data answers (they carry an ETag and answer If-None-Match with 304)")
-	unmatched := fs.String("unmatched-filter", string(api.EmptyBody), "answer to a filter value outside its list: empty-body (the specification's 200 with no body) or empty-array (the envelope with an empty array, for clients that cannot parse an empty body)")
-	unknown := fs.String("unknown-parameters", string(api.IgnoreUnknown), "answer to a data request with a query parameter its endpoint does not take: ignore (as the live family does) or reject (400 naming the parameter, so that a misspelt filter is told, not dropped)")
+	unmatched = fs.String("unmatched-filter", string(api.EmptyBody), "answer to a filter value outside its list: empty-body (the specification's 200 with no body) or empty-array (the envelope with an empty array, for clients that cannot parse an empty body)")
+	unknown = fs.String("unknown-parameters", string(api.IgnoreUnknown), "answer to a data request with a query parameter its endpoint does not take: ignore (as the live family does) or reject (400 naming the parameter, so that a misspelt filter is told, not dropped)")
 	c.memoryBudget.register(fs)
-	c.goMemLimit = getenv("GOMEMLIMIT") != ""
 	c.hard.register(fs)
 	c.sandbox.register(fs)
 	c.selfService.register(fs)
 	c.plans.register(fs)
-	if err := parseFlags(fs, args, getenv); err != nil {
-		return c, err
+	return unmatched, unknown
+}
+
+// check validates the parsed flags of fs, unmatched and unknown among them,
+// and returns a usage error for the first that cannot work: first a flag
+// given without the setting it needs (flagNeeds), then values.
+func (c *serveConfig) check(fs *flag.FlagSet, unmatched, unknown string) error {
+	set := setFlags(fs)
+	c.hard.applyDeprecated(set)
+	// --demo implies the sandbox unless --sandbox=false says otherwise, as
+	// benchmarks of the production path on demo data do.
+	c.sandbox.enabled = c.sandbox.enabled || c.demo && !set["sandbox"]
+	if err := checkFlagNeeds(set, c); err != nil {
+		return err
 	}
-	switch c.unmatchedFilter = api.UnmatchedFilter(*unmatched); c.unmatchedFilter {
+	switch c.unmatchedFilter = api.UnmatchedFilter(unmatched); c.unmatchedFilter {
 	case api.EmptyBody, api.EmptyArray:
 	default:
-		return c, invalidValue("--unmatched-filter", *unmatched, "want empty-body or empty-array")
+		return invalidValue("--unmatched-filter", unmatched, "want empty-body or empty-array")
 	}
-	switch c.unknownParams = api.UnknownParameters(*unknown); c.unknownParams {
+	switch c.unknownParams = api.UnknownParameters(unknown); c.unknownParams {
 	case api.IgnoreUnknown, api.RejectUnknown:
 	default:
-		return c, invalidValue("--unknown-parameters", *unknown, "want ignore or reject")
+		return invalidValue("--unknown-parameters", unknown, "want ignore or reject")
 	}
-	if c.answerCacheMB < 0 {
-		return c, invalidValue("--answer-cache-mb", strconv.Itoa(c.answerCacheMB), "want 0 or more")
-	}
-	if fs.NArg() != 0 {
-		return c, usagef("serve takes no arguments, got %q", fs.Arg(0))
-	}
-	c.hard.applyDeprecated(fs)
-	if err := c.hard.check(c.write); err != nil {
-		return c, err
-	}
-	if err := c.selfService.check(); err != nil {
-		return c, err
+	var err error
+	if c.publicURL, err = checkPublicURL(c.publicURL); err != nil {
+		return err
 	}
 	switch {
+	case c.answerCacheMB < 0:
+		return invalidValue("--answer-cache-mb", strconv.Itoa(c.answerCacheMB), "want 0 or more")
 	case c.tokenTTL < time.Second:
-		return c, invalidValue("--token-ttl", c.tokenTTL.String(), "want at least 1s")
+		return invalidValue("--token-ttl", c.tokenTTL.String(), "want at least 1s")
 	case c.keyRotation < time.Hour:
-		return c, invalidValue("--key-rotation", c.keyRotation.String(), "want at least 1h")
+		return invalidValue("--key-rotation", c.keyRotation.String(), "want at least 1h")
 	case c.maxRangeDays < 0:
-		return c, invalidValue("--max-range-days", strconv.Itoa(c.maxRangeDays), "want 0 or more")
+		return invalidValue("--max-range-days", strconv.Itoa(c.maxRangeDays), "want 0 or more")
 	case c.pollInterval < 10*time.Millisecond || c.pollInterval > 5*time.Second:
 		// Revocations must reach every replica within 5 s even if a
 		// change notification is lost.
-		return c, invalidValue("--poll-interval", c.pollInterval.String(), "want between 10ms and 5s")
+		return invalidValue("--poll-interval", c.pollInterval.String(), "want between 10ms and 5s")
+	case c.demo && !c.allowPublic && !isLoopback(c.addr):
+		return usagef("--demo publishes a well-known secret; refusing to listen on %s without --allow-public", c.addr)
 	}
-	if c.demo && !c.allowPublic && !isLoopback(c.addr) {
-		return c, usagef("--demo publishes a well-known secret; refusing to listen on %s without --allow-public", c.addr)
+	if err := c.hard.check(c.write); err != nil {
+		return err
 	}
-	// --demo implies the sandbox unless --sandbox=false says otherwise, as
-	// benchmarks of the production path on demo data do.
-	fs.Visit(func(f *flag.Flag) { c.sandbox.explicit = c.sandbox.explicit || f.Name == "sandbox" })
-	if err := c.sandbox.check(c.demo, c.addr); err != nil {
-		return c, err
+	if err := c.selfService.check(); err != nil {
+		return err
 	}
-	return c, c.plans.check()
+	if err := c.sandbox.check(c.addr); err != nil {
+		return err
+	}
+	return c.plans.check()
 }
 
 // isLoopback reports whether addr listens only on the loopback interface.
@@ -178,7 +200,7 @@ func newHandler(cfg serveConfig, p *parts) http.Handler {
 			UnknownParameters: cfg.unknownParams,
 		},
 		Auth: api.Auth{Registry: p.reg, Tokens: p.tokens, Keys: p.keys, FailureGuard: p.hard.guard,
-			SelfService: cfg.selfService.selfService(p.log, p.reg, p.tokens, cfg.demo)},
+			SelfService: cfg.selfService.selfService(p.log, p.reg, p.tokens, cfg.origin(), cfg.demo)},
 		// What requests ask of the store waits in an admission class of its
 		// own, apart from the answers served from memory.
 		Limits: p.hard.limits(p.served.class, cfg.sandbox.rateStyle, p.plans),

@@ -60,7 +60,7 @@ func (c *hardenConfig) register(fs *flag.FlagSet) {
 	fs.Var(&c.authFailPerPair, "auth-fail-per-client-addr", "failed authentications allowed per client_id from one remote address, as N/m (0: no limit); a client_id's failures from other addresses never count, so strangers cannot lock a client out; a wrong operator, initial access or sandbox admin token counts as no client_id from its address")
 	fs.Var(&c.authFailPerClient, "auth-fail-per-client", "deprecated: the former name of --auth-fail-per-client-addr, which wins if both are given")
 	fs.Var(&c.authFailPerAddr, "auth-fail-per-addr", "failed authentications allowed per remote address (an IPv6 /64 counts as one), as N/m (0: no limit), counted together at every path that checks a credential: the token endpoint, /revoke, the developer's rotate-secret and delete, /introspect, the operator's, /register and the sandbox's admin endpoints; more are answered 429")
-	fs.BoolVar(&c.trustProxy, "trust-proxy-headers", false, "take the remote address from the last X-Forwarded-For entry that parses, with or without a port (only behind a reverse proxy that appends it)")
+	fs.BoolVar(&c.trustProxy, "trust-proxy-headers", false, "take the remote address from the last X-Forwarded-For entry that parses, with or without a port, and the scheme of the OAuth metadata's links from X-Forwarded-Proto or Forwarded (only behind a reverse proxy that sets them)")
 	fs.IntVar(&c.streamsPerAddr, "streams-per-addr", api.DefaultStreamsPerAddr, "update streams (GET /updates/stream) one remote address may hold open at once; more are answered 429")
 	fs.DurationVar(&c.streamWrite, "stream-write-timeout", api.DefaultStreamWriteTimeout, "close an update stream whose write has waited this long for its client to read")
 	fs.IntVar(&c.maxInFlight, "max-in-flight", 512, "requests served at once; more wait for a slot, see --max-queue and --queue-timeout (0: no bound)")
@@ -79,10 +79,8 @@ func (c *hardenConfig) register(fs *flag.FlagSet) {
 // applyDeprecated lets the deprecated --auth-fail-per-client (the limit was
 // once per client_id from anywhere) set the limit per client_id from one
 // address, unless --auth-fail-per-client-addr is given too, on the command
-// line or in the environment. fs is the parsed flag set.
-func (c *hardenConfig) applyDeprecated(fs *flag.FlagSet) {
-	set := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+// line or in the environment. set holds the flags given (setFlags).
+func (c *hardenConfig) applyDeprecated(set map[string]bool) {
 	if set["auth-fail-per-client"] && !set["auth-fail-per-client-addr"] {
 		c.authFailPerPair = c.authFailPerClient
 	}
@@ -121,8 +119,6 @@ func (c *hardenConfig) check(writeTimeout time.Duration) error {
 		return invalidValue("--request-timeout", c.requestTimeout.String(), fmt.Sprintf("want less than --write-timeout (%s)", writeTimeout))
 	case c.maxHeaderBytes < 1<<10:
 		return invalidValue("--max-header-bytes", strconv.Itoa(c.maxHeaderBytes), "want at least 1024")
-	case (c.tlsCert == "") != (c.tlsKey == ""):
-		return usagef("--tls-cert and --tls-key go together")
 	}
 	return nil
 }

@@ -91,6 +91,9 @@ func newParts(ctx context.Context, cfg serveConfig, log *slog.Logger, st store) 
 	if err != nil {
 		return nil, err
 	}
+	if err := cfg.selfService.checkMetered(plans, cfg.plans.defaultPlan); err != nil {
+		return nil, err
+	}
 	p := &parts{
 		log: log, served: served, cat: cat, live: live, feed: api.NewFeed(served, live.Snapshot),
 		hard: hard, sb: sb, plans: plans, plansFlush: cfg.plans.flush, demo: ds,
@@ -115,7 +118,7 @@ func (p *parts) newCredentials(ctx context.Context, cfg serveConfig, st store) (
 	}
 	// Token lifetimes follow the sandbox clock, so that a test can move
 	// past a token's expiry; signing keys keep the real time.
-	p.tokens = auth.NewTokens(p.keys, p.reg, cfg.tokenTTL, p.sb.now(), rand.Reader)
+	p.tokens = auth.NewTokens(p.keys, p.reg, cfg.origin().Issuer(), cfg.tokenTTL, p.sb.now(), rand.Reader)
 	p.sb.tokens(p.tokens)
 	return nil
 }

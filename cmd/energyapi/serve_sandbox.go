@@ -21,8 +21,7 @@ import (
 // test their code: fault rules, the request journal and a fixed clock. A
 // production serve (no --sandbox, no --demo) has none of it.
 type sandboxConfig struct {
-	enabled     bool
-	explicit    bool // --sandbox was given, so --demo does not imply it
+	enabled     bool // --sandbox, or --demo without --sandbox=false
 	faults      string
 	now         string
 	adminToken  string
@@ -41,22 +40,15 @@ func (c *sandboxConfig) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.rateStyle, "rate-limit-style", string(api.StandardRateLimit), "how --rate-limit and plans refuse: standard (429 with Retry-After; with plans, RateLimit headers too) or public (403 \"Developer Over Qps\", as the public deployment; with plans, its HTML pages and \"Developer Over Rate\")")
 }
 
-// check returns a usage error for settings that cannot work together.
-func (c *sandboxConfig) check(demo bool, addr string) error {
+// check returns a usage error for settings that cannot work together; the
+// sandbox's flags without it are refused before (flagNeeds).
+func (c *sandboxConfig) check(addr string) error {
 	switch api.RateLimitStyle(c.rateStyle) {
 	case api.StandardRateLimit, api.PublicRateLimit:
 	default:
 		return invalidValue("--rate-limit-style", c.rateStyle, "want standard or public")
 	}
-	if demo && !c.explicit {
-		c.enabled = true
-	}
 	if !c.enabled {
-		for name, v := range map[string]string{"--faults": c.faults, "--now": c.now, "--sandbox-admin-token": c.adminToken} {
-			if v != "" {
-				return usagef("%s needs --sandbox", name)
-			}
-		}
 		return nil
 	}
 	if c.now != "" {

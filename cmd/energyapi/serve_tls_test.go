@@ -176,8 +176,8 @@ func TestServeTLSConfigErrors(t *testing.T) {
 		args []string
 		want string
 	}{
-		{"cert without key", []string{"--tls-cert", certFile}, "--tls-cert and --tls-key go together"},
-		{"key without cert", []string{"--tls-key", keyFile}, "--tls-cert and --tls-key go together"},
+		{"cert without key", []string{"--tls-cert", certFile}, "--tls-cert needs --tls-key"},
+		{"key without cert", []string{"--tls-key", keyFile}, "--tls-key needs --tls-cert"},
 		{"missing file", []string{"--tls-cert", certFile + ".none", "--tls-key", keyFile}, "tls:"},
 		{"key of another certificate", []string{"--tls-cert", otherCert, "--tls-key", keyFile}, "tls:"},
 	} {

@@ -171,7 +171,7 @@ func newEnv(tb testing.TB) *env {
 	if e.keys, err = auth.NewKeyring(ctx, e.store, keyCfg, e.clock.Now, rand.Reader); err != nil {
 		tb.Fatal(err)
 	}
-	e.tokens = auth.NewTokens(e.keys, e.reg, 300*time.Second, e.clock.Now, rand.Reader)
+	e.tokens = auth.NewTokens(e.keys, e.reg, auth.DefaultIssuer, 300*time.Second, e.clock.Now, rand.Reader)
 	return e
 }
 

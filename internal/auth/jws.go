@@ -70,16 +70,16 @@ func signJWS(header string, claims accessClaims, key ed25519.PrivateKey) (string
 	return string(buf), nil
 }
 
-// newAccessClaims returns the claims of a token for clientID, whose secret
-// generation is gen, issued at now.
-func newAccessClaims(clientID, gen string, now time.Time, ttl time.Duration, jti string) accessClaims {
+// newAccessClaims returns the claims of a token that issuer issues to
+// clientID, whose secret generation is gen, at now.
+func newAccessClaims(issuer, clientID, gen string, now time.Time, ttl time.Duration, jti string) accessClaims {
 	iat := now.Unix()
 	return accessClaims{
 		ClientID:   clientID,
 		Generation: gen,
-		Issuer:     Issuer,
+		Issuer:     issuer,
 		Subject:    clientID,
-		Audience:   [1]string{Issuer},
+		Audience:   [1]string{issuer},
 		ExpiresAt:  now.Add(ttl).Unix(),
 		NotBefore:  iat,
 		IssuedAt:   iat,

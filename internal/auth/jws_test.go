@@ -28,7 +28,7 @@ func TestSignJWSMatchesJWTLibrary(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, err := signJWS(header, newAccessClaims(tc.clientID, "0123456789abcdef", now, 300*time.Second, "jti-1"), priv)
+			got, err := signJWS(header, newAccessClaims(DefaultIssuer, tc.clientID, "0123456789abcdef", now, 300*time.Second, "jti-1"), priv)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -36,7 +36,7 @@ func TestSignJWSMatchesJWTLibrary(t *testing.T) {
 				ClientID:   tc.clientID,
 				Generation: "0123456789abcdef",
 				RegisteredClaims: jwt.RegisteredClaims{
-					Issuer: Issuer, Subject: tc.clientID, Audience: jwt.ClaimStrings{Issuer},
+					Issuer: DefaultIssuer, Subject: tc.clientID, Audience: jwt.ClaimStrings{DefaultIssuer},
 					IssuedAt: jwt.NewNumericDate(now), NotBefore: jwt.NewNumericDate(now),
 					ExpiresAt: jwt.NewNumericDate(now.Add(300 * time.Second)), ID: "jti-1",
 				},

@@ -87,7 +87,7 @@ func TestRegistryPicksUpRevocationWhenVersionChanges(t *testing.T) {
 		t.Fatal(err)
 	}
 	mustLoad(t, serving, true)
-	tokens := auth.NewTokens(e.keys, serving, 300*time.Second, e.clock.Now, rand.Reader)
+	tokens := auth.NewTokens(e.keys, serving, auth.DefaultIssuer, 300*time.Second, e.clock.Now, rand.Reader)
 	tok, err := tokens.Issue(c)
 	if err != nil {
 		t.Fatal(err)

@@ -39,22 +39,106 @@ type metadata struct {
 // revocation endpoints.
 var clientAuthMethods = []string{"client_secret_basic", "client_secret_post"}
 
-// baseURL is the scheme and host r was sent to: the issuer identifier of
-// the metadata, as a client that fetched it sees the server.
-func baseURL(r *http.Request) string {
+// Origin is where clients reach the server: what the metadata's absolute
+// URLs start with, and the issuer the tokens name.
+type Origin struct {
+	// Public is the one address clients reach the server at (serve
+	// --public-url: scheme and host, no trailing slash). "" builds the
+	// addresses from each request, and the tokens name DefaultIssuer.
+	Public string
+	// TrustProxy takes the scheme of the URLs built from a request from the last
+	// X-Forwarded-Proto or Forwarded proto, which a reverse proxy
+	// terminating TLS sets; set it only when such a proxy is the one way in.
+	TrustProxy bool
+}
+
+// Issuer is the iss of the tokens: the public address, so that it equals the
+// metadata's issuer as RFC 9068 section 4 and RFC 8414 section 3.3 ask;
+// without one, DefaultIssuer, as tokens always named (no address would be
+// the same for every client).
+func (o Origin) Issuer() string {
+	if o.Public == "" {
+		return DefaultIssuer
+	}
+	return o.Public
+}
+
+// base returns the scheme and host of the absolute URLs answering r: the
+// public address, or else the Host r was sent to with the scheme of its
+// connection, or the one the trusted proxy names.
+func (o Origin) base(r *http.Request) string {
+	if o.Public != "" {
+		return o.Public
+	}
 	scheme := "http"
 	if r.TLS != nil {
 		scheme = "https"
 	}
+	if o.TrustProxy {
+		if p := proxiedScheme(r.Header); p != "" {
+			scheme = p
+		}
+	}
 	return scheme + "://" + r.Host
+}
+
+// vary is the Vary of an answer built from base: the request headers it
+// depends on, or "" when it depends on none.
+func (o Origin) vary() string {
+	switch {
+	case o.Public != "":
+		return ""
+	case o.TrustProxy:
+		return "Host, X-Forwarded-Proto, Forwarded"
+	}
+	return "Host"
+}
+
+// proxiedScheme returns the scheme the proxy names, "http" or "https", or "".
+// X-Forwarded-Proto, which most proxies set, comes first, then RFC 7239's
+// Forwarded proto. Of each the last value counts, the one the proxy next to
+// the server added, as with X-Forwarded-For (api.RemoteAddr).
+func proxiedScheme(h http.Header) string {
+	if vs := h.Values("X-Forwarded-Proto"); len(vs) > 0 {
+		return schemeOf(lastElement(vs))
+	}
+	for _, pair := range strings.Split(lastElement(h.Values("Forwarded")), ";") {
+		if k, v, ok := strings.Cut(strings.TrimSpace(pair), "="); ok && strings.EqualFold(k, "proto") {
+			return schemeOf(strings.Trim(v, `"`))
+		}
+	}
+	return ""
+}
+
+// lastElement returns the last comma-separated element of a header's values.
+func lastElement(vs []string) string {
+	if len(vs) == 0 {
+		return ""
+	}
+	last := vs[len(vs)-1]
+	if i := strings.LastIndexByte(last, ','); i >= 0 {
+		last = last[i+1:]
+	}
+	return strings.TrimSpace(last)
+}
+
+// schemeOf returns s as a scheme of this server's URLs, or "".
+func schemeOf(s string) string {
+	switch s = strings.ToLower(strings.TrimSpace(s)); s {
+	case "http", "https":
+		return s
+	}
+	return ""
 }
 
 // HandleMetadata serves the authorization server metadata (RFC 8414). The
 // server has no authorization endpoint, so it supports no response type;
-// the member is required, so it is present and empty.
+// the member is required, so it is present and empty. Built from a public
+// address the answer is everyone's and may be cached by anyone; built from
+// the request it is only the asker's, so no shared cache may keep it.
 func (s *SelfService) HandleMetadata() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		base := baseURL(r)
+		base := s.Origin.base(r)
 		m := metadata{
 			Issuer: base, TokenEndpoint: base + TokenPath, JWKSURI: base + JWKSPath,
 			ResponseTypes: []string{}, GrantTypes: []string{"client_credentials"},
@@ -67,7 +151,12 @@ func (s *SelfService) HandleMetadata() http.Handler {
 		if s.Operated() {
 			m.IntrospectionEndpoint = base + IntrospectPath
 		}
-		w.Header().Set("Cache-Control", "public, max-age=3600")
+		if v := s.Origin.vary(); v != "" {
+			w.Header().Set("Cache-Control", "private, max-age=3600")
+			w.Header().Add("Vary", v)
+		} else {
+			w.Header().Set("Cache-Control", "public, max-age=3600")
+		}
 		writeJSON(w, http.StatusOK, m)
 	})
 }
@@ -149,7 +238,7 @@ func (s *SelfService) HandleIntrospect() http.Handler {
 		}
 		writeJSON(w, http.StatusOK, introspection{Active: true, ClientID: info.ClientID, TokenType: "Bearer",
 			Exp: info.Expires.Unix(), Iat: info.Issued.Unix(), Nbf: info.Issued.Unix(),
-			Sub: info.ClientID, Aud: Issuer, Iss: Issuer, Jti: info.ID})
+			Sub: info.ClientID, Aud: s.Tokens.Issuer(), Iss: s.Tokens.Issuer(), Jti: info.ID})
 	})
 }
 

@@ -160,7 +160,7 @@ func TestTokensAgainstATableBehindTheStore(t *testing.T) {
 		t.Fatal(err)
 	}
 	mustLoad(t, serving, true)
-	tokens := auth.NewTokens(e.keys, serving, 300*time.Second, e.clock.Now, rand.Reader)
+	tokens := auth.NewTokens(e.keys, serving, auth.DefaultIssuer, 300*time.Second, e.clock.Now, rand.Reader)
 	before, err := tokens.Issue(c)
 	if err != nil {
 		t.Fatal(err)

@@ -81,6 +81,9 @@ type SelfService struct {
 	// with 403. They obtain tokens like any client; only the operator
 	// changes them.
 	Reserved []string
+	// Origin is where clients reach the server, which the metadata's
+	// absolute URLs start with; its Issuer is the one Tokens names.
+	Origin Origin
 }
 
 // Registering reports whether registration paths exist.

@@ -14,8 +14,9 @@ import (
 )
 
 const (
-	// Issuer is the "iss" of every access token, also its required "aud".
-	Issuer = "energyapi"
+	// DefaultIssuer is the "iss" of every access token, also its required
+	// "aud", on a server given no public address (see Origin.Issuer).
+	DefaultIssuer = "energyapi"
 	// tokenType is the JWT "typ" of access tokens (RFC 9068 section 2.1): other
 	// JWTs signed by the same keys, should there ever be any, are not tokens.
 	tokenType = "at+jwt"
@@ -38,6 +39,7 @@ type tokenClaims struct {
 type Tokens struct {
 	keys    *Keyring
 	clients *Registry // nil: tokens are not checked against their client
+	issuer  string    // the iss and aud of every token issued and accepted
 	ttl     time.Duration
 	now     func() time.Time
 	rand    io.Reader
@@ -50,12 +52,13 @@ type Tokens struct {
 }
 
 // NewTokens returns a Tokens that signs with keys and issues tokens valid for
-// ttl. Verify refuses the tokens of clients that clients knows as revoked or
-// as having changed their secret since; a nil clients checks only signatures
-// and claims, for tests of those alone.
-func NewTokens(keys *Keyring, clients *Registry, ttl time.Duration, now func() time.Time, random io.Reader) *Tokens {
+// ttl, naming issuer (Origin.Issuer) as their iss and aud. Verify refuses
+// tokens naming another issuer, and the tokens of clients that clients
+// knows as revoked or as having changed their secret since; a nil clients
+// checks only signatures and claims, for tests of those alone.
+func NewTokens(keys *Keyring, clients *Registry, issuer string, ttl time.Duration, now func() time.Time, random io.Reader) *Tokens {
 	return &Tokens{
-		keys: keys, clients: clients, ttl: ttl, now: now, rand: random,
+		keys: keys, clients: clients, issuer: issuer, ttl: ttl, now: now, rand: random,
 		// Only EdDSA: a token naming any other algorithm ("none", or HS256
 		// with the public key as secret) is refused before its signature is read.
 		parser: jwt.NewParser(jwt.WithValidMethods([]string{jwt.SigningMethodEdDSA.Alg()}), jwt.WithoutClaimsValidation(), jwt.WithStrictDecoding()),
@@ -68,6 +71,9 @@ func NewTokens(keys *Keyring, clients *Registry, ttl time.Duration, now func() t
 // make a client's tokens stop working before their expires_in. Call it
 // before the tokens are used.
 func (t *Tokens) RefuseWhen(f func(clientID string, issued time.Time) bool) { t.refuse = f }
+
+// Issuer returns the iss and aud of the tokens issued and accepted.
+func (t *Tokens) Issuer() string { return t.issuer }
 
 // TTL returns the lifetime of issued tokens.
 func (t *Tokens) TTL() time.Duration { return t.ttl }
@@ -85,7 +91,7 @@ func (t *Tokens) Issue(c Client) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return signJWS(header, newAccessClaims(c.ID, c.Generation(), now, t.ttl, base64.RawURLEncoding.EncodeToString(jti)), key.Private)
+	return signJWS(header, newAccessClaims(t.issuer, c.ID, c.Generation(), now, t.ttl, base64.RawURLEncoding.EncodeToString(jti)), key.Private)
 }
 
 // errInvalidToken is the one message for every unusable token: callers learn
@@ -162,7 +168,7 @@ func (t *Tokens) verify(ctx context.Context, token string, now time.Time) (verif
 // allows maxSkew only for tokens that look issued slightly in the future.
 func (t *Tokens) claimsValid(c *tokenClaims, now time.Time) bool {
 	switch {
-	case c.ClientID == "" || c.Subject != c.ClientID || c.Issuer != Issuer:
+	case c.ClientID == "" || c.Subject != c.ClientID || c.Issuer != t.issuer:
 		return false
 	case c.ExpiresAt == nil || !now.Before(c.ExpiresAt.Time):
 		return false
@@ -174,7 +180,7 @@ func (t *Tokens) claimsValid(c *tokenClaims, now time.Time) bool {
 		return false // never honour a lifetime longer than this server grants
 	}
 	for _, a := range c.Audience {
-		if a == Issuer {
+		if a == t.issuer {
 			return true
 		}
 	}

@@ -28,7 +28,7 @@ func (e *env) claims(clientID string) forgeClaims {
 	now := e.clock.Now()
 	c, _ := e.store.Client(context.Background(), clientID)
 	return forgeClaims{ClientID: clientID, Generation: c.Generation(), RegisteredClaims: jwt.RegisteredClaims{
-		Issuer: auth.Issuer, Subject: clientID, Audience: jwt.ClaimStrings{auth.Issuer},
+		Issuer: auth.DefaultIssuer, Subject: clientID, Audience: jwt.ClaimStrings{auth.DefaultIssuer},
 		IssuedAt: jwt.NewNumericDate(now), NotBefore: jwt.NewNumericDate(now),
 		ExpiresAt: jwt.NewNumericDate(now.Add(300 * time.Second)), ID: "x",
 	}}
@@ -196,10 +196,40 @@ func TestTokensSignedByAnotherReplicaVerify(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b := auth.NewTokens(bKeys, a.reg, 300*time.Second, a.clock.Now, rand.Reader)
+	b := auth.NewTokens(bKeys, a.reg, auth.DefaultIssuer, 300*time.Second, a.clock.Now, rand.Reader)
 	tok := mustIssue(t, a)
 	if id, err := b.Verify(ctx, tok); err != nil || id != "c1" {
 		t.Errorf("got %q, %v; want c1", id, err)
+	}
+}
+
+// TestTokensOfAnotherIssuerRefused: the issuer is part of what a token
+// says. A server with a public address (Origin.Issuer) issues tokens naming
+// it and refuses those naming another, the default among them, though the
+// same keys signed them; so a verifier that compares iss with the metadata's
+// issuer and this server agree.
+func TestTokensOfAnotherIssuerRefused(t *testing.T) {
+	a := newEnv(t)
+	ctx := context.Background()
+	public := auth.Origin{Public: "https://api.example.org"}.Issuer()
+	b := auth.NewTokens(a.keys, a.reg, public, 300*time.Second, a.clock.Now, rand.Reader)
+	tok := mustIssue(t, a)
+	if _, err := b.Verify(ctx, tok); err == nil {
+		t.Errorf("a token naming %q verified by the issuer %q, want it refused", auth.DefaultIssuer, public)
+	}
+	c, err := a.store.Client(ctx, "c1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	own, err := b.Issue(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if id, err := b.Verify(ctx, own); err != nil || id != "c1" {
+		t.Errorf("its own token: got %q, %v; want c1", id, err)
+	}
+	if _, err := a.tokens.Verify(ctx, own); err == nil {
+		t.Errorf("a token naming %q verified by the default issuer, want it refused", public)
 	}
 }
 

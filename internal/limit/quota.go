@@ -180,6 +180,13 @@ func (p *Plans) Reload(ctx context.Context) error {
 // Empty reports whether no plan is defined.
 func (p *Plans) Empty() bool { return len(p.book.Load().plans) == 0 }
 
+// Default returns the plan of clients given none, and false while no plan
+// of that name exists (they meet no plan).
+func (p *Plans) Default() (Plan, bool) {
+	pl, ok := p.book.Load().plans[p.cfg.Default]
+	return pl, ok
+}
+
 // PlanOf returns the plan of a client, and false if none applies.
 func (p *Plans) PlanOf(clientID string) (Plan, bool) {
 	b := p.book.Load()

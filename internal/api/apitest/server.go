@@ -185,7 +185,7 @@ func (s *Server) auth(ctx context.Context, o Options) (api.Auth, error) {
 	if err != nil {
 		return api.Auth{}, err
 	}
-	tokens := auth.NewTokens(keys, reg, o.TokenTTL, o.Now, rand.Reader)
+	tokens := auth.NewTokens(keys, reg, auth.DefaultIssuer, o.TokenTTL, o.Now, rand.Reader)
 	return api.Auth{Registry: reg, Tokens: tokens, Keys: keys}, nil
 }
 
