@@ -1,7 +1,6 @@
 package auth_test
 
 import (
-	"context"
 	"crypto/rand"
 	"fmt"
 	"testing"
@@ -91,24 +90,12 @@ func TestVerifyAmongManyRevokedAllocatesNothing(t *testing.T) {
 // the store tells of it, not at its next poll (an hour away here).
 func TestSyncHearsOfARevocation(t *testing.T) {
 	e := newEnv(t)
-	ctx, cancel := context.WithCancel(t.Context())
-	defer cancel()
-	ns := &notifyingStore{memStore: e.store, notify: make(chan struct{}, 1)}
-	serving, err := auth.NewRegistry(ctx, ns, ns, e.clock.Now, rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ctx := t.Context()
 	c, _, err := e.reg.Create(ctx, "c")
 	if err != nil {
 		t.Fatal(err)
 	}
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		serving.Sync(ctx, time.Hour, func(err error) { t.Error(err) })
-	}()
-	defer func() { cancel(); <-done }()
-	waitUntil(t, "the first load", func() bool { return serving.Registered(c.ID) })
+	serving, notify := syncing(t, e, c.ID)
 	tokens := auth.NewTokens(e.keys, serving, 300*time.Second, e.clock.Now, rand.Reader)
 	tok := issue(t, e.tokens, c)
 	if _, err := tokens.Verify(ctx, tok); err != nil {
@@ -117,7 +104,7 @@ func TestSyncHearsOfARevocation(t *testing.T) {
 	if _, err := e.tokens.Revoke(ctx, c.ID, tok); err != nil {
 		t.Fatal(err)
 	}
-	ns.notify <- struct{}{}
+	notify <- struct{}{}
 	waitUntil(t, "the revoked token refused after the notification", func() bool {
 		_, err := tokens.Verify(ctx, tok)
 		return err != nil
