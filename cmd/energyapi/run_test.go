@@ -51,6 +51,13 @@ var listening = regexp.MustCompile(`listening on (http://\S+)`)
 func startServe(tb testing.TB, env map[string]string, args ...string) *server {
 	tb.Helper()
 	stdout, stderr := serveInProcess(tb, env, append([]string{"--addr", "127.0.0.1:0"}, args...)...)
+	return awaitServing(tb, stdout, stderr)
+}
+
+// awaitServing waits until the serve writing to stdout and stderr, started
+// with --addr 127.0.0.1:0, reports its address and /healthz answers.
+func awaitServing(tb testing.TB, stdout, stderr *apitest.Buffer) *server {
+	tb.Helper()
 	s := &server{stderr: stderr}
 	// Generous: a loaded machine running the race detector is slow to start.
 	testwait.For(tb, 2*time.Minute, "serve reporting its address", func() bool {

@@ -168,7 +168,6 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	if err != nil {
 		return err
 	}
-	log := newLogger(stderr, cfg.logFormat, cfg.logLevel)
 	// Only --demo may create the store: a mistyped --db must not come up
 	// as an empty server without clients.
 	st, err := openStore(ctx, cfg.db, cfg.demo)
@@ -176,6 +175,13 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		return err
 	}
 	defer st.Close()
+	return serveOn(ctx, cfg, st, stdout, stderr)
+}
+
+// serveOn serves st as cfg says until ctx ends. Tests call it with a
+// store wrapped to observe what serving asks of it.
+func serveOn(ctx context.Context, cfg serveConfig, st store, stdout, stderr io.Writer) error {
+	log := newLogger(stderr, cfg.logFormat, cfg.logLevel)
 	p, err := newParts(ctx, cfg, log, st)
 	if err != nil {
 		return err

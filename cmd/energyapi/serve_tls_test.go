@@ -81,11 +81,20 @@ const serveExited = "serve exited early:"
 // test ends and returns its stdout and stderr as they are written.
 func serveInProcess(tb testing.TB, env map[string]string, args ...string) (stdout, stderr *apitest.Buffer) {
 	tb.Helper()
+	return serveFuncInProcess(tb, func(ctx context.Context, stdout, stderr io.Writer) error {
+		return run(ctx, append([]string{"serve"}, args...), func(k string) string { return env[k] }, strings.NewReader(""), stdout, stderr)
+	})
+}
+
+// serveFuncInProcess runs serve, a serve command, until the test ends and
+// returns its stdout and stderr as they are written.
+func serveFuncInProcess(tb testing.TB, serve func(ctx context.Context, stdout, stderr io.Writer) error) (stdout, stderr *apitest.Buffer) {
+	tb.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	stdout, stderr = &apitest.Buffer{}, &apitest.Buffer{}
 	done := make(chan error, 1)
 	go func() {
-		err := run(ctx, append([]string{"serve"}, args...), func(k string) string { return env[k] }, strings.NewReader(""), stdout, stderr)
+		err := serve(ctx, stdout, stderr)
 		if err != nil && ctx.Err() == nil {
 			fmt.Fprintf(stderr, "%s %v\n", serveExited, err)
 		}

@@ -14,18 +14,94 @@ import (
 	"github.com/energyapi/energyapi/internal/energy"
 )
 
-// memStore is an in-memory ClientStore and KeyStore for the auth package's
-// own tests; the real stores pass the shared contract suite in storetest.
+// memStore is an in-memory ClientStore, KeyStore and RegistrationStore for
+// the auth package's own tests; the real stores pass the shared contract
+// suite in storetest.
 type memStore struct {
-	mu      sync.Mutex
-	clients map[string]auth.Client
-	keys    []auth.SigningKey
-	secrets map[string][]byte
-	version int64
+	mu         sync.Mutex
+	clients    map[string]auth.Client
+	keys       []auth.SigningKey
+	secrets    map[string][]byte
+	version    int64
+	regs       map[string]auth.Registration
+	revoked    []auth.RevokedToken // the log, in Seq order
+	revokedIDs map[string]bool
+	revSeq     int64 // the last Seq given
 }
 
 func newMemStore() *memStore {
-	return &memStore{clients: map[string]auth.Client{}, secrets: map[string][]byte{}}
+	return &memStore{clients: map[string]auth.Client{}, secrets: map[string][]byte{}, regs: map[string]auth.Registration{}, revokedIDs: map[string]bool{}}
+}
+
+var _ auth.RegistrationStore = (*memStore)(nil)
+
+func (m *memStore) CreateRegisteredClient(ctx context.Context, c auth.Client, reg auth.Registration, limit int) (bool, error) {
+	m.mu.Lock()
+	n := 0
+	for _, r := range m.regs {
+		if r.Addr == reg.Addr && r.Created.After(reg.Created.Add(-time.Hour)) {
+			n++
+		}
+	}
+	m.mu.Unlock()
+	if limit > 0 && n >= limit {
+		return false, nil
+	}
+	if err := m.CreateClient(ctx, c); err != nil {
+		return false, err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.regs[c.ID] = reg
+	return true, nil
+}
+
+func (m *memStore) Registrations(context.Context) ([]auth.Registration, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var out []auth.Registration
+	for _, r := range m.regs {
+		out = append(out, r)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].ClientID < out[j].ClientID })
+	return out, nil
+}
+
+func (m *memStore) Registration(_ context.Context, id string) (auth.Registration, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	r, ok := m.regs[id]
+	if !ok {
+		return auth.Registration{}, energy.Errorf(energy.NotFound, "no registration")
+	}
+	return r, nil
+}
+
+// RevokeToken keeps expired tokens, which RevokedSince leaves out: what a
+// store drops is its own affair.
+func (m *memStore) RevokeToken(_ context.Context, t auth.RevokedToken, _ time.Time) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.revSeq++
+	if m.revokedIDs[t.ID] {
+		return nil
+	}
+	t.Seq = m.revSeq
+	m.revoked = append(m.revoked, t)
+	m.revokedIDs[t.ID] = true
+	return nil
+}
+
+func (m *memStore) RevokedSince(_ context.Context, after int64, now time.Time) ([]auth.RevokedToken, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var out []auth.RevokedToken
+	for _, r := range m.revoked {
+		if r.Seq > after && now.Before(r.Expires) {
+			out = append(out, r)
+		}
+	}
+	return out, nil
 }
 
 func (m *memStore) CreateClient(_ context.Context, c auth.Client) error {

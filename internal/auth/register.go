@@ -37,11 +37,17 @@ type RevokedToken struct {
 	ID       string
 	ClientID string
 	Expires  time.Time
+	// Seq is the revocation's place in the store's log of revocations:
+	// each one committed gets a Seq above those of every one committed
+	// before it. RevokeToken ignores it; RevokedSince fills it in.
+	Seq int64
 }
 
-// RegistrationStore keeps registrations and revoked tokens. Revoking a token
-// counts as a change to the clients (ClientsVersion, ClientWatcher), so that
-// every replica's Registry loads it as it loads a rotation.
+// RegistrationStore keeps registrations and revoked tokens. The revoked
+// tokens are a log that a replica follows by RevokedSince from the last
+// Seq it read, so that one revocation costs each replica the rows it
+// adds, not a reload of every client and every revoked token; a
+// ClientWatcher tells of revocations as of changes to the clients.
 type RegistrationStore interface {
 	// CreateRegisteredClient stores c and reg in one transaction, unless
 	// limit > 0 and limit registrations from reg.Addr were created in the
@@ -53,10 +59,15 @@ type RegistrationStore interface {
 	// Registration returns the registration of one client; an error with
 	// code NotFound if it has none.
 	Registration(ctx context.Context, id string) (Registration, error)
-	// RevokeToken records a revoked token and drops those expired at now.
+	// RevokeToken records a revoked token, unless it is recorded already,
+	// and drops those expired at now. It leaves ClientsVersion alone.
+	// An error with code Invalid if t has no ID.
 	RevokeToken(ctx context.Context, t RevokedToken, now time.Time) error
-	// RevokedTokens returns the revoked tokens that have not expired at now.
-	RevokedTokens(ctx context.Context, now time.Time) ([]RevokedToken, error)
+	// RevokedSince returns the revoked tokens whose Seq is above after and
+	// that have not expired at now, in Seq order. Every revocation
+	// committed after it answered has a Seq above those it returned, so a
+	// caller that asks again from the largest Seq it has seen misses none.
+	RevokedSince(ctx context.Context, after int64, now time.Time) ([]RevokedToken, error)
 }
 
 // pendingMark prefixes the stored secret hash of a client that awaits an

@@ -11,11 +11,11 @@ import (
 )
 
 // clientTable is the registry's in-memory copy of the store's clients, as of
-// a clients version.
+// a clients version. The revoked tokens are kept apart (revokedSet), so that
+// a revocation reloads no client.
 type clientTable struct {
 	version int64
 	byID    map[string]tableClient
-	revoked map[string]time.Time // revoked tokens by jti, with their expiry
 }
 
 // tableClient is a client as the table holds it, with its secret generation
@@ -25,12 +25,23 @@ type tableClient struct {
 	gen string
 }
 
-// Load reloads the in-memory client table if the store's clients version
-// differs from the loaded one, and reports whether it did. The version is read
-// before the clients, so a change made in between only causes one more load.
+// Load brings the in-memory state up to the store: it reads the tokens
+// revoked since the last load, and reloads the client table if the store's
+// clients version differs from the loaded one. It reports whether it
+// reloaded the client table.
 func (g *Registry) Load(ctx context.Context) (changed bool, err error) {
 	g.loadMu.Lock()
 	defer g.loadMu.Unlock()
+	if err := g.loadRevoked(ctx); err != nil {
+		return false, err
+	}
+	return g.loadClients(ctx)
+}
+
+// loadClients reloads the client table if the clients version changed. The
+// version is read before the clients, so a change made in between only
+// causes one more load.
+func (g *Registry) loadClients(ctx context.Context) (changed bool, err error) {
 	v, err := g.store.ClientsVersion(ctx)
 	if err != nil {
 		return false, err
@@ -39,10 +50,6 @@ func (g *Registry) Load(ctx context.Context) (changed bool, err error) {
 		return false, nil
 	}
 	cs, err := g.store.Clients(ctx)
-	if err != nil {
-		return false, err
-	}
-	revoked, err := g.loadRevoked(ctx)
 	if err != nil {
 		return false, err
 	}
@@ -55,7 +62,7 @@ func (g *Registry) Load(ctx context.Context) (changed bool, err error) {
 	for _, c := range cs {
 		byID[c.ID] = tableClient{Client: c, gen: c.Generation()}
 	}
-	g.table.Store(&clientTable{version: v, byID: byID, revoked: revoked})
+	g.table.Store(&clientTable{version: v, byID: byID})
 	return true, nil
 }
 
@@ -73,7 +80,7 @@ func (g *Registry) forget(id string) {
 	}
 	byID := maps.Clone(t.byID)
 	delete(byID, id)
-	g.table.Store(&clientTable{version: t.version, byID: byID, revoked: t.revoked})
+	g.table.Store(&clientTable{version: t.version, byID: byID})
 }
 
 // Registered reports whether the in-memory table holds a client with this
@@ -88,9 +95,9 @@ func (g *Registry) Registered(id string) bool {
 	return ok
 }
 
-// Changed tells the registry that the store's clients may have changed, for
-// example on a notification from the store: Sync reloads at once rather than
-// at its next poll. It never blocks.
+// Changed tells the registry that the store's clients or revoked tokens may
+// have changed, for example on a notification from the store: Sync loads at
+// once rather than at its next poll. It never blocks.
 func (g *Registry) Changed() {
 	select {
 	case g.changed <- struct{}{}:
@@ -98,15 +105,15 @@ func (g *Registry) Changed() {
 	}
 }
 
-// Sync keeps the in-memory client table, which Authenticate and the tokens'
-// Verify consult, in step with the store until ctx ends. It loads at once;
-// then, if the store is a ClientWatcher, it reloads as soon as the store tells
-// of a change, and in any case it checks the clients version every interval
+// Sync keeps the in-memory client table and revoked tokens, which
+// Authenticate and the tokens' Verify consult, in step with the store until
+// ctx ends. It loads at once; then, if the store is a ClientWatcher, it loads
+// as soon as the store tells of a change, and in any case every interval
 // (the fallback should a notification be lost) and when Changed is called.
-// A client revoked or a secret rotated through any process thus stops working
-// here as soon as the store tells, and at the latest within about one
-// interval. onErr receives failed loads; the previous table stays in use
-// meanwhile.
+// A client revoked, a secret rotated or a token revoked through any process
+// thus stops working here as soon as the store tells, and at the latest
+// within about one interval. onErr receives failed loads; the previous state
+// stays in use meanwhile.
 func (g *Registry) Sync(ctx context.Context, interval time.Duration, onErr func(error)) {
 	var wg sync.WaitGroup
 	defer wg.Wait()

@@ -12,15 +12,22 @@ import (
 )
 
 // countingStore counts single-client lookups, the store work that a token
-// request served from memory must not do.
+// request served from memory must not do, and listings of every client,
+// which only a change to the clients may cause.
 type countingStore struct {
 	*memStore
-	lookups atomic.Int64
+	lookups  atomic.Int64
+	listings atomic.Int64
 }
 
 func (c *countingStore) Client(ctx context.Context, id string) (auth.Client, error) {
 	c.lookups.Add(1)
 	return c.memStore.Client(ctx, id)
+}
+
+func (c *countingStore) Clients(ctx context.Context) ([]auth.Client, error) {
+	c.listings.Add(1)
+	return c.memStore.Clients(ctx)
 }
 
 // replicas returns two registries on one store: serving, with its in-memory

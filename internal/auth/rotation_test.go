@@ -99,19 +99,14 @@ func (n *notifyingStore) WatchClients(ctx context.Context, changed func(), _ fun
 	}
 }
 
-// TestSyncReloadsWhenTheStoreNotifies checks that Sync reloads as soon as
-// the store tells of a change, not at its next poll (an hour away here).
-func TestSyncReloadsWhenTheStoreNotifies(t *testing.T) {
-	e := newEnv(t)
+// syncing returns a registry on e's store, through a notifyingStore, with
+// Sync running until the test ends and polling only hourly, once its first
+// load holds client id; and the channel that makes the store notify.
+func syncing(t *testing.T, e *env, id string) (*auth.Registry, chan<- struct{}) {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
 	ns := &notifyingStore{memStore: e.store, notify: make(chan struct{}, 1)}
 	serving, err := auth.NewRegistry(ctx, ns, ns, e.clock.Now, rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
-	other := admin(t, e)
-	c, old, err := other.Create(ctx, "c")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,14 +115,28 @@ func TestSyncReloadsWhenTheStoreNotifies(t *testing.T) {
 		defer close(done)
 		serving.Sync(ctx, time.Hour, func(err error) { t.Error(err) })
 	}()
-	defer func() { cancel(); <-done }()
-	waitUntil(t, "the first load", func() bool { return serving.Registered(c.ID) })
+	t.Cleanup(func() { cancel(); <-done })
+	waitUntil(t, "the first load", func() bool { return serving.Registered(id) })
+	return serving, ns.notify
+}
+
+// TestSyncReloadsWhenTheStoreNotifies checks that Sync reloads as soon as
+// the store tells of a change, not at its next poll (an hour away here).
+func TestSyncReloadsWhenTheStoreNotifies(t *testing.T) {
+	e := newEnv(t)
+	ctx := t.Context()
+	other := admin(t, e)
+	c, old, err := other.Create(ctx, "c")
+	if err != nil {
+		t.Fatal(err)
+	}
+	serving, notify := syncing(t, e, c.ID)
 	wantAuth(t, serving, c.ID, old, "")
 
 	if _, _, err := other.Rotate(ctx, c.ID); err != nil {
 		t.Fatal(err)
 	}
-	ns.notify <- struct{}{}
+	notify <- struct{}{}
 	waitUntil(t, "the old secret refused after the notification", func() bool {
 		_, err := serving.Authenticate(ctx, c.ID, old)
 		return auth.FailureReason(err) == auth.ReasonWrongSecret

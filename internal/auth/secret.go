@@ -39,9 +39,11 @@ type Registry struct {
 	now   func() time.Time
 	rand  io.Reader
 
-	table   atomic.Pointer[clientTable] // nil until loaded
-	loadMu  sync.Mutex                  // serialises loads
-	changed chan struct{}               // asks Sync to reload (see Changed)
+	table     atomic.Pointer[clientTable] // nil until loaded
+	loadMu    sync.Mutex                  // serialises loads
+	changed   chan struct{}               // asks Sync to reload (see Changed)
+	revoked   atomic.Pointer[revokedSet]  // nil until loaded or a token revoked here
+	revokedMu sync.Mutex                  // serialises changes to revoked
 	// loadWith is loaded with the clients, before the table is published
 	// (see LoadWith); nil: nothing else.
 	loadWith func(context.Context) error

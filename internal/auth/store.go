@@ -71,8 +71,9 @@ type ClientStore interface {
 // every poll interval would. Registry.Sync uses it when its store has it.
 type ClientWatcher interface {
 	// WatchClients calls changed soon after each committed change to the
-	// clients (and whenever a change may have been missed), until ctx ends.
-	// Failures go to onErr; it keeps trying meanwhile.
+	// clients or revocation of a token (RegistrationStore.RevokeToken), and
+	// whenever a change may have been missed, until ctx ends. Failures go
+	// to onErr; it keeps trying meanwhile.
 	WatchClients(ctx context.Context, changed func(), onErr func(error))
 }
 

@@ -20,3 +20,13 @@ func TestMigrationKeepsImportRuns(t *testing.T) {
 		`SELECT setval(pg_get_serial_sequence('import_runs', 'id'), 5)`)
 	storetest.MigrationKeepsImportRuns(t, driver(t), dsn)
 }
+
+// TestMigrationKeepsRevokedTokens migrates a database from schema 8, whose
+// revoked tokens have no place in a log: they become its first entry.
+func TestMigrationKeepsRevokedTokens(t *testing.T) {
+	dsn := cluster.Database(t)
+	db := atVersion(t, dsn, 8)
+	db.Exec(t, `INSERT INTO revoked_tokens (jti, client_id, expires) VALUES
+		('old-live', 'c1', to_timestamp(4102444800)), ('old-expired', 'c1', to_timestamp(1))`)
+	storetest.MigrationKeepsRevokedTokens(t, driver(t), dsn)
+}

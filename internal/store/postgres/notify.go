@@ -30,24 +30,28 @@ const (
 	relistenMax   = 10 * time.Second
 )
 
+// notifySQL queues a notification on the channel $1, which PostgreSQL
+// delivers to every listening replica when the transaction commits, and
+// never if it rolls back.
+const notifySQL = `SELECT pg_notify($1, '')`
+
 // clientsChanged records a change to the clients in tx: it advances the
-// clients version, which replicas poll, and queues a notification, which
-// PostgreSQL delivers to every listening replica when tx commits, and never
-// if it rolls back.
+// clients version, which replicas poll, and queues a notification.
 func clientsChanged(ctx context.Context, tx pgx.Tx, at time.Time) error {
 	if err := bumpVersion(ctx, tx, "clients", at); err != nil {
 		return err
 	}
-	_, err := tx.Exec(ctx, `SELECT pg_notify($1, '')`, clientsChannel)
+	_, err := tx.Exec(ctx, notifySQL, clientsChannel)
 	return err
 }
 
-// WatchClients calls changed for each change to the clients that any process
-// commits, moments after the commit, until ctx ends. It listens on a
-// connection of its own, outside the pool, so that it never holds a
-// connection requests need; if the connection fails it reports the error to
-// onErr and connects again, calling changed once listening resumes, since a
-// change may have committed while no one listened.
+// WatchClients calls changed for each change to the clients or revocation
+// of a token that any process commits, moments after the commit, until ctx
+// ends. It listens on a connection of its own, outside the pool, so that it
+// never holds a connection requests need; if the connection fails it
+// reports the error to onErr and connects again, calling changed once
+// listening resumes, since a change may have committed while no one
+// listened.
 func (s *Store) WatchClients(ctx context.Context, changed func(), onErr func(error)) {
 	wait := relistenFirst
 	for {

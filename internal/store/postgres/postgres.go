@@ -157,9 +157,14 @@ func rollback(ctx context.Context, tx pgx.Tx) {
 	_ = tx.Rollback(rctx) // the error that led here is the one worth reporting
 }
 
+// bumpVersionSQL advances the version counter named $2, stamping it $1.
+// The counter's row stays locked until the transaction ends, so
+// transactions that advance one counter take turns from there.
+const bumpVersionSQL = `UPDATE versions SET version = version + 1, updated = $1 WHERE name = $2`
+
 // bumpVersion advances the named version counter (see the versions table).
 func bumpVersion(ctx context.Context, tx pgx.Tx, name string, at time.Time) error {
-	_, err := tx.Exec(ctx, `UPDATE versions SET version = version + 1, updated = $1 WHERE name = $2`, at, name)
+	_, err := tx.Exec(ctx, bumpVersionSQL, at, name)
 	return err
 }
 

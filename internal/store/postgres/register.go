@@ -95,22 +95,26 @@ func (s *Store) Registration(ctx context.Context, id string) (auth.Registration,
 	return r, nil
 }
 
-// RevokeToken records t as revoked, drops the records of tokens expired at
-// now, and records a change to the clients, which every replica hears of
-// (WatchClients).
+// RevokeToken records t as revoked, unless it is already, as the next entry
+// of the log of revocations, and drops the records of tokens expired at now.
+// Its seq is the revocations version it advances: that UPDATE locks the
+// version's row until the commit, so revocations through any replica take
+// turns from there and their seqs follow their commit order, which a
+// sequence's would not. The notification on the clients channel has every
+// replica read it (RevokedSince). The statements go in one round trip.
 func (s *Store) RevokeToken(ctx context.Context, t auth.RevokedToken, now time.Time) error {
 	if err := store.CheckRevokedToken(t); err != nil {
 		return fmt.Errorf("postgres: revoke token: %w", err)
 	}
 	err := s.update(ctx, func(tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, `DELETE FROM revoked_tokens WHERE expires <= $1`, now); err != nil {
-			return err
-		}
-		if _, err := tx.Exec(ctx, `INSERT INTO revoked_tokens (jti, client_id, expires) VALUES ($1, $2, $3) ON CONFLICT (jti) DO NOTHING`,
-			t.ID, t.ClientID, t.Expires); err != nil {
-			return err
-		}
-		return clientsChanged(ctx, tx, s.now())
+		var b pgx.Batch
+		b.Queue(`DELETE FROM revoked_tokens WHERE expires <= $1`, now)
+		b.Queue(bumpVersionSQL, s.now(), "revocations")
+		b.Queue(`INSERT INTO revoked_tokens (jti, client_id, expires, seq)
+			SELECT $1, $2, $3, version FROM versions WHERE name = 'revocations'
+			ON CONFLICT (jti) DO NOTHING`, t.ID, t.ClientID, t.Expires)
+		b.Queue(notifySQL, clientsChannel)
+		return tx.SendBatch(ctx, &b).Close()
 	})
 	if err != nil {
 		return fmt.Errorf("postgres: revoke token: %w", err)
@@ -118,15 +122,16 @@ func (s *Store) RevokeToken(ctx context.Context, t auth.RevokedToken, now time.T
 	return nil
 }
 
-// RevokedTokens returns the revoked tokens that have not expired at now.
-func (s *Store) RevokedTokens(ctx context.Context, now time.Time) ([]auth.RevokedToken, error) {
-	rows, err := s.pool.Query(ctx, `SELECT jti, client_id, expires FROM revoked_tokens WHERE expires > $1`, now)
+// RevokedSince returns the revoked tokens with a Seq above after that have
+// not expired at now, in Seq order.
+func (s *Store) RevokedSince(ctx context.Context, after int64, now time.Time) ([]auth.RevokedToken, error) {
+	rows, err := s.pool.Query(ctx, `SELECT jti, client_id, expires, seq FROM revoked_tokens WHERE seq > $1 AND expires > $2 ORDER BY seq`, after, now)
 	if err != nil {
 		return nil, fmt.Errorf("postgres: revoked tokens: %w", err)
 	}
 	out, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (auth.RevokedToken, error) {
 		var t auth.RevokedToken
-		err := row.Scan(&t.ID, &t.ClientID, &t.Expires)
+		err := row.Scan(&t.ID, &t.ClientID, &t.Expires, &t.Seq)
 		t.Expires = t.Expires.UTC()
 		return t, err
 	})

@@ -19,3 +19,13 @@ func TestMigrationKeepsImportRuns(t *testing.T) {
 		(5, 'thermoelectric', 5000000, 6000000, 10, 0, 1, 9)`)
 	storetest.MigrationKeepsImportRuns(t, driver(t), path)
 }
+
+// TestMigrationKeepsRevokedTokens migrates a file from schema 8, whose
+// revoked tokens have no place in a log: they become its first entry.
+func TestMigrationKeepsRevokedTokens(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "energy.db")
+	db := atVersion(t, path, 8)
+	db.Exec(t, `INSERT INTO revoked_tokens (jti, client_id, expires) VALUES
+		('old-live', 'c1', 4102444800000000), ('old-expired', 'c1', 1000000)`)
+	storetest.MigrationKeepsRevokedTokens(t, driver(t), path)
+}

@@ -79,9 +79,10 @@ func (s *Store) Registration(ctx context.Context, id string) (auth.Registration,
 	return r, nil
 }
 
-// RevokeToken records t as revoked, drops the records of tokens expired at
-// now, and advances the clients version, which every serving process
-// watches (WatchClients).
+// RevokeToken records t as revoked, unless it is already, as the next entry
+// of the log of revocations, and drops the records of tokens expired at now.
+// Its Seq is the revocations version it advances, which WatchClients reads:
+// writes take turns on the one write lock, so Seqs follow commit order.
 func (s *Store) RevokeToken(ctx context.Context, t auth.RevokedToken, now time.Time) error {
 	if err := store.CheckRevokedToken(t); err != nil {
 		return fmt.Errorf("sqlite: revoke token: %w", err)
@@ -90,11 +91,13 @@ func (s *Store) RevokeToken(ctx context.Context, t auth.RevokedToken, now time.T
 		if _, err := tx.ExecContext(ctx, `DELETE FROM revoked_tokens WHERE expires <= ?`, now.UnixMicro()); err != nil {
 			return err
 		}
-		if _, err := tx.ExecContext(ctx, `INSERT INTO revoked_tokens (jti, client_id, expires) VALUES (?, ?, ?) ON CONFLICT (jti) DO NOTHING`,
-			t.ID, t.ClientID, t.Expires.UnixMicro()); err != nil {
+		seq, err := nextVersion(ctx, tx, "revocations", s.now())
+		if err != nil {
 			return err
 		}
-		return bumpVersion(ctx, tx, "clients", s.now())
+		_, err = tx.ExecContext(ctx, `INSERT INTO revoked_tokens (jti, client_id, expires, seq) VALUES (?, ?, ?, ?) ON CONFLICT (jti) DO NOTHING`,
+			t.ID, t.ClientID, t.Expires.UnixMicro(), seq)
+		return err
 	})
 	if err != nil {
 		return fmt.Errorf("sqlite: revoke token: %w", err)
@@ -102,14 +105,15 @@ func (s *Store) RevokeToken(ctx context.Context, t auth.RevokedToken, now time.T
 	return nil
 }
 
-// RevokedTokens returns the revoked tokens that have not expired at now.
-func (s *Store) RevokedTokens(ctx context.Context, now time.Time) ([]auth.RevokedToken, error) {
+// RevokedSince returns the revoked tokens with a Seq above after that have
+// not expired at now, in Seq order.
+func (s *Store) RevokedSince(ctx context.Context, after int64, now time.Time) ([]auth.RevokedToken, error) {
 	out, err := queryRows(ctx, s.r, func(row scanner) (t auth.RevokedToken, err error) {
 		var exp int64
-		err = row.Scan(&t.ID, &t.ClientID, &exp)
+		err = row.Scan(&t.ID, &t.ClientID, &exp, &t.Seq)
 		t.Expires = time.UnixMicro(exp).UTC()
 		return t, err
-	}, `SELECT jti, client_id, expires FROM revoked_tokens WHERE expires > ?`, now.UnixMicro())
+	}, `SELECT jti, client_id, expires, seq FROM revoked_tokens WHERE seq > ? AND expires > ? ORDER BY seq`, after, now.UnixMicro())
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: revoked tokens: %w", err)
 	}

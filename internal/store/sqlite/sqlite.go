@@ -247,10 +247,17 @@ func (s *Store) view(ctx context.Context, fn func(tx *sql.Tx) error) error {
 
 // bumpVersion advances the named version counter (see the versions table).
 func bumpVersion(ctx context.Context, tx *sql.Tx, name string, at time.Time) error {
-	_, err := tx.ExecContext(ctx,
-		`UPDATE versions SET version = version + 1, updated = ? WHERE name = ?`,
-		at.UnixMicro(), name)
+	_, err := nextVersion(ctx, tx, name, at)
 	return err
+}
+
+// nextVersion advances the named version counter and returns its new value.
+func nextVersion(ctx context.Context, tx *sql.Tx, name string, at time.Time) (int64, error) {
+	var v int64
+	err := tx.QueryRowContext(ctx,
+		`UPDATE versions SET version = version + 1, updated = ? WHERE name = ? RETURNING version`,
+		at.UnixMicro(), name).Scan(&v)
+	return v, err
 }
 
 // readVersion returns the named version counter.

@@ -95,7 +95,7 @@ func (db DB) Query(tb testing.TB, q string) []string {
 }
 
 // Migrations are the migrations of either store, by NNNN_name.
-const Migrations = "[0001_init 0002_parts 0003_parts_only 0004_import_events 0005_registration 0006_plans 0007_part_spans 0008_parts_listing]"
+const Migrations = "[0001_init 0002_parts 0003_parts_only 0004_import_events 0005_registration 0006_plans 0007_part_spans 0008_parts_listing 0009_revocation_log]"
 
 // Applied returns the migrations applied to db, as Migrations lists them.
 func Applied(tb testing.TB, db DB) string {
@@ -366,6 +366,29 @@ func MigrationKeepsImportRuns(t *testing.T, d Driver, loc string) {
 	want = append(want, "6 a-new-dataset 1735787044000000 1735787045000000 3 0 0 3")
 	if got := db.Query(t, runs); !slices.Equal(got, want) {
 		t.Fatalf("import_runs after a new import:\ngot  %q\nwant %q", got, want)
+	}
+}
+
+// MigrationKeepsRevokedTokens opens the database at loc, which has schema 8
+// and, in its revoked_tokens, "old-live" of client "c1", expiring at the
+// start of 2100 UTC, and "old-expired", expiring at Unix second 1. The
+// migration must keep them as the first entry of the log (Seq 1), and the
+// next revocation must follow it.
+func MigrationKeepsRevokedTokens(t *testing.T, d Driver, loc string) {
+	now := time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC)
+	rs, ok := d.open(t, loc, nil).(auth.RegistrationStore)
+	if !ok {
+		t.Fatal("the store keeps no revoked tokens")
+	}
+	got, err := rs.RevokedSince(t.Context(), 0, now)
+	noErr(t, "RevokedSince", err)
+	live := time.Date(2100, 1, 1, 0, 0, 0, 0, time.UTC)
+	if len(got) != 1 || got[0].ID != "old-live" || got[0].ClientID != "c1" || !got[0].Expires.Equal(live) || got[0].Seq != 1 {
+		t.Fatalf("RevokedSince(0) after the migration: got %+v, want old-live of c1 expiring %v at Seq 1", got, live)
+	}
+	noErr(t, "RevokeToken", rs.RevokeToken(t.Context(), auth.RevokedToken{ID: "new", ClientID: "c1", Expires: live}, now))
+	if got, err := rs.RevokedSince(t.Context(), 1, now); err != nil || len(got) != 1 || got[0].ID != "new" || got[0].Seq <= 1 {
+		t.Fatalf("RevokedSince(1) after a new revocation: got %+v (%v), want the new one, with a Seq above 1", got, err)
 	}
 }
 

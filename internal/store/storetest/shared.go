@@ -6,6 +6,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/energyapi/energyapi/internal/auth"
 )
 
 // RunShared runs the tests of two stores open on one database at once, as a
@@ -70,8 +72,8 @@ func testVersionsSeen(t *testing.T, open func(t *testing.T) (Store, Store)) {
 }
 
 // testClientChangesTold checks that WatchClients on one store tells of every
-// kind of client change committed through the other, without a poll of its
-// caller's.
+// kind of client change, and of a token's revocation, committed through the
+// other, without a poll of its caller's.
 func testClientChangesTold(t *testing.T, open func(t *testing.T) (Store, Store)) {
 	a, b := open(t)
 	ctx, cancel := context.WithCancel(t.Context())
@@ -97,6 +99,9 @@ func testClientChangesTold(t *testing.T, open func(t *testing.T) (Store, Store))
 		{"SetClientSecret", func() error { return a.SetClientSecret(ctx, "watched", []byte("new hash")) }},
 		{"RevokeClient", func() error { return a.RevokeClient(ctx, "watched", t0().Add(time.Hour)) }},
 		{"RestoreClient", func() error { return a.RestoreClient(ctx, "watched", []byte("restored hash")) }},
+		{"RevokeToken", func() error {
+			return a.(auth.RegistrationStore).RevokeToken(ctx, auth.RevokedToken{ID: "watched-jti", ClientID: "watched", Expires: t0().Add(time.Hour)}, t0())
+		}},
 	} {
 		select {
 		case <-told: // whatever came before this change
