@@ -197,3 +197,40 @@ func TestUsageFromMemoryUnderTheClientsLimits(t *testing.T) {
 	t.Logf("/usage answered in %v while the database hung", time.Since(start).Round(time.Millisecond))
 	srv.Resume()
 }
+
+// TestDeveloperAppFromMemoryUnderTheClientsLimits registers a client on one
+// replica and reads its page's data (GET /developers/app) from another: the
+// call meets the client's per-second limit, and answers while the database
+// hangs, from the registry's memory. It read the store on every call, outside
+// every limit, before.
+func TestDeveloperAppFromMemoryUnderTheClientsLimits(t *testing.T) {
+	t.Parallel()
+	srv := pgtest.NewServer(t)
+	env := map[string]string{"ENERGYAPI_DB": srv.URL()}
+	plans := writePlans(t, `[{"name":"default","per_second":2,"burst":2,"per_day":50}]`)
+	flags := []string{"--registration", "open", "--plans", plans, "--request-timeout", "3s"}
+	a, b := startServe(t, env, flags...), startServe(t, env, flags...)
+	st, c, body := register(t, a, "Page reader", "dev@example.org")
+	if st != http.StatusCreated && st != http.StatusOK {
+		t.Fatalf("register: %d %s", st, body)
+	}
+	tok, _ := a.token(t, c.ClientID, c.ClientSecret)
+	app := func() answer { return b.do(t, http.MethodGet, "/developers/app", tok, "") }
+	if got := app(); got.status != http.StatusOK || !bytes.Contains(got.body, []byte(`"contact":"dev@example.org"`)) {
+		t.Fatalf("GET /developers/app on B: got %d %s, want 200 with the contact", got.status, got.body)
+	}
+	var refused answer
+	testwait.For(t, testwait.Scale(10*time.Second), "a /developers/app call over the per-second limit refused", func() bool {
+		refused = app()
+		return refused.status != http.StatusOK
+	})
+	if refused.status != http.StatusTooManyRequests || refused.header.Get("Retry-After") == "" {
+		t.Errorf("/developers/app over the per-second limit: got %d Retry-After %q, want 429 with Retry-After", refused.status, refused.header.Get("Retry-After"))
+	}
+	time.Sleep(1100 * time.Millisecond)
+	srv.Hang()
+	if got := app(); got.status != http.StatusOK || !bytes.Contains(got.body, []byte(`"contact":"dev@example.org"`)) {
+		t.Errorf("GET /developers/app while the database hangs: got %d %s, want 200 from memory", got.status, got.body)
+	}
+	srv.Resume()
+}

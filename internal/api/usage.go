@@ -67,6 +67,23 @@ func paceByPlan(o Options, next http.Handler) http.Handler {
 	})
 }
 
+// paceClient is paceByPlan for a handler that authenticates its client
+// itself (the developer's page): it applies the client's per-second limit
+// and reports whether the call may go on, having answered a refusal.
+func paceClient(o Options) func(http.ResponseWriter, *http.Request, string) bool {
+	return func(w http.ResponseWriter, r *http.Request, clientID string) bool {
+		recordClient(r, clientID)
+		passed := false
+		next := http.HandlerFunc(func(http.ResponseWriter, *http.Request) { passed = true })
+		if o.Limits.Plans == nil {
+			limitRate(o, next).ServeHTTP(w, r)
+		} else {
+			paceByPlan(o, next).ServeHTTP(w, r)
+		}
+		return passed
+	}
+}
+
 // answerPlan passes a call the plan admitted to next, or answers its
 // refusal in the style configured.
 func answerPlan(o Options, w http.ResponseWriter, r *http.Request, d limit.Decision, next http.Handler) {

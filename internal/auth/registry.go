@@ -16,6 +16,10 @@ import (
 type clientTable struct {
 	version int64
 	byID    map[string]tableClient
+	// regs are the registrations of the clients registered through the
+	// site or RFC 7591, by client ID, so that a developer's page reads its
+	// client from memory.
+	regs map[string]Registration
 }
 
 // tableClient is a client as the table holds it, with its secret generation
@@ -53,6 +57,10 @@ func (g *Registry) loadClients(ctx context.Context) (changed bool, err error) {
 	if err != nil {
 		return false, err
 	}
+	regs, err := g.Registrations(ctx)
+	if err != nil {
+		return false, err
+	}
 	if g.loadWith != nil {
 		if err := g.loadWith(ctx); err != nil {
 			return false, err
@@ -62,8 +70,24 @@ func (g *Registry) loadClients(ctx context.Context) (changed bool, err error) {
 	for _, c := range cs {
 		byID[c.ID] = tableClient{Client: c, gen: c.Generation()}
 	}
-	g.table.Store(&clientTable{version: v, byID: byID})
+	t := &clientTable{version: v, byID: byID, regs: make(map[string]Registration, len(regs))}
+	for _, r := range regs {
+		t.regs[r.ClientID] = r
+	}
+	g.table.Store(t)
 	return true, nil
+}
+
+// held returns the client of this ID and its registration (zero if it has
+// none) as the in-memory table holds them, and false if the table does not
+// hold the client.
+func (g *Registry) held(id string) (Client, Registration, bool) {
+	t := g.table.Load()
+	if t == nil {
+		return Client{}, Registration{}, false
+	}
+	c, ok := t.byID[id]
+	return c.Client, t.regs[id], ok
 }
 
 // forget drops a client from the in-memory table, so that this process asks
@@ -80,7 +104,7 @@ func (g *Registry) forget(id string) {
 	}
 	byID := maps.Clone(t.byID)
 	delete(byID, id)
-	g.table.Store(&clientTable{version: t.version, byID: byID})
+	g.table.Store(&clientTable{version: t.version, byID: byID, regs: t.regs})
 }
 
 // Registered reports whether the in-memory table holds a client with this

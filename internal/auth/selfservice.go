@@ -84,6 +84,10 @@ type SelfService struct {
 	// Origin is where clients reach the server, which the metadata's
 	// absolute URLs start with; its Issuer is the one Tokens names.
 	Origin Origin
+	// Pace applies the caller's limits to a signed-in client's call that
+	// changes nothing (GET /developers/app), as to its other calls; it
+	// answers a refusal itself and returns false. Nil: no limit.
+	Pace func(w http.ResponseWriter, r *http.Request, clientID string) bool
 }
 
 // Registering reports whether registration paths exist.
@@ -249,7 +253,14 @@ func (s *SelfService) HandleApp() http.Handler {
 		id, ok := bearerClient(w, r, s.Tokens, func(w http.ResponseWriter, r *http.Request, err error) {
 			writeJSON(w, http.StatusUnauthorized, oauthError{Error: "invalid_token", Description: "Sign in again: the access token is missing, expired or revoked"})
 		})
-		if !ok {
+		if !ok || (s.Pace != nil && !s.Pace(w, r, id)) {
+			return
+		}
+		// From memory: the client and its registration as the registry
+		// holds them, which a token of a client it did not hold has
+		// just made it load (tokenValid).
+		if c, reg, held := s.Registry.held(id); held {
+			writeJSON(w, http.StatusOK, newAppJSON(c, reg, ""))
 			return
 		}
 		s.writeApp(w, r, id, "")
