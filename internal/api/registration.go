@@ -23,7 +23,7 @@ func addSelfServiceRoutes(handle, page func(string, http.Handler), o Options) {
 	// together at every path that checks a credential.
 	s.Guard = o.Auth.FailureGuard
 	s.LogAttrs = addLogAttrs
-	s.Pace = paceClient(o) // GET /developers/app meets the client's limits
+	s.Pace = paceClient(o)                               // GET /developers/app meets the client's limits
 	handle("GET "+auth.MetadataPath, s.HandleMetadata()) // RFC 8414
 	handle("POST "+auth.RevokePath, s.HandleRevoke())    // RFC 7009; the client authenticates
 	if s.Operated() {
