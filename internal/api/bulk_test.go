@@ -59,7 +59,9 @@ func TestBulkManifestAndFileConditionals(t *testing.T) {
 	}
 	// The files go around the OpenAPI check, whose decoder reads no Parquet.
 	f := man.Files[0]
-	file := func(headers ...string) response { return h.send(t, http.DefaultClient, http.MethodGet, f.URL, headers...) }
+	file := func(headers ...string) response {
+		return h.send(t, http.DefaultClient, http.MethodGet, f.URL, headers...)
+	}
 	if r := file("If-None-Match", f.ETag); r.status != http.StatusNotModified {
 		t.Errorf("file with its ETag: got %d, want 304", r.status)
 	}
