@@ -254,7 +254,7 @@ func helpGroups(command string) []flagGroup {
 	}
 	return []flagGroup{
 		{"Start here", []string{"addr", "db", "demo", "memory-budget", "log-level", "log-format"}},
-		{"Answers", []string{"max-range-days", "unmatched-filter", "unknown-parameters", "compression", "cache-control", "poll-interval", "allow-public"}},
+		{"Answers", []string{"max-range-days", "unmatched-filter", "unknown-parameters", "compression", "cache-control", "poll-interval", "allow-public", "bulk"}},
 		{"Tokens, the public address and failed authentication", []string{"token-ttl", "key-rotation", "public-url", "trust-proxy-headers", "auth-fail-per-addr", "auth-fail-per-client-addr"}},
 		{"Plans, rate limits and registration", []string{"plans", "default-plan", "quota-block", "usage-flush", "rate-limit", "rate-burst", "rate-limit-style",
 			"registration", "allow-unmetered-registration", "registrations-per-hour", "registration-prefix-v4", "registration-prefix-v6", "initial-access-token-file", "operator-token-file"}},

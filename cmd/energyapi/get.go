@@ -188,6 +188,9 @@ func runGet(ctx context.Context, args []string, getenv func(string) string, stdo
 // runGetWith is runGet with extra client options: tests pass an HTTP client
 // that checks the traffic and a sleep that records waits.
 func runGetWith(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer, extra ...client.Option) error {
+	if len(args) > 0 && (args[0] == "--bulk" || args[0] == "-bulk" || strings.HasPrefix(args[0], "--bulk=") || strings.HasPrefix(args[0], "-bulk=")) {
+		return runGetBulk(ctx, args, getenv, stdout, extra...)
+	}
 	cfg, err := parseGetFlags(args, getenv, stdout, stderr)
 	if err != nil {
 		return err

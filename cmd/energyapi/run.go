@@ -206,6 +206,14 @@ table: one object or row per record with the API's field names, numbers with
 a decimal point, an instant with its offset in RFC 3339. Each query parameter
 of the dataset is a flag of the same name; --from and --to stand for
 --dateFrom and --dateTo. Long date ranges are fetched in windows.
+
+       energyapi get --bulk DIR DATASET... [--from PERIOD] [--to PERIOD] [--bulk-formats parquet,csv.gz]
+
+Mirror a server's bulk files (serve --bulk) into DIR/DATASET/PERIOD.FORMAT:
+every file of the chosen datasets from --from to --to (a month yyyy-mm or a
+year yyyy, both included), checked against the manifest's SHA-256. A run
+fetches only the files that changed since the last one, and resumes a file
+an interrupted run left half-written.
 `
 
 	helpDatasets = `Usage: energyapi datasets [--format json|table]

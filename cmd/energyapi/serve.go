@@ -39,6 +39,7 @@ type serveConfig struct {
 	memoryBudget    memorySize
 	goMemLimit      bool // GOMEMLIMIT is set: the runtime's limit is the operator's
 	compression     bool
+	bulk            bool // serve the bulk files under /bulk
 	cacheControl    string
 	unmatchedFilter api.UnmatchedFilter
 	unknownParams   api.UnknownParameters
@@ -85,6 +86,7 @@ func (c *serveConfig) register(fs *flag.FlagSet) (unmatched, unknown *string) {
 	fs.DurationVar(&c.shutdownTimeout, "shutdown-timeout", 20*time.Second, "how long in-flight requests may take to finish on SIGTERM")
 	fs.IntVar(&c.answerCacheMB, "answer-cache-mb", 64, "0: keep no encoded answer, encode every answer afresh; any other value keeps answers for reuse until the data change, in the --memory-budget they share with the decoded parts (deprecated: the size itself is no longer used)")
 	fs.BoolVar(&c.compression, "compression", true, "compress answers, the catalogue, the OpenAPI document and the site in gzip or zstd when Accept-Encoding asks (answers under 1 KiB stay as they are); --compression=false sends everything uncompressed")
+	fs.BoolVar(&c.bulk, "bulk", false, "serve whole periods as files under /bulk (a month of a series, a year of yearly statistics; Parquet and CSV.gz) with a manifest of their sizes and SHA-256, produced on first ask and kept in --memory-budget; the updates feed then names the files an import changed")
 	fs.StringVar(&c.cacheControl, "cache-control", "private, no-cache", "Cache-Control header of data answers (they carry an ETag and answer If-None-Match with 304)")
 	unmatched = fs.String("unmatched-filter", string(api.EmptyBody), "answer to a filter value outside its list: empty-body (the specification's 200 with no body) or empty-array (the envelope with an empty array, for clients that cannot parse an empty body)")
 	unknown = fs.String("unknown-parameters", string(api.IgnoreUnknown), "answer to a data request with a query parameter its endpoint does not take: ignore (as the live family does) or reject (400 naming the parameter, so that a misspelt filter is told, not dropped)")
@@ -201,6 +203,7 @@ func newHandler(cfg serveConfig, p *parts) http.Handler {
 			Snapshot:          p.live.Snapshot,
 			AsOf:              p.live.AsOf,
 			Updates:           p.feed,
+			Bulk:              bulkFiles(cfg, p),
 			MaxRangeDays:      cfg.maxRangeDays,
 			UnmatchedFilter:   cfg.unmatchedFilter,
 			UnknownParameters: cfg.unknownParams,

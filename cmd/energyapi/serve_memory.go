@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/energyapi/energyapi/internal/budget"
+	"github.com/energyapi/energyapi/internal/bulk"
 	"github.com/energyapi/energyapi/internal/dataset"
 )
 
@@ -103,4 +104,14 @@ func answersMemory(cfg serveConfig, live *dataset.Live) *budget.Budget {
 		return nil
 	}
 	return live.Budget()
+}
+
+// bulkFiles returns the producer of the bulk files with --bulk, nil
+// without: its files are kept in the memory budget the decoded parts and
+// answers share, and produced again, the same bytes, once let go.
+func bulkFiles(cfg serveConfig, p *parts) *bulk.Producer {
+	if !cfg.bulk {
+		return nil
+	}
+	return bulk.New(p.cat, p.live.Budget())
 }

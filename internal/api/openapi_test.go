@@ -63,7 +63,8 @@ func TestOpenAPIDocumentDescribesTheSurface(t *testing.T) {
 		"GET /transmission/v2.0/scheduled-internal-exchange",
 		"GET /updates",
 		"GET /updates/stream",
-		"GET /usage", // with plans only
+		"GET /usage",                                                     // with plans only
+		"GET /bulk", "GET /bulk/{dataset}", "GET /bulk/{dataset}/{file}", // with --bulk only
 		"POST /public-api/access-token",
 		"POST /transparency/oauth/accessToken",
 		"GET /adequacy/v1.0/aggregate-effective-available-capacity",

@@ -10,6 +10,7 @@ import (
 	"github.com/energyapi/energyapi/internal/limit"
 
 	"github.com/energyapi/energyapi/internal/auth"
+	"github.com/energyapi/energyapi/internal/bulk"
 	"github.com/energyapi/energyapi/internal/coding"
 	"github.com/energyapi/energyapi/internal/dataset"
 	"github.com/energyapi/energyapi/internal/sandbox"
@@ -55,6 +56,10 @@ type Data struct {
 	AsOf func(context.Context, *dataset.Snapshot, *dataset.Query) (*dataset.Snapshot, error)
 	// Updates, when set, serves GET /updates and GET /updates/stream.
 	Updates *Feed
+	// Bulk, when set, serves the bulk files and their manifests under
+	// /bulk (bulk.go), and the updates feed names the files an import
+	// changed; nil: no such route, and the feed as before.
+	Bulk *bulk.Producer
 	// MaxRangeDays bounds a date-range request, both ends counted; 0 for no limit.
 	MaxRangeDays int
 	// UnmatchedFilter is the answer to a filter value outside its list;

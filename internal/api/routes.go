@@ -39,6 +39,12 @@ func addRoutes(rt *router, o Options) {
 		}
 	}
 	get("/catalog", handleCatalog(o)) // public, like the OpenAPI document
+	// Opt-in (serve --bulk): whole periods as files, with a bearer token.
+	if o.Data.Bulk != nil {
+		get("/bulk", bulkEndpoint(o, handleBulkIndex(o)))
+		handle("GET /bulk/{dataset}", bulkEndpoint(o, handleBulkManifest(o)))
+		handle("GET /bulk/{dataset}/{file}", bulkEndpoint(o, handleBulkFile(o)))
+	}
 	if o.Limits.Plans != nil {
 		get("/usage", handleUsage(o)) // the client's own usage, with its token
 	}

@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/energyapi/energyapi/internal/bulk"
 	"github.com/energyapi/energyapi/internal/dataset"
 	"github.com/energyapi/energyapi/internal/energy"
 	"github.com/energyapi/energyapi/internal/poll"
@@ -225,6 +226,9 @@ type updateBody struct {
 	Time        string       `json:"time"` // when it committed: the published_at/revised_at of what it changed
 	DataVersion int64        `json:"data_version"`
 	Changed     bool         `json:"changed"`
+	// Files are the bulk files the import changed, with the server's bulk
+	// files on (Data.Bulk) only.
+	Files []string `json:"files,omitempty"`
 }
 
 // updateSpan is the Europe/Rome days an import covered: the whole months
@@ -242,7 +246,7 @@ type updateCounts struct {
 	Unchanged int `json:"unchanged"`
 }
 
-func newUpdateBody(e dataset.ImportEvent) updateBody {
+func newUpdateBody(o Options, e dataset.ImportEvent) updateBody {
 	b := updateBody{
 		ID: e.ID, Dataset: e.Dataset,
 		Rows:    updateCounts{e.Stats.Read, e.Stats.Inserted, e.Stats.Updated, e.Stats.Unchanged},
@@ -254,7 +258,51 @@ func newUpdateBody(e dataset.ImportEvent) updateBody {
 	if ok1 && ok2 {
 		b.Period = &updateSpan{first.String(), last.String()}
 	}
+	if o.Data.Bulk != nil && b.Changed {
+		b.Files = bulkFilesOf(o.Data.Catalog, e)
+	}
 	return b
+}
+
+// bulkFilesOf returns the paths of the bulk files an import changed: every
+// format of each period from its first part to its last, of its dataset
+// and of those derived from it. An import's parts are at most a few
+// years of months apart, so the list stays short.
+func bulkFilesOf(c *dataset.Catalog, e dataset.ImportEvent) []string {
+	periods := partsBetween(e.FirstPart, e.LastPart)
+	var out []string
+	for _, d := range c.All() {
+		if d.Name != e.Dataset && (d.Derive == nil || d.Derive.From != e.Dataset) {
+			continue
+		}
+		for _, p := range periods {
+			for _, f := range bulk.Formats {
+				out = append(out, "/bulk/"+d.Name+"/"+p+"."+string(f))
+			}
+		}
+	}
+	return out
+}
+
+// partsBetween returns the part IDs from first to last, both months
+// (yyyy-mm) or both years (yyyy); none for anything else.
+func partsBetween(first, last string) []string {
+	a, _, ok1 := dataset.PartDays(first)
+	b, _, ok2 := dataset.PartDays(last)
+	if !ok1 || !ok2 || len(first) != len(last) {
+		return nil
+	}
+	var out []string
+	for t := a.Start(); !t.After(b.Start()); {
+		if len(first) == 4 {
+			out = append(out, t.Format("2006"))
+			t = t.AddDate(1, 0, 0)
+		} else {
+			out = append(out, t.Format("2006-01"))
+			t = t.AddDate(0, 1, 0)
+		}
+	}
+	return out
 }
 
 // handleUpdates lists the imports recorded after since (an RFC 3339
@@ -297,7 +345,7 @@ func handleUpdates(o Options) http.Handler {
 			out.Next = &next
 		}
 		for _, e := range es {
-			out.Updates = append(out.Updates, newUpdateBody(e))
+			out.Updates = append(out.Updates, newUpdateBody(o, e))
 		}
 		w.Header().Set("Cache-Control", "no-cache")
 		w.Header().Set("Access-Control-Allow-Origin", "*")
@@ -387,7 +435,7 @@ func handleUpdatesStream(o Options) http.Handler {
 		h.Set("Access-Control-Allow-Origin", "*")
 		h.Set("X-Accel-Buffering", "no") // proxies that buffer answers must not buffer this one
 		w.WriteHeader(http.StatusOK)
-		sw := sseWriter{w: w, rc: http.NewResponseController(w), timeout: o.Limits.StreamWriteTimeout}
+		sw := sseWriter{w: w, rc: http.NewResponseController(w), timeout: o.Limits.StreamWriteTimeout, o: o}
 		// A comment first, so that the client knows the stream is open.
 		if sw.write([]byte(": energyapi updates\n\n")) != nil {
 			return
@@ -424,6 +472,7 @@ type sseWriter struct {
 	w       http.ResponseWriter
 	rc      *http.ResponseController
 	timeout time.Duration
+	o       Options // what the events say (newUpdateBody)
 }
 
 // write sends b to the client at once. The deadline is on the real clock,
@@ -442,7 +491,7 @@ func (s sseWriter) write(b []byte) error {
 
 // event sends the import e.
 func (s sseWriter) event(e dataset.ImportEvent) error {
-	b, err := json.Marshal(newUpdateBody(e))
+	b, err := json.Marshal(newUpdateBody(s.o, e))
 	if err != nil {
 		return err
 	}
