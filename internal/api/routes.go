@@ -66,18 +66,8 @@ func addRoutes(rt *router, o Options) {
 	if o.Observability.Handler != nil {
 		get("/metrics", o.Limits.StoreClass.bound(o.Log, o.Observability.Handler)) // it reads import totals from the store
 	}
-	if sb := o.Sandbox.Box; sb != nil { // admin endpoints, behind the sandbox admin token
-		admin := sandboxAdmin(o)
-		handle("GET /sandbox/rules", admin(handleSandboxRules(sb)))
-		handle("POST /sandbox/rules", admin(handleSandboxAddRules(o, sb)))
-		handle("DELETE /sandbox/rules", admin(handleSandboxClearRules(sb)))
-		handle("DELETE /sandbox/rules/{id}", admin(handleSandboxRemoveRule(o, sb)))
-		handle("POST /sandbox/quota", admin(handleExhaustQuota(o)))
-		handle("GET /sandbox/journal", admin(handleSandboxJournal(o, sb)))
-		handle("DELETE /sandbox/journal", admin(handleSandboxResetJournal(sb)))
-		handle("GET /sandbox/clock", admin(handleSandboxClock(sb)))
-		handle("PUT /sandbox/clock", admin(handleSandboxSetClock(o, sb)))
-		handle("DELETE /sandbox/clock", admin(handleSandboxReleaseClock(sb)))
+	if o.Sandbox.Box != nil { // admin endpoints, behind the sandbox admin token
+		addSandboxRoutes(handle, o)
 	}
 	if o.Auth.SelfService != nil { // RFC 7591, 7009, 7662 and 8414; registration pages
 		addSelfServiceRoutes(handleOAuth, handle, o)
@@ -93,6 +83,22 @@ func addRoutes(rt *router, o Options) {
 		writeError(w, r, o.Log, energy.Errorf(energy.NotFound, "Not Found: no endpoint at %s", r.URL.Path))
 	}))
 	rt.refuseOtherMethods()
+}
+
+// addSandboxRoutes adds the sandbox's admin endpoints, each behind the
+// sandbox admin token.
+func addSandboxRoutes(handle func(string, http.Handler), o Options) {
+	sb, admin := o.Sandbox.Box, sandboxAdmin(o)
+	handle("GET /sandbox/rules", admin(handleSandboxRules(sb)))
+	handle("POST /sandbox/rules", admin(handleSandboxAddRules(o, sb)))
+	handle("DELETE /sandbox/rules", admin(handleSandboxClearRules(sb)))
+	handle("DELETE /sandbox/rules/{id}", admin(handleSandboxRemoveRule(o, sb)))
+	handle("POST /sandbox/quota", admin(handleExhaustQuota(o)))
+	handle("GET /sandbox/journal", admin(handleSandboxJournal(o, sb)))
+	handle("DELETE /sandbox/journal", admin(handleSandboxResetJournal(sb)))
+	handle("GET /sandbox/clock", admin(handleSandboxClock(sb)))
+	handle("PUT /sandbox/clock", admin(handleSandboxSetClock(o, sb)))
+	handle("DELETE /sandbox/clock", admin(handleSandboxReleaseClock(sb)))
 }
 
 // answerBudget is the memory budget the answers are kept in: the server's,
