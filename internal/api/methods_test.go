@@ -31,7 +31,10 @@ func newEverySurfaceServer(tb testing.TB) (*apitest.Server, api.Options) {
 		o.Sandbox.Box, o.Sandbox.AdminToken = sandbox.New(sandbox.NewClock(o.Now), 7, 100), sbAdmin
 		o.Data.Updates = api.NewFeed(dataset.NewMemory(), o.Data.Snapshot)
 		o.Limits.Plans = limit.NewPlans(limit.PlansConfig{})
-		o.Observability.Handler = http.NotFoundHandler()
+		o.Observability.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "text/plain; version=0.0.4; charset=utf-8") // as Prometheus answers
+			_, _ = io.WriteString(w, "# no metrics\n")
+		})
 		o.Auth.SelfService = &auth.SelfService{Mode: auth.RegistrationOpen, Registry: o.Auth.Registry,
 			Tokens: o.Auth.Tokens, OperatorToken: regOperatorToken}
 		o.Web = web.New(web.Options{})
