@@ -12,6 +12,8 @@ import (
 	"github.com/energyapi/energyapi/internal/api"
 	"github.com/energyapi/energyapi/internal/api/apitest"
 	"github.com/energyapi/energyapi/internal/auth"
+	"github.com/energyapi/energyapi/internal/budget"
+	"github.com/energyapi/energyapi/internal/bulk"
 	"github.com/energyapi/energyapi/internal/dataset"
 	"github.com/energyapi/energyapi/internal/limit"
 	"github.com/energyapi/energyapi/internal/sandbox"
@@ -23,7 +25,7 @@ var everyMethod = []string{"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPT
 
 // newEverySurfaceServer serves every opt-in surface: the sandbox, the
 // updates feed, plans, metrics, registration open with an operator token,
-// and the site. It returns the server and the options it was built from.
+// the site and the bulk files. It returns the server and the options it was built from.
 func newEverySurfaceServer(tb testing.TB) (*apitest.Server, api.Options) {
 	tb.Helper()
 	var opts api.Options
@@ -31,10 +33,14 @@ func newEverySurfaceServer(tb testing.TB) (*apitest.Server, api.Options) {
 		o.Sandbox.Box, o.Sandbox.AdminToken = sandbox.New(sandbox.NewClock(o.Now), 7, 100), sbAdmin
 		o.Data.Updates = api.NewFeed(dataset.NewMemory(), o.Data.Snapshot)
 		o.Limits.Plans = limit.NewPlans(limit.PlansConfig{})
-		o.Observability.Handler = http.NotFoundHandler()
+		o.Observability.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "text/plain; version=0.0.4; charset=utf-8") // as Prometheus answers
+			_, _ = io.WriteString(w, "# no metrics\n")
+		})
 		o.Auth.SelfService = &auth.SelfService{Mode: auth.RegistrationOpen, Registry: o.Auth.Registry,
 			Tokens: o.Auth.Tokens, OperatorToken: regOperatorToken}
 		o.Web = web.New(web.Options{})
+		o.Data.Bulk = bulk.New(o.Data.Catalog, budget.New(32<<20))
 		opts = *o
 	}})
 	return srv, opts

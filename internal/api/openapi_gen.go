@@ -110,7 +110,8 @@ func schemaName(d *dataset.Dataset) string {
 	return b.String()
 }
 
-// pathItem documents d's path, or with alias > 0 its alias-th further path.
+// pathItem documents d's path, or with alias > 0 its alias-th further path:
+// its GET, and the 405 that answers other methods there.
 func pathItem(d *dataset.Dataset, name string, alias int) *yaml.Node {
 	desc := d.Doc + "\n\n" + sourceNote(d.Source)
 	var params []*yaml.Node
@@ -146,7 +147,7 @@ func pathItem(d *dataset.Dataset, name string, alias int) *yaml.Node {
 		ystr("security"), yval([]*yaml.Node{ymap("clientCredentials", []string{})}),
 		ystr("parameters"), yval(params),
 		ystr("responses"), operationResponses(d, name, empty))
-	return ymap("get", op)
+	return ymap("x-energyapi-other-methods", yref("#/components/responses/MethodNotAllowed"), "get", op)
 }
 
 // queryParam documents query parameter p of d: its parameter objects, what
@@ -262,6 +263,7 @@ func operationResponses(d *dataset.Dataset, name string, empty bool) *yaml.Node 
 	rs.Content = append(rs.Content, invalid.Content...)
 	rs.Content = append(rs.Content, ymap(
 		"401", yref("#/components/responses/Unauthorized"),
+		"403", yref("#/components/responses/OverQps"),
 		"429", yref("#/components/responses/TooManyRequests"),
 		"503", yref("#/components/responses/Unavailable"),
 		"default", yref("#/components/responses/Error")).Content...)
