@@ -28,7 +28,7 @@ func TestDatasetsListsTheCatalogue(t *testing.T) {
 	}
 	tl, ok := got["total-load"]
 	if !ok || tl.Path != "/load/v2.0/total-load" || tl.Granularity != "quarter-hour" ||
-		strings.Join(tl.Parameters, " ") != "dateFrom,dateTo biddingZone (0..n) timeZone (0..1) asOf (0..1) changedSince (0..1) include (0..n)" ||
+		strings.Join(tl.Parameters, " ") != "dateFrom,dateTo biddingZone (0..n) timeZone (0..1) asOf (0..1) changedSince (0..1) include (0..n) resolution (0..1) limit (0..1) cursor (0..1)" ||
 		strings.Join(tl.Fields, ",") != "date,date_tz,date_offset,total_load_MW,forecast_total_load_MW,bidding_zone" {
 		t.Errorf("total-load: got %+v", tl)
 	}

@@ -107,6 +107,9 @@ type recentAnswer struct {
 	// does not change them).
 	etagHeaders    [coding.Count][]string
 	modifiedHeader []string
+	// resolution is the X-Resolution header's value of an answer to a
+	// query with a resolution; nil for others.
+	resolution []string
 }
 
 // newAnswerCache returns a cache in b; a nil b keeps nothing.
@@ -333,6 +336,9 @@ func newRecentAnswer(snap *dataset.Snapshot, q *dataset.Query, f format) recentA
 	}
 	if t, ok := snap.LastModified(q); ok {
 		a.modified, a.modifiedHeader = t, []string{t.Format(http.TimeFormat)}
+	}
+	if q.Resolution != 0 {
+		a.resolution = []string{q.Resolution.ISO()}
 	}
 	return a
 }

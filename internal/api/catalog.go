@@ -18,20 +18,26 @@ type catalogBody struct {
 }
 
 type catalogDataset struct {
-	Name        string           `json:"name"`
-	Title       string           `json:"title"`
-	Description string           `json:"description"`
-	Method      string           `json:"method"`
-	Path        string           `json:"path"`
-	Aliases     []string         `json:"aliases,omitempty"`
-	Array       string           `json:"array"`
-	Source      *catalogSource   `json:"source"` // null for a dataset that declares none
-	Granularity string           `json:"granularity"`
-	Parameters  []catalogParam   `json:"parameters"`
-	Fields      []catalogField   `json:"fields"`
-	Coverage    *catalogCoverage `json:"coverage"`
-	Derived     string           `json:"derived_from,omitempty"`
-	Importable  bool             `json:"importable"`
+	Name        string         `json:"name"`
+	Title       string         `json:"title"`
+	Description string         `json:"description"`
+	Method      string         `json:"method"`
+	Path        string         `json:"path"`
+	Aliases     []string       `json:"aliases,omitempty"`
+	Array       string         `json:"array"`
+	Source      *catalogSource `json:"source"` // null for a dataset that declares none
+	Granularity string         `json:"granularity"`
+	// Resolutions are the values resolution takes, for a time series that
+	// can be aggregated, and Aggregations how each field aggregates then,
+	// by name; NoResolution says why a time series cannot.
+	Resolutions  []string          `json:"resolutions,omitempty"`
+	Aggregations map[string]string `json:"aggregations,omitempty"`
+	NoResolution string            `json:"no_resolution,omitempty"`
+	Parameters   []catalogParam    `json:"parameters"`
+	Fields       []catalogField    `json:"fields"`
+	Coverage     *catalogCoverage  `json:"coverage"`
+	Derived      string            `json:"derived_from,omitempty"`
+	Importable   bool              `json:"importable"`
 	// LastUpdate is when an import last changed the dataset's records (for
 	// a derived dataset, also those it derives from), null before any;
 	// DataVersion the store's data version of that import, 0 before any.
@@ -124,6 +130,18 @@ func describeDataset(o Options, d *dataset.Dataset, t *dataset.Table) catalogDat
 		cd.Derived = d.Derive.From
 	}
 	cd.Parameters = catalogParams(d, o.Data.MaxRangeDays)
+	if d.TimeSeries() {
+		cd.Resolutions = d.EnumValues(dataset.Param{Kind: dataset.ResolutionParam})
+		cd.NoResolution = d.ResolutionRefusal()
+		for _, f := range d.Fields {
+			if f.Agg != 0 && cd.NoResolution == "" {
+				if cd.Aggregations == nil {
+					cd.Aggregations = map[string]string{}
+				}
+				cd.Aggregations[f.Name] = f.Agg.String()
+			}
+		}
+	}
 	cd.Fields = catalogFields(d)
 	if first, last, ok := t.Coverage(); ok {
 		day := func(u int64) string { return time.Unix(u, 0).In(energy.Rome()).Format("2006-01-02") }
@@ -169,6 +187,12 @@ func catalogParams(d *dataset.Dataset, maxRangeDays int) []catalogParam {
 			out = append(out, catalogParam{Name: p.Name, Kind: "month", Required: p.Required, Description: p.Doc})
 		case dataset.Enum:
 			out = append(out, catalogParam{Name: p.Name, Kind: "enum", Required: p.Required, Repeatable: p.Many, Description: p.Doc, Values: d.EnumValues(p)})
+		case dataset.ResolutionParam:
+			out = append(out, catalogParam{Name: p.Name, Kind: "resolution", Description: p.Doc, Values: d.EnumValues(p)})
+		case dataset.LimitParam:
+			out = append(out, catalogParam{Name: p.Name, Kind: "integer", Description: p.Doc})
+		case dataset.CursorParam:
+			out = append(out, catalogParam{Name: p.Name, Kind: "cursor", Description: p.Doc})
 		}
 	}
 	return out

@@ -86,7 +86,7 @@ func handleDataset(o Options, c *dataset.Catalog, d *dataset.Dataset, cache *ans
 				return
 			}
 		}
-		q, err := c.ParseQuery(d, params, dataset.Limits{MaxRangeDays: maxDays, Now: now})
+		q, err := c.ParseQuery(d, params, dataset.Limits{MaxRangeDays: maxDays, Now: now, PagedMaxRangeDays: planRangeDays(o, r)})
 		if err != nil {
 			writeQueryError(w, r, o.Log, d, err)
 			return
@@ -106,6 +106,10 @@ func handleDataset(o Options, c *dataset.Catalog, d *dataset.Dataset, cache *ans
 				writeBody(w, http.StatusOK, dataset.AppendEmptyJSON(nil, q))
 				return
 			}
+		}
+		if q.Paged() {
+			writePage(w, r, o, snap, q, f)
+			return
 		}
 		// The validators come from the current parts, also for an answer as
 		// of an earlier time: they change whenever that answer may.
@@ -221,6 +225,9 @@ func writeValidators(w http.ResponseWriter, o Options, a recentAnswer, k coding.
 		h["Last-Modified"] = a.modifiedHeader
 	}
 	h["Cache-Control"] = o.cacheControl
+	if a.resolution != nil {
+		h[resolutionHeader] = a.resolution
+	}
 	o.Cache.Compression.SetVary(h)
 }
 

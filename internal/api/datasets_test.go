@@ -117,7 +117,7 @@ func TestCatalogListsEveryDataset(t *testing.T) {
 			cov = d.Coverage.First + ".." + d.Coverage.Last
 		}
 		got[d.Path] = cov
-		if d.Name == "total-load" && (len(d.Parameters) != 7 || d.Parameters[4].Name != "asOf" || d.Parameters[5].Name != "changedSince" || strings.Join(d.Parameters[6].Values, ",") != "meta" || !strings.Contains(strings.Join(d.Parameters[2].Values, ","), "Centre-North") || strings.Join(d.Parameters[3].Values, ",") != "Europe/Rome,UTC") {
+		if d.Name == "total-load" && (len(d.Parameters) != 10 || strings.Join(d.Parameters[7].Values, ",") != "PT15M,PT1H,P1D,P1M" || d.Parameters[8].Name != "limit" || d.Parameters[9].Name != "cursor" || d.Parameters[4].Name != "asOf" || d.Parameters[5].Name != "changedSince" || strings.Join(d.Parameters[6].Values, ",") != "meta" || !strings.Contains(strings.Join(d.Parameters[2].Values, ","), "Centre-North") || strings.Join(d.Parameters[3].Values, ",") != "Europe/Rome,UTC") {
 			t.Errorf("total-load parameters: got %+v", d.Parameters)
 		}
 	}

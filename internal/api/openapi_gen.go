@@ -182,8 +182,30 @@ func queryParam(d *dataset.Dataset, p dataset.Param) (items []*yaml.Node, note s
 		return []*yaml.Node{ymap("name", p.Name, "in", "query", "required", p.Required, "description", p.Doc+" 1 to 12, zero-padded or not.", "schema", ymap("type", "string", "pattern", "^(0?[1-9]|1[0-2])$"))}, "", false
 	case dataset.Enum:
 		return []*yaml.Node{enumParam(d, p)}, "", true
+	case dataset.ResolutionParam:
+		return []*yaml.Node{yref("#/components/parameters/resolution")}, resolutionNote(d), false
+	case dataset.LimitParam:
+		return []*yaml.Node{yref("#/components/parameters/limit")}, "", false
+	case dataset.CursorParam:
+		return []*yaml.Node{yref("#/components/parameters/cursor")}, "", false
 	}
 	return nil, "", false
+}
+
+// resolutionNote says at which resolutions d answers and how each field
+// aggregates, or why it cannot.
+func resolutionNote(d *dataset.Dataset) string {
+	if why := d.ResolutionRefusal(); why != "" {
+		return "**Resolution.** Not available (answered 400): " + why + ".\n\n"
+	}
+	rs := d.EnumValues(dataset.Param{Kind: dataset.ResolutionParam})
+	var aggs []string
+	for _, f := range d.Fields {
+		if f.Agg != 0 {
+			aggs = append(aggs, "`"+f.Name+"` "+f.Agg.String())
+		}
+	}
+	return "**Resolution.** " + strings.Join(rs, ", ") + "; each bucket's " + strings.Join(aggs, ", ") + ", by the other text fields.\n\n"
 }
 
 // dateRangeParams documents a DateRange: its two parameters, and the range

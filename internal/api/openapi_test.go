@@ -50,7 +50,7 @@ func TestOpenAPIDocumentDescribesTheSurface(t *testing.T) {
 		params[p.Value.In+" "+p.Value.Name] = p.Value.Required
 	}
 	wantParams := map[string]bool{"query year": true, "query region": false, "query province": false, "query category": false, "query subcategory": false, "header businessID": false, "header If-None-Match": false, "header If-Modified-Since": false, "query format": false,
-		"query asOf": false, "query changedSince": false, "query include": false}
+		"query asOf": false, "query changedSince": false, "query include": false, "query limit": false, "query cursor": false}
 	if len(params) != len(wantParams) {
 		t.Errorf("thermoelectric parameters: got %v, want %v", params, wantParams)
 	}

@@ -24,12 +24,22 @@ const (
 // maxRangeDays is the longest date range the request's client may ask
 // for: its plan's, when the plan sets one, else the server's.
 func maxRangeDays(o Options, r *http.Request) int {
+	if days := planRangeDays(o, r); days > 0 {
+		return days
+	}
+	return o.Data.MaxRangeDays
+}
+
+// planRangeDays is the longest range the client's plan allows, 0 for no
+// bound of its own: the bound of a paged request, which the server's and
+// the datasets' bounds do not limit.
+func planRangeDays(o Options, r *http.Request) int {
 	if o.Limits.Plans != nil {
 		if pl, ok := o.Limits.Plans.PlanOf(clientOf(r)); ok && pl.MaxRangeDays > 0 {
 			return pl.MaxRangeDays
 		}
 	}
-	return o.Data.MaxRangeDays
+	return 0
 }
 
 // limitByPlan applies the client's plan to its calls to dataset, and

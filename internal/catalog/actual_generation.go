@@ -28,7 +28,7 @@ func hourlyGeneration(resource, title, doc, typeField, paramDoc, typeDoc string)
 	d := series("generation", resource, title, doc, array, dataset.Hour,
 		[]dataset.Param{enumParam("type", typeField, false, true, paramDoc)},
 		[]dataset.Field{
-			{Name: array + "_GWh", Kind: dataset.Number, Format: dataset.PointFull, Min: 0, Max: 100,
+			{Name: array + "_GWh", Kind: dataset.Number, Format: dataset.PointFull, Min: 0, Max: 100, Agg: dataset.Sum,
 				Doc: "Energy generated in the hour, GWh (the hour's mean power in GW), decimal point."},
 			text(typeField, energy.GenerationTypeNames(), typeDoc),
 		})

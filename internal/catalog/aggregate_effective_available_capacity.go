@@ -36,7 +36,7 @@ func adequacy(resource, title, array, doc, by string) *dataset.Dataset {
 	fields = append(fields,
 		text("plant_type", plantTypes, "TERMOELETTRICO or IDROELETTRICO."),
 		text("prevailing_fuel", fuels, "Prevailing fuel: GAS NATURALE or ACQUA."),
-		number("available_capacity_MW", "Available capacity, MW", 0, 100000))
+		number(dataset.Mean, "available_capacity_MW", "Available capacity, MW", 0, 100000))
 	d := v1("adequacy", resource, resource, title, doc, array, dataset.Hour, []dataset.Param{v1Dates(0)}, fields)
 	d.DemoFrom = []string{"installed-capacity", "generation-unit-unavailability"}
 	return d

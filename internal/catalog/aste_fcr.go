@@ -24,10 +24,10 @@ func AsteFCR() *dataset.Dataset {
 			text("session", fcrSessions, "The auction: FCR."),
 			text("zone", namesRef(demo.FCRAreas), "Area: Continente+Sicilia or Sardegna."),
 			text("direction", directions, "UP or DOWN."),
-			{Name: "price", Kind: dataset.Number, Format: dataset.PointFull, Optional: true, Null: true, Min: -1000, Max: 100000,
+			{Name: "price", Kind: dataset.Number, Format: dataset.PointFull, Optional: true, Null: true, Min: -1000, Max: 100000, Agg: dataset.Mean,
 				Doc: "Clearing price, EUR/MW, decimal point; JSON null when nothing cleared."},
-			number("quantity", "Capacity procured, MW", 0, 5000),
-			number("requirement", "Capacity required, MW", 0, 5000),
+			number(dataset.Mean, "quantity", "Capacity procured, MW", 0, 5000),
+			number(dataset.Max, "requirement", "Capacity required, MW", 0, 5000),
 		})
 	d.Key = []string{"zone", "direction"}
 	d.Message = dataset.MessageMarketDate

@@ -24,8 +24,8 @@ func CommercialBalancePrices() *dataset.Dataset {
 			{Name: "date_time", Kind: dataset.Instant, TZ: "date_tz", Doc: "The hour's start, Europe/Rome wall time yyyy-mm-dd hh:mm:ss, followed by the zone name; no offset, as the page shows none."},
 			text("macrozone", macrozones, "Macrozone: "+joinNames(energy.Macrozones())+"."),
 			text("zone", namesRef(zones), "Zone: a bidding zone code or a border's virtual zone (AUST, FRAN, GREC, MALT, MONT, SLOV, SVIZ)."),
-			number("sell_price_EURxMWh", "Price of energy sold from a long position, EUR/MWh", -1000, 5000),
-			number("buy_price_EURxMWh", "Price of energy bought to close a short position, EUR/MWh", -1000, 5000),
+			number(dataset.Mean, "sell_price_EURxMWh", "Price of energy sold from a long position, EUR/MWh", -1000, 5000),
+			number(dataset.Mean, "buy_price_EURxMWh", "Price of energy bought to close a short position, EUR/MWh", -1000, 5000),
 		})
 	d.Area, d.Resource = "ifees", "market/commercial-balance-prices"
 	d.Aliases = []string{"/fees/v1.0/commercial-balance-prices", "/market-and-fees/v1.0/commercial-balance-prices"}

@@ -34,7 +34,7 @@ func feesImbalance(name, title, array, doc string) *dataset.Dataset {
 			zoneField(),
 			text("macrozone", macrozones, "Macrozone: "+joinNames(energy.Macrozones())+"."),
 			text("zonal_aggregate_sign", signs, "+ when the macrozone was short (it drew more than scheduled), - when long."),
-			number("zonal_aggregate_unbalance_MWh", "Size of the aggregate imbalance over the period, MWh, never negative", 0, 100000),
+			number(dataset.Sum, "zonal_aggregate_unbalance_MWh", "Size of the aggregate imbalance over the period, MWh, never negative", 0, 100000),
 		})
 	d.Key = []string{"data_type", "macrozone"}
 	d.DemoFrom = []string{"total-load"}

@@ -29,9 +29,9 @@ func feesPrices(name, title, array, doc string) *dataset.Dataset {
 			text("data_type", dataTypes, "Orario or Quarto Orario: the period reference_date starts."),
 			zoneField(),
 			text("macrozone", macrozones, "Macrozone: "+joinNames(energy.Macrozones())+"."),
-			number("base_price_EURxMWh", "Base price, EUR/MWh", -1000, 5000),
-			number("incentive_component_EURxMWh", "Incentive component, EUR/MWh", -1000, 5000),
-			number("unbalance_price_EURxMWh", "Imbalance price, EUR/MWh", -1000, 5000),
+			number(dataset.Mean, "base_price_EURxMWh", "Base price, EUR/MWh", -1000, 5000),
+			number(dataset.Mean, "incentive_component_EURxMWh", "Incentive component, EUR/MWh", -1000, 5000),
+			number(dataset.Mean, "unbalance_price_EURxMWh", "Imbalance price, EUR/MWh", -1000, 5000),
 		})
 	d.Key = []string{"data_type", "macrozone"}
 	d.DemoFrom = []string{"total-load", "actual-generation"}

@@ -15,7 +15,7 @@ func DetailAvailableCapacity() *dataset.Dataset {
 		[]dataset.Field{
 			referenceDate("market_date", false),
 			text("unit_code", nil, "Production unit (UP) code."),
-			number("available_capacity_MW", "Available capacity, MW", 0, 5000),
+			number(dataset.Mean, "available_capacity_MW", "Available capacity, MW", 0, 5000),
 		})
 	d.DemoFrom = []string{"installed-capacity", "generation-unit-unavailability"}
 	d.Demo = demo.UnitAvailableCapacity

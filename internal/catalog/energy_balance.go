@@ -15,7 +15,7 @@ func EnergyBalance() *dataset.Dataset {
 		"energy_balance", dataset.Day,
 		[]dataset.Param{enumParam("type", "type", false, true, "Types to extract (repeat the key for several).")},
 		[]dataset.Field{
-			{Name: "energy_balance_GWh", Kind: dataset.Number, Format: dataset.PointFull, Min: -2000, Max: 2000,
+			{Name: "energy_balance_GWh", Kind: dataset.Number, Format: dataset.PointFull, Min: -2000, Max: 2000, Agg: dataset.Sum,
 				Doc: "The day's energy, GWh, decimal point; negative for pumping consumption and for net exports. " +
 					"The name is this server's choice (no published answer shows it), after the family's <quantity>_<unit> pattern."},
 			text("type", energy.BalanceTypeNames(),

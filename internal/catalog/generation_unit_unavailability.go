@@ -32,12 +32,12 @@ func GenerationUnitUnavailability() *dataset.Dataset {
 			text("plant_name", nil, "Plant the unit belongs to."),
 			text("plant_type", plantTypes, "TERMOELETTRICO or IDROELETTRICO."),
 			text("biddingZone", zoneCodes, "Bidding zone code (e.g. SICI)."),
-			number("installed_capacity", "Installed capacity of the unit, MW", 0, 5000),
+			number(dataset.Mean, "installed_capacity", "Installed capacity of the unit, MW", 0, 5000),
 			text("outage_type", outageTypes, "Planned or Unplanned."),
 			{Name: "start_date", Kind: dataset.DateOf, Layout: outageLayout, Doc: "Start of the outage, yyyy-mm-dd hh:mm (local time)."},
 			storedDate("stop_date", outageLayout, "End of the outage as first published, yyyy-mm-dd hh:mm."),
 			storedDate("stop_date_update", outageLayout, "End as updated since, yyyy-mm-dd hh:mm; empty when unchanged."),
-			number("unavailable_capacity", "Capacity the outage takes out, MW", 0, 5000),
+			number(dataset.Mean, "unavailable_capacity", "Capacity the outage takes out, MW", 0, 5000),
 			text("unavailable_status", outageStatuses, "Active or Cancelled."),
 		})
 	d.Key = []string{"unit_name"}
@@ -45,5 +45,6 @@ func GenerationUnitUnavailability() *dataset.Dataset {
 	d.Demo = demo.Outages
 	d.Source = dataset.Source{Ref: portal("outages", "Unavailability_Productive_Units"), Confidence: "H",
 		Guess: "The live probe code (which wins) reads the array unavailability_productive_units and parses start_date and stop_date as yyyy-mm-dd hh:mm; the other fields are the page's, publication_date still yyyy-mm-dd. Outages start and stop at midnight in the demo."}
+	d.NoResolution = "each record is an outage over its own span of days, not a value of a time bucket"
 	return d
 }

@@ -18,7 +18,7 @@ func MacrozonalNoArbitragePrices() *dataset.Dataset {
 			text("macrozone", macrozones, "Macrozone: "+joinNames(energy.Macrozones())+"."),
 			text("zone", zoneCodes, "Bidding zone code within the macrozone."),
 			referenceDate("date", true),
-			number("no_arbitrage_price_EURxMWh", "No-arbitrage price, EUR/MWh", -1000, 5000),
+			number(dataset.Mean, "no_arbitrage_price_EURxMWh", "No-arbitrage price, EUR/MWh", -1000, 5000),
 		})
 	d.Key = []string{"macrozone", "zone"}
 	d.DemoFrom = []string{"total-load", "actual-generation"}

@@ -15,7 +15,7 @@ func MarketAcceptedOffers() *dataset.Dataset {
 	d := marketZoneSeries("output/accepted-offers", "Accepted offers",
 		"Number of offers accepted per bidding zone, session and direction, every hour: a count, not energy.",
 		"accepted_offers", acceptedShape, demo.MarketAcceptedOffers, nil,
-		number("offer", "Number of offers accepted", 0, 100000))
+		number(dataset.Sum, "offer", "Number of offers accepted", 0, 100000))
 	d.Source = dataset.Source{Ref: portal("market", "Accepted_Offers"), Confidence: "H",
 		Guess: "The hourly grain (the example's reference_date is a day)."}
 	return d

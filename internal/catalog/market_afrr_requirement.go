@@ -40,7 +40,7 @@ func reserveRequirement(resource, title, array, what string, reserve demo.Reserv
 			referenceDate("reference_date", true),
 			text("zone", namesRef(zones.Names), "Zone: "+joinNames(zones.Names)+"."),
 			text("session_type", sessionTypes, "Market session."),
-			number("requirement_MW", "Reserve required, MW", 0, 50000),
+			number(dataset.Max, "requirement_MW", "Reserve required, MW", 0, 50000),
 		})
 	d.DemoFrom = []string{"total-load", "actual-generation"}
 	d.Demo = func(in dataset.DemoInput) []dataset.Row { return demo.ReserveRequirement(in, reserve, zones) }

@@ -16,7 +16,7 @@ func MarketForecastLoad() *dataset.Dataset {
 			referenceDate("reference_date", true),
 			text("zone", zoneRef(energy.ZoneItalian), zoneDoc(energy.ZoneItalian)),
 			text("session_type", sessionTypes, "Market session."),
-			number("load_MW", "Forecast load, MW", 0, 80000),
+			number(dataset.Mean, "load_MW", "Forecast load, MW", 0, 80000),
 		})
 	d.Key = []string{"zone", "session_type"}
 	d.DemoFrom = []string{"total-load", "actual-generation"}

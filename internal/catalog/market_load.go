@@ -15,8 +15,8 @@ func MarketLoad() *dataset.Dataset {
 		"market_load", dataset.QuarterHour,
 		[]dataset.Param{zonesParam()},
 		[]dataset.Field{
-			{Name: "market_load_MW", Kind: dataset.Number, Format: dataset.PointFull, Aliases: []string{"Market Load [MW]"}, Doc: "Actual market load, MW.", Min: 0, Max: 80000},
-			{Name: "forecast_market_load_MW", Kind: dataset.Number, Format: dataset.PointFull, Aliases: []string{"Forecast Market load [MW]"}, Optional: true, Doc: "Day-ahead forecast of the market load, MW; empty when not published.", Min: 0, Max: 80000},
+			{Name: "market_load_MW", Kind: dataset.Number, Format: dataset.PointFull, Aliases: []string{"Market Load [MW]"}, Doc: "Actual market load, MW.", Min: 0, Max: 80000, Agg: dataset.Mean},
+			{Name: "forecast_market_load_MW", Kind: dataset.Number, Format: dataset.PointFull, Aliases: []string{"Forecast Market load [MW]"}, Optional: true, Doc: "Day-ahead forecast of the market load, MW; empty when not published.", Min: 0, Max: 80000, Agg: dataset.Mean},
 			{Name: "bidding_zone", Kind: dataset.Text, Ref: energy.ZoneNames(), Aliases: []string{"Bidding zone"}, Doc: "Bidding zone, or Italy."},
 		})
 	d.Source = dataset.Source{Ref: portal("load", "Market_Load"), Confidence: "H", Guess: "Field names after date_offset as client L declares them."}

@@ -18,7 +18,7 @@ func MarketPrices() *dataset.Dataset {
 			"the average weighted by the quantities accepted; the marginal the highest accepted UP, the lowest accepted DOWN.",
 		"prices", pricesShape, demo.MarketPrices,
 		[]dataset.Param{enumParam("priceType", "type", false, false, "MARGINAL or AVERAGE.")},
-		number("price_eur_MWh", "Price, EUR/MWh", -1000, 5000))
+		number(dataset.Mean, "price_eur_MWh", "Price, EUR/MWh", -1000, 5000))
 	d.Source = dataset.Source{Ref: portal("market", "Prices"), Confidence: "H",
 		Guess: "The hourly grain: the example's reference_date is a day, which its offset suggests is an abbreviated moment."}
 	return d

@@ -16,7 +16,7 @@ func MarketQuantity() *dataset.Dataset {
 	d := marketZoneSeries("output/quantity", "Market quantity",
 		"Energy accepted on the dispatching-services and balancing markets per bidding zone, session and direction, every hour, in MWh.",
 		"quantity", quantityShape, demo.MarketQuantity, nil,
-		number("quantity_MWh", "Energy accepted in the hour, MWh", 0, 100000))
+		number(dataset.Sum, "quantity_MWh", "Energy accepted in the hour, MWh", 0, 100000))
 	d.Source = dataset.Source{Ref: portal("market", "Quantity"), Confidence: "H", Guess: "The hourly grain (the example's reference_date is a day)."}
 	return d
 }

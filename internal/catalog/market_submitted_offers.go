@@ -16,7 +16,7 @@ func MarketSubmittedOffers() *dataset.Dataset {
 	d := marketZoneSeries("input/submitted-offers", "Submitted offers",
 		"Number of offers submitted per bidding zone, session and direction, every hour: a count, always more than those accepted."+unseen,
 		"submitted_offers", submittedShape, demo.MarketSubmittedOffers, nil,
-		number("offer", "Number of offers submitted", 0, 1e6))
+		number(dataset.Sum, "offer", "Number of offers submitted", 0, 1e6))
 	d.Source = dataset.Source{Ref: portal("market", "Accepted_Offers"), Confidence: "L",
 		Guess: "Its own page was not seen: array submitted_offers, the type SUBMITTED, the count offer, the zone names and sessionType 0..1 follow the accepted offers' page."}
 	return d

@@ -20,7 +20,7 @@ func MarketWindProductionForecast() *dataset.Dataset {
 			zoneField(),
 			text("session_type", sessionTypes, "Market session."),
 			text("zone", zoneRef(energy.ZoneItalian), "Bidding zone."),
-			number("load_MW", "Forecast wind generation, MW (the field name is the portal's)", 0, 30000),
+			number(dataset.Mean, "load_MW", "Forecast wind generation, MW (the field name is the portal's)", 0, 30000),
 		})
 	d.Key = []string{"session_type", "zone"}
 	d.DemoFrom = []string{"total-load", "actual-generation"}

@@ -24,13 +24,13 @@ func MonthlySummary() *dataset.Dataset {
 			text("data_type", dataTypes, "Orario or Quarto Orario: the period reference_date starts."),
 			zoneField(),
 			text("macrozone", macrozones, "Macrozone: "+joinNames(energy.Macrozones())+"."),
-			number("zonal_aggregate_unbalance_MWh", "Size of the aggregate imbalance over the period, MWh, never negative", 0, 100000),
+			number(dataset.Sum, "zonal_aggregate_unbalance_MWh", "Size of the aggregate imbalance over the period, MWh, never negative", 0, 100000),
 			text("zonal_aggregate_sign", signs, "+ when the macrozone was short, - when long."),
-			number("exchanges_MWh", "Net scheduled exchange with the other macrozone over the period, MWh, positive into the macrozone", -1e6, 1e6),
-			number("foreign_MWh", "Net scheduled exchange across the macrozone's borders over the period, MWh, positive into Italy", -1e6, 1e6),
-			number("base_price_EURxMWh", "Base price, EUR/MWh", -1000, 5000),
-			number("incentive_component_EURxMWh", "Incentive component, EUR/MWh", -1000, 5000),
-			number("unbalance_price_EURxMWh", "Imbalance price, EUR/MWh", -1000, 5000),
+			number(dataset.Sum, "exchanges_MWh", "Net scheduled exchange with the other macrozone over the period, MWh, positive into the macrozone", -1e6, 1e6),
+			number(dataset.Sum, "foreign_MWh", "Net scheduled exchange across the macrozone's borders over the period, MWh, positive into Italy", -1e6, 1e6),
+			number(dataset.Mean, "base_price_EURxMWh", "Base price, EUR/MWh", -1000, 5000),
+			number(dataset.Mean, "incentive_component_EURxMWh", "Incentive component, EUR/MWh", -1000, 5000),
+			number(dataset.Mean, "unbalance_price_EURxMWh", "Imbalance price, EUR/MWh", -1000, 5000),
 		})
 	d.Key = []string{"data_type", "macrozone"}
 	d.MessageParam = "dataType"

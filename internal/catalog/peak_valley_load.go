@@ -34,8 +34,14 @@ func PeakValleyLoad() *dataset.Dataset {
 	d.Derive = &dataset.Derivation{From: "total-load", Rows: derivePeakValley, Gaps: peakValleyGaps, Partial: partialPeakValley}
 	d.Import = &dataset.ImportSpec{Parse: importPeakValley,
 		Formats: "published peaks and valleys: CSV or XLSX with the columns date, date_tz, date_offset, peak_load_GW, valley_load_GW, or a JSON file shaped like this endpoint's answer"}
+	d.NoResolution = peakValleyNoResolution
 	return d
 }
+
+// peakValleyNoResolution is why the days' peaks and valleys are not
+// aggregated: a record tells the moment of its extreme, which a bucket
+// dated at its start would lose.
+const peakValleyNoResolution = "each record is one extreme of its day at its own moment; ask total-load for the curve at any resolution"
 
 // peakValleyKind is the hidden field that tells a peak record from a
 // valley record.

@@ -33,6 +33,7 @@ func PeakValleyLoadDetails() *dataset.Dataset {
 	d.DemoFrom = []string{"total-load"}
 	d.Import = &dataset.ImportSpec{Parse: importPeakValleyDetails,
 		Formats: "CSV or XLSX with the columns date (yyyy-mm-dd hh:mm:ss, Europe/Rome), date_offset (optional; needed in the repeated autumn hour), peak_load_GW, valley_load_GW (one of the two empty), primary_source_GW, type"}
+	d.NoResolution = peakValleyNoResolution
 	return d
 }
 

@@ -20,7 +20,7 @@ func SecondaryAdjustmentLevels() *dataset.Dataset {
 		[]dataset.Field{
 			referenceDate("reference_date", true),
 			text("area", zoneRef(energy.ZoneItalian), "Area: a bidding zone ("+strings.Join(energy.ZoneItalian.Names(), ", ")+")."),
-			number("secondary_adjustment_level_MW", "Mean regulation level over the quarter hour, MW; negative downward", -5000, 5000),
+			number(dataset.Mean, "secondary_adjustment_level_MW", "Mean regulation level over the quarter hour, MW; negative downward", -5000, 5000),
 		})
 	d.DemoFrom = []string{"total-load"}
 	d.Demo = func(in dataset.DemoInput) []dataset.Row { return demo.SecondaryLevels(in, energy.ZoneItalian) }

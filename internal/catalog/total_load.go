@@ -16,8 +16,8 @@ func TotalLoad() *dataset.Dataset {
 		"total_load", dataset.QuarterHour,
 		[]dataset.Param{zonesParam()},
 		[]dataset.Field{
-			{Name: "total_load_MW", Kind: dataset.Number, Format: dataset.PointFull, Column: "Total Load [MW]", Doc: "Actual total load, MW.", Min: 0, Max: 80000},
-			{Name: "forecast_total_load_MW", Kind: dataset.Number, Format: dataset.PointFull, Column: "Forecast Total load [MW]", Optional: true, Doc: "Day-ahead forecast of the total load, MW; empty when not published.", Min: 0, Max: 80000},
+			{Name: "total_load_MW", Kind: dataset.Number, Format: dataset.PointFull, Column: "Total Load [MW]", Doc: "Actual total load, MW.", Min: 0, Max: 80000, Agg: dataset.Mean},
+			{Name: "forecast_total_load_MW", Kind: dataset.Number, Format: dataset.PointFull, Column: "Forecast Total load [MW]", Optional: true, Doc: "Day-ahead forecast of the total load, MW; empty when not published.", Min: 0, Max: 80000, Agg: dataset.Mean},
 			{Name: "bidding_zone", Kind: dataset.Text, Ref: energy.ZoneNames(), Column: "Bidding zone", Doc: "Bidding zone, or Italy."},
 		})
 	d.Source = dataset.Source{Ref: portal("load", "Total_Load"), Confidence: "H", Guess: "The quarter-hourly grain (reference notes; the page shows no example rows); field names after date_offset as client L declares them."}

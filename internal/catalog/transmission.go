@@ -32,7 +32,7 @@ func transmission(resource, title, doc string, fields ...dataset.Field) *dataset
 // flowMW is a transmission series' flow or exchange, MW, within the
 // bounds of Italy's interconnections.
 func flowMW(name, doc string) dataset.Field {
-	return dataset.Field{Name: name, Kind: dataset.Number, Format: dataset.PointFull, Doc: doc, Min: -20000, Max: 20000}
+	return dataset.Field{Name: name, Kind: dataset.Number, Format: dataset.PointFull, Doc: doc, Min: -20000, Max: 20000, Agg: dataset.Mean}
 }
 
 // zonePair is the directed pair of neighbouring bidding zones of the
@@ -47,8 +47,8 @@ func PhysicalForeignFlow() *dataset.Dataset {
 	d := transmission("physical-foreign-flow", "Physical foreign flow",
 		"Hourly physical flow across each of Italy's borders, in MW: the import into Italy, the export out of it and the net flow (import less export).",
 		text("country", energy.BorderNames(), "The country across the border: France, Switzerland, Austria, Slovenia, Greece, Montenegro or Malta."),
-		dataset.Field{Name: "import", Kind: dataset.Number, Format: dataset.PointFull, Doc: "Average flow into Italy over the hour, MW, never negative.", Min: 0, Max: 20000},
-		dataset.Field{Name: "export", Kind: dataset.Number, Format: dataset.PointFull, Doc: "Average flow out of Italy over the hour, MW, never negative.", Min: 0, Max: 20000},
+		dataset.Field{Name: "import", Kind: dataset.Number, Format: dataset.PointFull, Doc: "Average flow into Italy over the hour, MW, never negative.", Min: 0, Max: 20000, Agg: dataset.Mean},
+		dataset.Field{Name: "export", Kind: dataset.Number, Format: dataset.PointFull, Doc: "Average flow out of Italy over the hour, MW, never negative.", Min: 0, Max: 20000, Agg: dataset.Mean},
 		flowMW("physical_foreign_flow_MW", "Net flow into Italy, MW: import less export; negative when Italy exports."))
 	d.Source = dataset.Source{Ref: portal("transmission", "Physical_Foreign_Flow"), Confidence: "M", Guess: "The fields come from client L's summary of the page; hourly grain."}
 	d.Demo = demo.PhysicalForeignFlow

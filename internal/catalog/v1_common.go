@@ -61,17 +61,20 @@ func zoneField() dataset.Field {
 	return dataset.Field{Name: "date_tz", Kind: dataset.Zone, Doc: "Time zone of the moments: Europe/Rome, or UTC with timeZone=UTC."}
 }
 
-// storedDate is a date published with the record, written in layout.
+// storedDate is a date published with the record, written in layout; at
+// a coarser resolution, the latest of the bucket's (layouts write years
+// first, so the latest is the greatest).
 func storedDate(name, layout, doc string) dataset.Field {
-	return dataset.Field{Name: name, Kind: dataset.Text, Layout: layout, Doc: doc}
+	return dataset.Field{Name: name, Kind: dataset.Text, Layout: layout, Doc: doc, Agg: dataset.Max}
 }
 
 func text(name string, ref dataset.Ref, doc string) dataset.Field {
 	return dataset.Field{Name: name, Kind: dataset.Text, Ref: ref, Doc: doc}
 }
 
-func number(name, doc string, lo, hi float64) dataset.Field {
-	return dataset.Field{Name: name, Kind: dataset.Number, Format: dataset.PointFull, Min: lo, Max: hi, Doc: doc + ", decimal point."}
+// number is a Number field, aggregated over time as agg.
+func number(agg dataset.Aggregation, name, doc string, lo, hi float64) dataset.Field {
+	return dataset.Field{Name: name, Kind: dataset.Number, Format: dataset.PointFull, Min: lo, Max: hi, Doc: doc + ", decimal point.", Agg: agg}
 }
 
 func enumParam(name, field string, required, many bool, doc string) dataset.Param {

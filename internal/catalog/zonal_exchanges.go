@@ -18,8 +18,8 @@ func ZonalExchanges() *dataset.Dataset {
 			zoneField(),
 			{Name: "reference_date", Kind: dataset.Instant, Doc: "The month's first day, yyyy-mm-dd 00:00:00 (Europe/Rome)."},
 			text("zone_code", zoneCodes, "Bidding zone code: "+joinNames(energy.ZoneCode.Names())+"."),
-			number("exchanges_MWh", "Net scheduled exchange with the other zones over the month, MWh", -1e8, 1e8),
-			number("foreign_MWh", "Net scheduled exchange across the borders over the month, MWh", -1e8, 1e8),
+			number(dataset.Sum, "exchanges_MWh", "Net scheduled exchange with the other zones over the month, MWh", -1e8, 1e8),
+			number(dataset.Sum, "foreign_MWh", "Net scheduled exchange across the borders over the month, MWh", -1e8, 1e8),
 		})
 	d.Key = []string{"zone_code"}
 	d.DemoFrom = []string{"scheduled-foreign-exchange", "scheduled-internal-exchange"}

@@ -141,6 +141,13 @@ type Field struct {
 	// Null writes an Optional Number without a value as JSON null rather
 	// than "" (the FCR auctions' price); CSV writes it empty either way.
 	Null bool
+	// Agg is how the field's values within a time bucket become one when a
+	// time series is asked for at a coarser resolution: every Number field
+	// of a time series declares one (unless its dataset declares
+	// NoResolution). On a Text field it makes the field a value aggregated
+	// (Max: the latest publication date) rather than a group the records
+	// are aggregated by.
+	Agg Aggregation
 }
 
 // ParamKind is the kind of a query parameter.
@@ -174,6 +181,13 @@ const (
 	// (the FCR auctions' marketDate); Param.Aliases are further names
 	// accepted for it.
 	DayParam
+	// ResolutionParam, LimitParam and CursorParam are added by the
+	// machinery too: resolution (time series only) aggregates the records
+	// to a coarser grain (resolution.go); limit and cursor page through an
+	// answer (page.go).
+	ResolutionParam
+	LimitParam
+	CursorParam
 )
 
 // IncludeMeta is the value of the include parameter that adds each
@@ -195,7 +209,8 @@ var timeZones = []string{energy.TimeZone, "UTC"}
 
 // Parameters returns the dataset's query parameters: the declared ones,
 // then those the machinery adds (timeZone, for datasets with instants;
-// asOf, changedSince and include, for every dataset).
+// asOf, changedSince and include, for every dataset; resolution, for time
+// series; limit and cursor, for every dataset).
 func (d *Dataset) Parameters() []Param {
 	ps := slices.Clone(d.Params)
 	for _, f := range d.Fields {
@@ -205,7 +220,11 @@ func (d *Dataset) Parameters() []Param {
 			break
 		}
 	}
-	return append(ps, revisionParams...)
+	ps = append(ps, revisionParams...)
+	if d.TimeSeries() {
+		ps = append(ps, resolutionParam)
+	}
+	return append(ps, pagingParams...)
 }
 
 // ParameterNames returns the names of the query parameters d takes, in
@@ -356,8 +375,12 @@ type Dataset struct {
 	// Validation is how invalid parameters are answered.
 	Validation Validation
 	Grain      Grain
-	Params     []Param
-	Fields     []Field
+	// NoResolution, for a time series whose records cannot be aggregated
+	// over time, says why (answered 400 to a request for a resolution);
+	// empty when each field declares its Agg.
+	NoResolution string
+	Params       []Param
+	Fields       []Field
 	// Key names the Text fields that, with the record's moment at the
 	// dataset's Grain, identify a record; every Text field when empty.
 	Key []string
@@ -575,8 +598,8 @@ func (d *Dataset) keyLayout(l *Layout) error {
 // including by the machinery's revision parameters and include=meta's
 // columns, and each kind's declaration complete.
 func (d *Dataset) checkParams(l *Layout) error {
-	seen := map[string]bool{}
-	for _, p := range revisionParams {
+	seen := map[string]bool{resolutionParam.Name: true}
+	for _, p := range append(slices.Clone(revisionParams), pagingParams...) {
 		seen[p.Name] = true
 	}
 	for _, c := range d.Columns() {
@@ -622,7 +645,7 @@ func (d *Dataset) checkParamKind(l *Layout, p Param) error {
 			}
 		}
 	case YearParam, MonthParam, DayParam:
-	case TimeZoneParam, AsOfParam, ChangedSinceParam, IncludeParam:
+	case TimeZoneParam, AsOfParam, ChangedSinceParam, IncludeParam, ResolutionParam, LimitParam, CursorParam:
 		return d.errorf("parameter %q: its kind is added by the machinery, not declared", p.Name)
 	default:
 		return d.errorf("parameter %q has no kind", p.Name)
@@ -755,6 +778,12 @@ func (d *Dataset) EnumValues(p Param) []string {
 		return slices.Clone(timeZones)
 	case IncludeParam:
 		return []string{IncludeMeta}
+	case ResolutionParam:
+		var out []string
+		for _, g := range d.Resolutions() {
+			out = append(out, g.ISO())
+		}
+		return out
 	}
 	if r := d.paramRef(p); r != nil {
 		return r.Values()

@@ -149,12 +149,31 @@ type Selection struct {
 	s     *Snapshot
 	q     *Query
 	parts []*Part
+	// picked, for a query that pages or aggregates, lists the records
+	// of the answer (the parts are then unused); next is the next page's
+	// cursor, empty for none.
+	picked []pick
+	next   string
+}
+
+// each calls fn with every record of the answer, in order.
+func (sel *Selection) each(fn func(p *Part, i int)) {
+	if sel.picked == nil {
+		eachIn(sel.parts, sel.q, fn)
+		return
+	}
+	for _, pk := range sel.picked {
+		fn(pk.p, pk.i)
+	}
 }
 
 // Select reads the parts the answer to q covers. It may read them from
 // the store, and returns the error of such a read: a caller that streams
 // the answer learns of it before sending anything.
 func (s *Snapshot) Select(ctx context.Context, q *Query) (*Selection, error) {
+	if q.Paged() || q.aggregates() {
+		return s.selectShaped(ctx, q)
+	}
 	parts, err := s.parts(ctx, q)
 	if err != nil {
 		return nil, err
@@ -172,6 +191,13 @@ func (s *Snapshot) AppendJSON(ctx context.Context, dst []byte, q *Query) ([]byte
 	}
 	return sel.encodeJSON(dst, nil)
 }
+
+// AppendJSON appends the whole answer of the selection, as
+// Snapshot.AppendJSON does.
+func (sel *Selection) AppendJSON(dst []byte) ([]byte, error) { return sel.encodeJSON(dst, nil) }
+
+// AppendCSV appends the selection's answer as CSV, as Snapshot.AppendCSV does.
+func (sel *Selection) AppendCSV(dst []byte) ([]byte, error) { return sel.encodeCSV(dst, nil) }
 
 // WriteJSON writes the answer AppendJSON appends to w, encoded in buf (its
 // capacity) and written each time it is nearly full; it returns the bytes
@@ -208,14 +234,14 @@ func (sel *Selection) encodeJSON(dst []byte, fl *flusher) ([]byte, error) {
 	if fl == nil {
 		// Sizing the answer up front saves growing it a dozen times.
 		n := 0
-		eachIn(sel.parts, q, func(*Part, int) { n++ })
+		sel.each(func(*Part, int) { n++ })
 		dst = slices.Grow(dst, 160+n*q.RecordBytes())
 	}
 	dst = appendEnvelope(dst, q)
 	dst = append(dst, '[')
 	first := true
 	var buf []byte
-	eachIn(sel.parts, q, func(p *Part, i int) {
+	sel.each(func(p *Part, i int) {
 		if fl.failed() {
 			return
 		}
@@ -324,7 +350,7 @@ func (sel *Selection) encodeCSV(dst []byte, fl *flusher) ([]byte, error) {
 	}
 	dst = append(dst, "\r\n"...)
 	var buf []byte
-	eachIn(sel.parts, q, func(p *Part, i int) {
+	sel.each(func(p *Part, i int) {
 		if fl.failed() {
 			return
 		}

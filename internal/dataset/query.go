@@ -27,7 +27,18 @@ type Query struct {
 	// after it only. Meta adds each record's publication and revision times.
 	AsOf, ChangedSince time.Time
 	Meta               bool
-	filters            []filter
+	// Resolution, when not zero, is the grain the records are aggregated
+	// to (resolution.go).
+	Resolution Grain
+	// Limit, when not zero, asks for a page of at most that many records
+	// (page.go): the page after cursor's position, or the first, read from
+	// the data as of pin (Snapshot.Pinned). pageOf hashes the query's key
+	// without its paging.
+	Limit   int
+	cursor  *cursor
+	pin     int64
+	pageOf  uint64
+	filters []filter
 	// unknown is set when a filter value lies outside its reference list:
 	// the API answers that with an empty body, not an error.
 	unknown bool
@@ -47,14 +58,26 @@ type Limits struct {
 	MaxRangeDays int
 	// Now is the current time, for year windows.
 	Now time.Time
+	// PagedMaxRangeDays bounds the DateRange of a paged request (one with
+	// limit), in place of the above and the dataset's own; 0 for none.
+	PagedMaxRangeDays int
+	paged             bool
 }
 
 // Key returns the query in a canonical form: two queries with equal keys
 // select the same records and get the same answer.
 func (q *Query) Key() string { return q.key }
 
-// Message returns result.message for a successful answer.
+// Message returns result.message for a successful answer: with a
+// resolution, followed by ", resolution: P1D".
 func (q *Query) Message() string {
+	if q.Resolution != 0 {
+		return q.message() + ", resolution: " + q.Resolution.ISO()
+	}
+	return q.message()
+}
+
+func (q *Query) message() string {
 	switch q.Dataset.Message {
 	case MessageDates:
 		return "Operation completed for the following input. Date from: " + q.From.DMY() + ", date to: " + q.To.DMY() + q.echoed()
@@ -92,6 +115,9 @@ func (q *Query) echoed() string {
 // query is then Unknown. Parameters d does not declare are ignored, and an
 // empty value counts as absent.
 func (c *Catalog) ParseQuery(d *Dataset, params map[string][]string, lim Limits) (*Query, error) {
+	if d.Takes("limit") && len(many(params, "limit")) > 0 {
+		lim.paged = true
+	}
 	qp := &queryParser{
 		params: params,
 		lim:    lim,
@@ -130,6 +156,12 @@ func (qp *queryParser) parse(p Param) error {
 		return qp.instant(p)
 	case IncludeParam:
 		return qp.include(p)
+	case ResolutionParam:
+		return qp.resolution(p)
+	case LimitParam:
+		return qp.limit(p)
+	case CursorParam:
+		return qp.cursor(p)
 	case DateRange:
 		from, to, err := parseRange(qp.params, p, qp.lim)
 		if err != nil {
@@ -347,6 +379,9 @@ func parseRange(params map[string][]string, p Param, lim Limits) (from, to energ
 	if maxDays == 0 {
 		maxDays = lim.MaxRangeDays
 	}
+	if lim.paged && !p.SameDay {
+		maxDays = lim.PagedMaxRangeDays
+	}
 	if days := from.DaysUntil(to) + 1; maxDays > 0 && days > maxDays {
 		return from, to, energy.Errorf(energy.Invalid, "the range from %s %q to %s %q spans %d days; at most %d are allowed per request", p.Name, from.DMY(), p.To, to.DMY(), days, maxDays)
 	}
@@ -403,9 +438,19 @@ func many(q map[string][]string, name string) []string {
 	return out
 }
 
-// bounds returns the Unix interval [lo, hi) of the moments q selects, and
-// ok false when q selects by no time at all.
+// bounds returns the Unix interval [lo, hi) of the moments q selects: its
+// period, for a page after a cursor from the cursor's moment on.
 func (q *Query) bounds() (lo, hi int64) {
+	lo, hi = q.period()
+	if q.cursor != nil {
+		lo = max(lo, q.cursor.after)
+	}
+	return lo, hi
+}
+
+// period returns the Unix interval [lo, hi) of the moments q's period
+// holds; the widest interval when q selects by no time at all.
+func (q *Query) period() (lo, hi int64) {
 	rome := energy.Rome()
 	switch {
 	case q.From != (energy.Date{}):

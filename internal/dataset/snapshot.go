@@ -213,6 +213,11 @@ func (s *Snapshot) Each(ctx context.Context, q *Query, fn func(p *Part, i int)) 
 
 // eachIn calls fn with every record of parts that q selects.
 func eachIn(parts []*Part, q *Query, fn func(p *Part, i int)) {
+	eachSelected(parts, q, func(p *Part, i int) bool { fn(p, i); return true })
+}
+
+// eachSelected is eachIn until fn returns false.
+func eachSelected(parts []*Part, q *Query, fn func(p *Part, i int) bool) {
 	lo, hi := q.bounds()
 	since, bySince := int64(0), !q.ChangedSince.IsZero()
 	if bySince {
@@ -243,7 +248,9 @@ func eachIn(parts []*Part, q *Query, fn func(p *Part, i int)) {
 					continue rows
 				}
 			}
-			fn(p, i)
+			if !fn(p, i) {
+				return
+			}
 		}
 	}
 }
