@@ -48,10 +48,7 @@ func (db *DB) Client(ctx context.Context, id string) (auth.Client, error) {
 	if !ValidText(id) {
 		return auth.Client{}, db.wrap("client", ClientNotFound(id))
 	}
-	c, err := scanClient(db.read.QueryRow(ctx, `SELECT `+clientColumns+` FROM clients WHERE id = ?`, id))
-	if errors.Is(err, sql.ErrNoRows) {
-		return auth.Client{}, db.wrap("client", ClientNotFound(id))
-	}
+	c, err := queryOne(ctx, db.read, scanClient, ClientNotFound(id), `SELECT `+clientColumns+` FROM clients WHERE id = ?`, id)
 	if err != nil {
 		return auth.Client{}, db.wrap("client", err)
 	}
@@ -61,7 +58,7 @@ func (db *DB) Client(ctx context.Context, id string) (auth.Client, error) {
 // Clients returns every client, revoked ones included, oldest first and by ID
 // (byte-wise) among clients created at the same time.
 func (db *DB) Clients(ctx context.Context) ([]auth.Client, error) {
-	cs, err := queryAll(ctx, db.read, scanClient, `SELECT `+clientColumns+` FROM clients ORDER BY created, id`)
+	cs, err := QueryAll(ctx, db.read, scanClient, `SELECT `+clientColumns+` FROM clients ORDER BY created, id`)
 	if err != nil {
 		return nil, db.wrap("clients", err)
 	}
@@ -173,7 +170,7 @@ func (db *DB) DataVersion(ctx context.Context) (int64, error) {
 // dataset name.
 func (db *DB) ImportTotals(ctx context.Context) ([]energy.ImportTotal, error) {
 	// sum(bigint) is numeric in PostgreSQL; the cast brings it back to int64.
-	ts, err := queryAll(ctx, db.read, func(row Row) (t energy.ImportTotal, err error) {
+	ts, err := QueryAll(ctx, db.read, func(row Row) (t energy.ImportTotal, err error) {
 		err = row.Scan(&t.Dataset, &t.Runs, &t.Rows, &t.Last)
 		return t, err
 	}, `SELECT dataset, count(*), CAST(sum(rows_read) AS bigint), max(finished)

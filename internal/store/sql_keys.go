@@ -15,7 +15,7 @@ import (
 // SigningKeys returns every stored signing key, newest first and by ID
 // (byte-wise) among keys created at the same time.
 func (db *DB) SigningKeys(ctx context.Context) ([]auth.SigningKey, error) {
-	ks, err := queryAll(ctx, db.read, func(row Row) (k auth.SigningKey, err error) {
+	ks, err := QueryAll(ctx, db.read, func(row Row) (k auth.SigningKey, err error) {
 		var priv []byte
 		if err := row.Scan(&k.ID, &priv, &k.Created); err != nil {
 			return k, err

@@ -27,7 +27,7 @@ func (db *DB) PutPlan(ctx context.Context, p limit.Plan) error {
 
 // Plans returns every plan, by name.
 func (db *DB) Plans(ctx context.Context) ([]limit.Plan, error) {
-	out, err := queryAll(ctx, db.read, func(row Row) (p limit.Plan, err error) {
+	out, err := QueryAll(ctx, db.read, func(row Row) (p limit.Plan, err error) {
 		err = row.Scan(&p.Name, &p.PerSecond, &p.Burst, &p.PerDay, &p.MaxRangeDays)
 		return p, err
 	}, `SELECT name, per_second, burst, per_day, max_range_days FROM plans ORDER BY name`)
@@ -89,7 +89,7 @@ func (db *DB) SetClientPlan(ctx context.Context, clientID, plan string) error {
 
 // ClientPlans returns the plan of every client that has one.
 func (db *DB) ClientPlans(ctx context.Context) (map[string]string, error) {
-	pairs, err := queryAll(ctx, db.read, func(row Row) (cp [2]string, err error) {
+	pairs, err := QueryAll(ctx, db.read, func(row Row) (cp [2]string, err error) {
 		err = row.Scan(&cp[0], &cp[1])
 		return cp, err
 	}, `SELECT client_id, plan FROM client_plans`)
@@ -106,7 +106,7 @@ func (db *DB) ClientPlans(ctx context.Context) (map[string]string, error) {
 // Usage returns the aggregates of days in [from, to] of one client, or of
 // every client for "", by client, day and dataset.
 func (db *DB) Usage(ctx context.Context, clientID, from, to string) ([]limit.UsageRow, error) {
-	out, err := queryAll(ctx, db.read, func(row Row) (r limit.UsageRow, err error) {
+	out, err := QueryAll(ctx, db.read, func(row Row) (r limit.UsageRow, err error) {
 		err = row.Scan(&r.ClientID, &r.Day, &r.Dataset, &r.Calls)
 		return r, err
 	}, `SELECT client_id, day, dataset, calls FROM usage

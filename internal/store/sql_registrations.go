@@ -2,8 +2,6 @@ package store
 
 import (
 	"context"
-	"database/sql"
-	"errors"
 	"time"
 
 	"github.com/energyapi/energyapi/internal/auth"
@@ -61,7 +59,7 @@ func scanRegistration(row Row) (auth.Registration, error) {
 
 // Registrations returns every registration, oldest first.
 func (db *DB) Registrations(ctx context.Context) ([]auth.Registration, error) {
-	out, err := queryAll(ctx, db.read, scanRegistration, `SELECT `+registrationColumns+` FROM registrations ORDER BY created, client_id`)
+	out, err := QueryAll(ctx, db.read, scanRegistration, `SELECT `+registrationColumns+` FROM registrations ORDER BY created, client_id`)
 	if err != nil {
 		return nil, db.wrap("registrations", err)
 	}
@@ -74,20 +72,17 @@ func (db *DB) Registration(ctx context.Context, id string) (auth.Registration, e
 	if !ValidText(id) { // as in Client
 		return auth.Registration{}, notFound
 	}
-	r, err := scanRegistration(db.read.QueryRow(ctx, `SELECT `+registrationColumns+` FROM registrations WHERE client_id = ?`, id))
-	if errors.Is(err, sql.ErrNoRows) {
-		return auth.Registration{}, notFound
-	}
-	if err != nil {
+	r, err := queryOne(ctx, db.read, scanRegistration, notFound, `SELECT `+registrationColumns+` FROM registrations WHERE client_id = ?`, id)
+	if err != nil && err != notFound {
 		return auth.Registration{}, db.wrap("registration", err)
 	}
-	return r, nil
+	return r, err
 }
 
 // RevokedSince returns the revoked tokens with a Seq above after that have
 // not expired at now, in Seq order.
 func (db *DB) RevokedSince(ctx context.Context, after int64, now time.Time) ([]auth.RevokedToken, error) {
-	out, err := queryAll(ctx, db.read, func(row Row) (t auth.RevokedToken, err error) {
+	out, err := QueryAll(ctx, db.read, func(row Row) (t auth.RevokedToken, err error) {
 		err = row.Scan(&t.ID, &t.ClientID, &t.Expires, &t.Seq)
 		return t, err
 	}, `SELECT jti, client_id, expires, seq FROM revoked_tokens WHERE seq > ? AND expires > ? ORDER BY seq`, after, now)

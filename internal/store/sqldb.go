@@ -2,6 +2,8 @@ package store
 
 import (
 	"context"
+	"database/sql"
+	"errors"
 	"fmt"
 	"time"
 )
@@ -84,9 +86,9 @@ func NullTime(t time.Time) any {
 	return t
 }
 
-// queryAll runs query on q and returns every row as scan reads it, in
+// QueryAll runs query on q and returns every row as scan reads it, in
 // order: nil if there are none.
-func queryAll[T any](ctx context.Context, q Querier, scan func(Row) (T, error), query string, args ...any) ([]T, error) {
+func QueryAll[T any](ctx context.Context, q Querier, scan func(Row) (T, error), query string, args ...any) ([]T, error) {
 	rows, err := q.Query(ctx, query, args...)
 	if err != nil {
 		return nil, err
@@ -101,6 +103,43 @@ func queryAll[T any](ctx context.Context, q Querier, scan func(Row) (T, error), 
 		out = append(out, v)
 	}
 	return out, rows.Err()
+}
+
+// queryOne returns the row of query on q as scan reads it, or notFound if
+// there is none.
+func queryOne[T any](ctx context.Context, q Querier, scan func(Row) (T, error), notFound error, query string, args ...any) (T, error) {
+	v, err := scan(q.QueryRow(ctx, query, args...))
+	if errors.Is(err, sql.ErrNoRows) {
+		return v, notFound
+	}
+	return v, err
+}
+
+// ScanTimes scans into dest with scan, as a Querier's Row does: each
+// *time.Time in dest is read as a T, which the driver can scan, and set to
+// conv of it.
+func ScanTimes[T any](scan func(dest ...any) error, dest []any, conv func(T) time.Time) error {
+	var times []*time.Time
+	var raw []T
+	for i, d := range dest {
+		if t, ok := d.(*time.Time); ok {
+			if raw == nil {
+				raw = make([]T, len(dest))
+				times = make([]*time.Time, len(dest))
+			}
+			times[i] = t
+			dest[i] = &raw[i]
+		}
+	}
+	if err := scan(dest...); err != nil {
+		return err
+	}
+	for i, t := range times {
+		if t != nil {
+			*t = conv(raw[i])
+		}
+	}
+	return nil
 }
 
 // bumpVersion advances the named version counter (see the versions table).

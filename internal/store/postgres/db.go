@@ -4,7 +4,6 @@ import (
 	"context"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/energyapi/energyapi/internal/store"
 	"github.com/jackc/pgx/v5"
@@ -61,11 +60,11 @@ func (c conn) Query(ctx context.Context, query string, args ...any) (store.Rows,
 
 type row struct{ pgx.Row }
 
-func (r row) Scan(dest ...any) error { return scanTimes(r.Row.Scan, dest) }
+func (r row) Scan(dest ...any) error { return store.ScanTimes(r.Row.Scan, dest, utc) }
 
 type rows struct{ pgx.Rows }
 
-func (r rows) Scan(dest ...any) error { return scanTimes(r.Rows.Scan, dest) }
+func (r rows) Scan(dest ...any) error { return store.ScanTimes(r.Rows.Scan, dest, utc) }
 
 func (r rows) Close() error {
 	r.Rows.Close()
@@ -90,32 +89,6 @@ func numbered(query string) string {
 		b.WriteString(strconv.Itoa(n))
 	}
 	return b.String()
-}
-
-// scanTimes scans into dest with scan, reading each *time.Time as UTC and
-// a NULL as the zero time.
-func scanTimes(scan func(dest ...any) error, dest []any) error {
-	var times []*time.Time
-	var ptrs []*time.Time
-	for i, d := range dest {
-		if t, ok := d.(*time.Time); ok {
-			if ptrs == nil {
-				ptrs = make([]*time.Time, len(dest))
-				times = make([]*time.Time, len(dest))
-			}
-			times[i] = t
-			dest[i] = &ptrs[i]
-		}
-	}
-	if err := scan(dest...); err != nil {
-		return err
-	}
-	for i, t := range times {
-		if t != nil {
-			*t = utc(ptrs[i])
-		}
-	}
-	return nil
 }
 
 // updateQ is update for the shared code.

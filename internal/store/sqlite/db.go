@@ -45,11 +45,11 @@ func (c conn) Query(ctx context.Context, query string, args ...any) (store.Rows,
 
 type row struct{ *sql.Row }
 
-func (r row) Scan(dest ...any) error { return scanMicros(r.Row.Scan, dest) }
+func (r row) Scan(dest ...any) error { return store.ScanTimes(r.Row.Scan, dest, fromMicro) }
 
 type rows struct{ *sql.Rows }
 
-func (r rows) Scan(dest ...any) error { return scanMicros(r.Rows.Scan, dest) }
+func (r rows) Scan(dest ...any) error { return store.ScanTimes(r.Rows.Scan, dest, fromMicro) }
 
 // bindMicros replaces each time.Time in args by its Unix microseconds.
 func bindMicros(args []any) []any {
@@ -59,32 +59,6 @@ func bindMicros(args []any) []any {
 		}
 	}
 	return args
-}
-
-// scanMicros scans into dest with scan, reading Unix microseconds (or
-// NULL, the zero time) into each *time.Time.
-func scanMicros(scan func(dest ...any) error, dest []any) error {
-	var times []*time.Time
-	var micros []sql.NullInt64
-	for i, d := range dest {
-		if t, ok := d.(*time.Time); ok {
-			if micros == nil {
-				micros = make([]sql.NullInt64, len(dest))
-				times = make([]*time.Time, len(dest))
-			}
-			times[i] = t
-			dest[i] = &micros[i]
-		}
-	}
-	if err := scan(dest...); err != nil {
-		return err
-	}
-	for i, t := range times {
-		if t != nil {
-			*t = fromMicro(micros[i])
-		}
-	}
-	return nil
 }
 
 // updateQ is update for the shared code.
