@@ -22,7 +22,7 @@ import (
 // and how sure that is, and that the OpenAPI description says the same.
 func TestCatalogNamesEverySource(t *testing.T) {
 	t.Parallel()
-	h := importedHarness(t, nil)
+	h := genHarness(t, nil)
 	var cat struct {
 		Datasets []struct {
 			Name    string
@@ -299,7 +299,7 @@ func answerRecords(tb testing.TB, body []byte) (string, []answeredRecord) {
 // accepted offers pages give sessionType 1..1.
 func TestSessionTypeRequiredWhereThePagesSaySo(t *testing.T) {
 	t.Parallel()
-	h := importedHarness(t, nil)
+	h := genHarness(t, nil)
 	for _, path := range []string{"/market/v1.0/output/prices", "/market/v1.0/output/costs", "/market/v1.0/output/accepted-offers", "/market/v1.0/output/quantity"} {
 		r := h.get(t, path+"?dateFrom=31/12/2025&dateTo=31/12/2025")
 		if r.status != http.StatusNotAcceptable || !strings.Contains(string(r.body), "parameter sessionType is required") {

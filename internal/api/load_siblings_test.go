@@ -1,43 +1,9 @@
 package api_test
 
 import (
-	"context"
 	"net/http"
-	"strings"
 	"testing"
-	"time"
-
-	"github.com/energyapi/energyapi/internal/api/apitest"
-	"github.com/energyapi/energyapi/internal/catalog"
-	"github.com/energyapi/energyapi/internal/dataset"
-	"github.com/energyapi/energyapi/internal/ingest"
 )
-
-// importedHarness serves the catalogue with files imported through the
-// generic import path (ingest.ReadRows, dataset.Import): dataset name to
-// CSV text. Every exchange is checked against the OpenAPI document.
-func importedHarness(tb testing.TB, files map[string]string) *harness {
-	tb.Helper()
-	cat, err := catalog.New()
-	if err != nil {
-		tb.Fatal(err)
-	}
-	m := dataset.NewMemory()
-	for name, file := range files {
-		d, ok := cat.Lookup(name)
-		if !ok {
-			tb.Fatalf("no dataset %s", name)
-		}
-		rows, err := ingest.ReadRows(cat, d, name+".csv", strings.NewReader(file))
-		if err != nil {
-			tb.Fatal(err)
-		}
-		if _, err := dataset.Import(context.Background(), m, cat, d, rows, time.Unix(0, 0)); err != nil {
-			tb.Fatal(err)
-		}
-	}
-	return newHarnessWith(tb, apitest.Options{Catalog: cat, Source: m})
-}
 
 const marketLoadPath = "/load/v2.0/market-load"
 
@@ -54,26 +20,24 @@ const marketLoadFile = "date,date_offset,market_load_MW,forecast_market_load_MW,
 
 func TestMarketLoad(t *testing.T) {
 	t.Parallel()
-	h := importedHarness(t, map[string]string{"market-load": marketLoadFile})
-	r := h.get(t, marketLoadPath+"?dateFrom=31/3/2024&dateTo=31/03/2024")
-	want := `{"result":{"message":"Operation completed for the following input. Date from: 31/03/2024, date to: 31/03/2024","status":"Completed"},"market_load":[` +
-		`{"date":"2024-03-31 01:45:00","date_tz":"Europe/Rome","date_offset":"+01:00","market_load_MW":"23000.25","forecast_market_load_MW":"","bidding_zone":"Italy"},` +
-		`{"date":"2024-03-31 01:45:00","date_tz":"Europe/Rome","date_offset":"+01:00","market_load_MW":"11500.5","forecast_market_load_MW":"11400","bidding_zone":"North"},` +
-		`{"date":"2024-03-31 03:00:00","date_tz":"Europe/Rome","date_offset":"+02:00","market_load_MW":"11300","forecast_market_load_MW":"11350.125","bidding_zone":"North"}]}`
-	wantBody(t, "spring", r, want)
-	// The autumn change: 02:00 twice, first at +02:00 then at +01:00; a
-	// repeated key selects two zones.
-	r = h.get(t, marketLoadPath+"?dateFrom=27/10/2024&dateTo=27/10/2024&biddingZone=North&biddingZone=sicily")
-	want = `{"result":{"message":"Operation completed for the following input. Date from: 27/10/2024, date to: 27/10/2024","status":"Completed"},"market_load":[` +
-		`{"date":"2024-10-27 02:00:00","date_tz":"Europe/Rome","date_offset":"+02:00","market_load_MW":"10100","forecast_market_load_MW":"10000","bidding_zone":"North"},` +
-		`{"date":"2024-10-27 02:00:00","date_tz":"Europe/Rome","date_offset":"+01:00","market_load_MW":"9900.75","forecast_market_load_MW":"9950","bidding_zone":"North"},` +
-		`{"date":"2024-10-27 02:00:00","date_tz":"Europe/Rome","date_offset":"+01:00","market_load_MW":"1400","forecast_market_load_MW":"1390","bidding_zone":"Sicily"}]}`
-	wantBody(t, "autumn", r, want)
-	// A comma-joined value is one value, which no zone has.
-	wantEmpty(t, h.get(t, marketLoadPath+"?dateFrom=27/10/2024&dateTo=27/10/2024&biddingZone=North,Sicily"))
-	wantEmpty(t, h.get(t, marketLoadPath+"?dateFrom=27/10/2024&dateTo=27/10/2024&biddingZone=Atlantis"))
-	wantError(t, h.get(t, marketLoadPath+"?dateFrom=30/2/2024&dateTo=31/3/2024"), http.StatusBadRequest, "Input Validation Error:", "dateFrom", "30/2/2024")
-	wantError(t, h.get(t, marketLoadPath+"?dateFrom=1/1/2024&dateTo=1/3/2024"), http.StatusBadRequest, "spans 61 days")
+	h := genHarness(t, map[string]string{"market-load": marketLoadFile})
+	runGenCases(t, h, marketLoadPath, []genCase{
+		{name: "spring", query: "dateFrom=31/3/2024&dateTo=31/03/2024", body: datesMsg("31/03/2024", "31/03/2024") + `"market_load":[` +
+			`{"date":"2024-03-31 01:45:00","date_tz":"Europe/Rome","date_offset":"+01:00","market_load_MW":"23000.25","forecast_market_load_MW":"","bidding_zone":"Italy"},` +
+			`{"date":"2024-03-31 01:45:00","date_tz":"Europe/Rome","date_offset":"+01:00","market_load_MW":"11500.5","forecast_market_load_MW":"11400","bidding_zone":"North"},` +
+			`{"date":"2024-03-31 03:00:00","date_tz":"Europe/Rome","date_offset":"+02:00","market_load_MW":"11300","forecast_market_load_MW":"11350.125","bidding_zone":"North"}]}`},
+		// The autumn change: 02:00 twice, first at +02:00 then at +01:00; a
+		// repeated key selects two zones.
+		{name: "autumn", query: "dateFrom=27/10/2024&dateTo=27/10/2024&biddingZone=North&biddingZone=sicily", body: datesMsg("27/10/2024", "27/10/2024") + `"market_load":[` +
+			`{"date":"2024-10-27 02:00:00","date_tz":"Europe/Rome","date_offset":"+02:00","market_load_MW":"10100","forecast_market_load_MW":"10000","bidding_zone":"North"},` +
+			`{"date":"2024-10-27 02:00:00","date_tz":"Europe/Rome","date_offset":"+01:00","market_load_MW":"9900.75","forecast_market_load_MW":"9950","bidding_zone":"North"},` +
+			`{"date":"2024-10-27 02:00:00","date_tz":"Europe/Rome","date_offset":"+01:00","market_load_MW":"1400","forecast_market_load_MW":"1390","bidding_zone":"Sicily"}]}`},
+		// A comma-joined value is one value, which no zone has.
+		{name: "comma-joined zones", query: "dateFrom=27/10/2024&dateTo=27/10/2024&biddingZone=North,Sicily", empty: true},
+		{name: "unknown zone", query: "dateFrom=27/10/2024&dateTo=27/10/2024&biddingZone=Atlantis", empty: true},
+		{name: "no 30 February", query: "dateFrom=30/2/2024&dateTo=31/3/2024", status: http.StatusBadRequest, parts: []string{"Input Validation Error:", "dateFrom", "30/2/2024"}},
+		{name: "61 days", query: "dateFrom=1/1/2024&dateTo=1/3/2024", status: http.StatusBadRequest, parts: []string{"spans 61 days"}},
+	})
 }
 
 const detailsPath = "/load/v2.0/peak-valley-load-details"
@@ -88,24 +52,22 @@ const detailsFile = "date,peak_load_GW,valley_load_GW,primary_source_GW,type\n" 
 
 func TestPeakValleyLoadDetails(t *testing.T) {
 	t.Parallel()
-	h := importedHarness(t, map[string]string{"peak-valley-details": detailsFile})
-	r := h.get(t, detailsPath+"?dateFrom=16/07/2024&dateTo=16/7/2024")
-	want := `{"result":{"message":"Operation completed for the following input. Date from: 16/07/2024, date to: 16/07/2024","status":"Completed"},"peak_valley_load_details":[` +
-		`{"date":"2024-07-16 04:15:00","date_tz":"Europe/Rome","date_offset":"+02:00","peak_load_GW":"","valley_load_GW":"24.050","primary_source_GW":"3.200","type":"Net Foreign Exchange"},` +
-		`{"date":"2024-07-16 04:15:00","date_tz":"Europe/Rome","date_offset":"+02:00","peak_load_GW":"","valley_load_GW":"24.050","primary_source_GW":"-1.500","type":"Pumping-consumption"},` +
-		`{"date":"2024-07-16 15:00:00","date_tz":"Europe/Rome","date_offset":"+02:00","peak_load_GW":"52.100","valley_load_GW":"","primary_source_GW":"12.250","type":"Photovoltaic"},` +
-		`{"date":"2024-07-16 15:00:00","date_tz":"Europe/Rome","date_offset":"+02:00","peak_load_GW":"52.100","valley_load_GW":"","primary_source_GW":"-1.800","type":"Self-consumption"},` +
-		`{"date":"2024-07-16 15:00:00","date_tz":"Europe/Rome","date_offset":"+02:00","peak_load_GW":"52.100","valley_load_GW":"","primary_source_GW":"30.500","type":"Thermal"}]}`
-	wantBody(t, "details", r, want)
-	r = h.get(t, detailsPath+"?dateFrom=16/07/2024&dateTo=16/07/2024&type=Thermal&type=Net+Foreign+Exchange")
-	want = `{"result":{"message":"Operation completed for the following input. Date from: 16/07/2024, date to: 16/07/2024","status":"Completed"},"peak_valley_load_details":[` +
-		`{"date":"2024-07-16 04:15:00","date_tz":"Europe/Rome","date_offset":"+02:00","peak_load_GW":"","valley_load_GW":"24.050","primary_source_GW":"3.200","type":"Net Foreign Exchange"},` +
-		`{"date":"2024-07-16 15:00:00","date_tz":"Europe/Rome","date_offset":"+02:00","peak_load_GW":"52.100","valley_load_GW":"","primary_source_GW":"30.500","type":"Thermal"}]}`
-	wantBody(t, "repeated type", r, want)
-	wantEmpty(t, h.get(t, detailsPath+"?dateFrom=16/07/2024&dateTo=16/07/2024&type=Thermal,Hydro"))
-	wantEmpty(t, h.get(t, detailsPath+"?dateFrom=16/07/2024&dateTo=16/07/2024&type=Nuclear"))
-	wantError(t, h.get(t, detailsPath+"?dateFrom=16-07-2024&dateTo=16/07/2024"), http.StatusBadRequest, "Input Validation Error:", "dateFrom", "16-07-2024")
-	wantError(t, h.get(t, detailsPath+"?dateFrom=17/07/2024&dateTo=16/07/2024"), http.StatusBadRequest, "dateFrom")
+	h := genHarness(t, map[string]string{"peak-valley-details": detailsFile})
+	runGenCases(t, h, detailsPath, []genCase{
+		{name: "details", query: "dateFrom=16/07/2024&dateTo=16/7/2024", body: datesMsg("16/07/2024", "16/07/2024") + `"peak_valley_load_details":[` +
+			`{"date":"2024-07-16 04:15:00","date_tz":"Europe/Rome","date_offset":"+02:00","peak_load_GW":"","valley_load_GW":"24.050","primary_source_GW":"3.200","type":"Net Foreign Exchange"},` +
+			`{"date":"2024-07-16 04:15:00","date_tz":"Europe/Rome","date_offset":"+02:00","peak_load_GW":"","valley_load_GW":"24.050","primary_source_GW":"-1.500","type":"Pumping-consumption"},` +
+			`{"date":"2024-07-16 15:00:00","date_tz":"Europe/Rome","date_offset":"+02:00","peak_load_GW":"52.100","valley_load_GW":"","primary_source_GW":"12.250","type":"Photovoltaic"},` +
+			`{"date":"2024-07-16 15:00:00","date_tz":"Europe/Rome","date_offset":"+02:00","peak_load_GW":"52.100","valley_load_GW":"","primary_source_GW":"-1.800","type":"Self-consumption"},` +
+			`{"date":"2024-07-16 15:00:00","date_tz":"Europe/Rome","date_offset":"+02:00","peak_load_GW":"52.100","valley_load_GW":"","primary_source_GW":"30.500","type":"Thermal"}]}`},
+		{name: "repeated type", query: "dateFrom=16/07/2024&dateTo=16/07/2024&type=Thermal&type=Net+Foreign+Exchange", body: datesMsg("16/07/2024", "16/07/2024") + `"peak_valley_load_details":[` +
+			`{"date":"2024-07-16 04:15:00","date_tz":"Europe/Rome","date_offset":"+02:00","peak_load_GW":"","valley_load_GW":"24.050","primary_source_GW":"3.200","type":"Net Foreign Exchange"},` +
+			`{"date":"2024-07-16 15:00:00","date_tz":"Europe/Rome","date_offset":"+02:00","peak_load_GW":"52.100","valley_load_GW":"","primary_source_GW":"30.500","type":"Thermal"}]}`},
+		{name: "comma-joined types", query: "dateFrom=16/07/2024&dateTo=16/07/2024&type=Thermal,Hydro", empty: true},
+		{name: "unknown type", query: "dateFrom=16/07/2024&dateTo=16/07/2024&type=Nuclear", empty: true},
+		{name: "dashed date", query: "dateFrom=16-07-2024&dateTo=16/07/2024", status: http.StatusBadRequest, parts: []string{"Input Validation Error:", "dateFrom", "16-07-2024"}},
+		{name: "from after to", query: "dateFrom=17/07/2024&dateTo=16/07/2024", status: http.StatusBadRequest, parts: []string{"dateFrom"}},
+	})
 }
 
 const imceiPath = "/load/v2.0/monthly-index-industrial-electrical-consumption"
@@ -118,39 +80,31 @@ const imceiFile = "date,region,sector,tension_type,monthly_imcei,consumption_Gwh
 
 func TestMonthlyIndexIndustrialConsumption(t *testing.T) {
 	t.Parallel()
-	h := importedHarness(t, map[string]string{"imcei": imceiFile})
-	want := `{"result":{"message":"OK","status":"Completed"},"monthly_index_industrial_electrical_consumption":[` +
-		`{"date":"2024-02-01 00:00:00","date_offset":"+01:00","region":"Lombardia","sector":"CHIMICA","tension_type":"AT","monthly_imcei":"97.4","consumption_Gwh":"41.205"},` +
-		`{"date":"2024-02-01 00:00:00","date_offset":"+01:00","region":"Lombardia","sector":"CHIMICA","tension_type":"MT","monthly_imcei":"101.2","consumption_Gwh":"55.5"},` +
-		`{"date":"2024-02-01 00:00:00","date_offset":"+01:00","region":"Puglia","sector":"SIDERURGIA","tension_type":"AT","monthly_imcei":"88","consumption_Gwh":"120.125"}]}`
-	for _, q := range []string{"year=2024&month=02", "year=2024&month=2"} {
-		wantBody(t, q, h.get(t, imceiPath+"?"+q), want)
-	}
-	r := h.get(t, imceiPath+"?year=2024&month=2&sector=SIDERURGIA&sector=chimica&tensionType=AT")
-	want = `{"result":{"message":"OK","status":"Completed"},"monthly_index_industrial_electrical_consumption":[` +
-		`{"date":"2024-02-01 00:00:00","date_offset":"+01:00","region":"Lombardia","sector":"CHIMICA","tension_type":"AT","monthly_imcei":"97.4","consumption_Gwh":"41.205"},` +
-		`{"date":"2024-02-01 00:00:00","date_offset":"+01:00","region":"Puglia","sector":"SIDERURGIA","tension_type":"AT","monthly_imcei":"88","consumption_Gwh":"120.125"}]}`
-	wantBody(t, "filters", r, want)
-	for name, q := range map[string]string{
-		"comma-joined sectors": "year=2024&month=2&sector=CHIMICA,SIDERURGIA",
-		"unknown sector":       "year=2024&month=2&sector=TESSILE",
-		"unknown tension":      "year=2024&month=2&tensionType=BT",
-		"year without data":    "year=2031&month=2",
-	} {
-		t.Run(name, func(t *testing.T) { wantEmpty(t, h.get(t, imceiPath+"?"+q)) })
-	}
-	for name, q := range map[string]string{
-		"month missing":     "year=2024",
-		"month 13":          "year=2024&month=13",
-		"month 002":         "year=2024&month=002",
-		"year not a year":   "year=24x&month=2",
-		"tension repeated":  "year=2024&month=2&tensionType=AT&tensionType=MT",
-		"dates not a month": "dateFrom=1/2/2024&dateTo=29/2/2024",
-	} {
-		t.Run(name, func(t *testing.T) {
-			wantError(t, h.get(t, imceiPath+"?"+q), http.StatusBadRequest, "Input Validation Error:")
-		})
-	}
+	h := genHarness(t, map[string]string{"imcei": imceiFile})
+	const (
+		arr       = okMsg + `"monthly_index_industrial_electrical_consumption":[`
+		chimicaAT = `{"date":"2024-02-01 00:00:00","date_offset":"+01:00","region":"Lombardia","sector":"CHIMICA","tension_type":"AT","monthly_imcei":"97.4","consumption_Gwh":"41.205"}`
+		chimicaMT = `{"date":"2024-02-01 00:00:00","date_offset":"+01:00","region":"Lombardia","sector":"CHIMICA","tension_type":"MT","monthly_imcei":"101.2","consumption_Gwh":"55.5"}`
+		siderAT   = `{"date":"2024-02-01 00:00:00","date_offset":"+01:00","region":"Puglia","sector":"SIDERURGIA","tension_type":"AT","monthly_imcei":"88","consumption_Gwh":"120.125"}`
+		month     = arr + chimicaAT + "," + chimicaMT + "," + siderAT + "]}"
+		bad       = http.StatusBadRequest
+	)
+	invalid := []string{"Input Validation Error:"}
+	runGenCases(t, h, imceiPath, []genCase{
+		{name: "month 02", query: "year=2024&month=02", body: month},
+		{name: "month 2", query: "year=2024&month=2", body: month},
+		{name: "filters", query: "year=2024&month=2&sector=SIDERURGIA&sector=chimica&tensionType=AT", body: arr + chimicaAT + "," + siderAT + "]}"},
+		{name: "comma-joined sectors", query: "year=2024&month=2&sector=CHIMICA,SIDERURGIA", empty: true},
+		{name: "unknown sector", query: "year=2024&month=2&sector=TESSILE", empty: true},
+		{name: "unknown tension", query: "year=2024&month=2&tensionType=BT", empty: true},
+		{name: "year without data", query: "year=2031&month=2", empty: true},
+		{name: "month missing", query: "year=2024", status: bad, parts: invalid},
+		{name: "month 13", query: "year=2024&month=13", status: bad, parts: invalid},
+		{name: "month 002", query: "year=2024&month=002", status: bad, parts: invalid},
+		{name: "year not a year", query: "year=24x&month=2", status: bad, parts: invalid},
+		{name: "tension repeated", query: "year=2024&month=2&tensionType=AT&tensionType=MT", status: bad, parts: invalid},
+		{name: "dates not a month", query: "dateFrom=1/2/2024&dateTo=29/2/2024", status: bad, parts: invalid},
+	})
 }
 
 const coveragePath = "/load/v2.0/demand-coverage-by-source"
@@ -163,32 +117,26 @@ const coverageFile = "year,region,source,coverage_GWh\n" +
 
 func TestDemandCoverageBySource(t *testing.T) {
 	t.Parallel()
-	h := importedHarness(t, map[string]string{"demand-coverage": coverageFile})
-	r := h.get(t, coveragePath+"?year=2023")
-	want := `{"result":{"message":"OK","status":"Completed"},"demand_coverage_by_source":[` +
-		`{"year":"2023","region":"Puglia","source":"Eolico","coverage_GWh":"5.123,400"},` +
-		`{"year":"2023","region":"Puglia","source":"Saldo import/export","coverage_GWh":"-7.654,321"},` +
-		`{"year":"2023","region":"Toscana","source":"Geotermoelettrico","coverage_GWh":"5.530,000"}]}`
-	wantBody(t, "coverage", r, want)
-	r = h.get(t, coveragePath+"?year=2022&region=toscana&source=Geotermoelettrico")
-	want = `{"result":{"message":"OK","status":"Completed"},"demand_coverage_by_source":[{"year":"2022","region":"Toscana","source":"Geotermoelettrico","coverage_GWh":"0,000"}]}`
-	wantBody(t, "filters", r, want)
-	for name, q := range map[string]string{
-		"unknown region":    "year=2023&region=Atlantide",
-		"unknown source":    "year=2023&source=Nucleare",
-		"year without data": "year=2031",
-		"year before data":  "year=1990",
-	} {
-		t.Run(name, func(t *testing.T) { wantEmpty(t, h.get(t, coveragePath+"?"+q)) })
-	}
-	for name, q := range map[string]string{
-		"year missing":    "region=Puglia",
-		"year malformed":  "year=2023.0",
-		"region repeated": "year=2023&region=Puglia&region=Toscana",
-		"source repeated": "year=2023&source=Eolico&source=Eolico",
-	} {
-		t.Run(name, func(t *testing.T) {
-			wantError(t, h.get(t, coveragePath+"?"+q), http.StatusBadRequest, "Input Validation Error:")
-		})
-	}
+	h := genHarness(t, map[string]string{"demand-coverage": coverageFile})
+	const (
+		arr = okMsg + `"demand_coverage_by_source":[`
+		bad = http.StatusBadRequest
+	)
+	invalid := []string{"Input Validation Error:"}
+	runGenCases(t, h, coveragePath, []genCase{
+		{name: "coverage", query: "year=2023", body: arr +
+			`{"year":"2023","region":"Puglia","source":"Eolico","coverage_GWh":"5.123,400"},` +
+			`{"year":"2023","region":"Puglia","source":"Saldo import/export","coverage_GWh":"-7.654,321"},` +
+			`{"year":"2023","region":"Toscana","source":"Geotermoelettrico","coverage_GWh":"5.530,000"}]}`},
+		{name: "filters", query: "year=2022&region=toscana&source=Geotermoelettrico", body: arr +
+			`{"year":"2022","region":"Toscana","source":"Geotermoelettrico","coverage_GWh":"0,000"}]}`},
+		{name: "unknown region", query: "year=2023&region=Atlantide", empty: true},
+		{name: "unknown source", query: "year=2023&source=Nucleare", empty: true},
+		{name: "year without data", query: "year=2031", empty: true},
+		{name: "year before data", query: "year=1990", empty: true},
+		{name: "year missing", query: "region=Puglia", status: bad, parts: invalid},
+		{name: "year malformed", query: "year=2023.0", status: bad, parts: invalid},
+		{name: "region repeated", query: "year=2023&region=Puglia&region=Toscana", status: bad, parts: invalid},
+		{name: "source repeated", query: "year=2023&source=Eolico&source=Eolico", status: bad, parts: invalid},
+	})
 }

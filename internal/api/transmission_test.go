@@ -19,21 +19,21 @@ const foreignFlowFile = "date,date_offset,country,import,export,physical_foreign
 
 func TestPhysicalForeignFlow(t *testing.T) {
 	t.Parallel()
-	h := importedHarness(t, map[string]string{"physical-foreign-flow": foreignFlowFile})
+	h := genHarness(t, map[string]string{"physical-foreign-flow": foreignFlowFile})
 	r := h.get(t, foreignFlowPath+"?dateFrom=31/03/2024&dateTo=31/3/2024")
-	want := `{"result":{"message":"Operation completed for the following input. Date from: 31/03/2024, date to: 31/03/2024","status":"Completed"},"physical_foreign_flow":[` +
+	want := datesMsg("31/03/2024", "31/03/2024") + `"physical_foreign_flow":[` +
 		`{"date":"2024-03-31 01:00:00","date_tz":"Europe/Rome","date_offset":"+01:00","country":"France","import":"2345.5","export":"0","physical_foreign_flow_MW":"2345.5"},` +
 		`{"date":"2024-03-31 03:00:00","date_tz":"Europe/Rome","date_offset":"+02:00","country":"France","import":"2100","export":"0","physical_foreign_flow_MW":"2100"},` +
 		`{"date":"2024-03-31 03:00:00","date_tz":"Europe/Rome","date_offset":"+02:00","country":"Malta","import":"0","export":"35.25","physical_foreign_flow_MW":"-35.25"}]}`
 	wantBody(t, "spring", r, want)
 	r = h.get(t, foreignFlowPath+"?dateFrom=27/10/2024&dateTo=27/10/2024")
-	want = `{"result":{"message":"Operation completed for the following input. Date from: 27/10/2024, date to: 27/10/2024","status":"Completed"},"physical_foreign_flow":[` +
+	want = datesMsg("27/10/2024", "27/10/2024") + `"physical_foreign_flow":[` +
 		`{"date":"2024-10-27 02:00:00","date_tz":"Europe/Rome","date_offset":"+02:00","country":"Switzerland","import":"1800.125","export":"0","physical_foreign_flow_MW":"1800.125"},` +
 		`{"date":"2024-10-27 02:00:00","date_tz":"Europe/Rome","date_offset":"+01:00","country":"Switzerland","import":"1750","export":"0","physical_foreign_flow_MW":"1750"}]}`
 	wantBody(t, "autumn", r, want)
 	// No data in the range: the envelope with an empty array.
 	r = h.get(t, foreignFlowPath+"?dateFrom=1/1/2024&dateTo=2/1/2024")
-	want = `{"result":{"message":"Operation completed for the following input. Date from: 01/01/2024, date to: 02/01/2024","status":"Completed"},"physical_foreign_flow":[]}`
+	want = datesMsg("01/01/2024", "02/01/2024") + `"physical_foreign_flow":[]}`
 	wantBody(t, "no data", r, want)
 	wantError(t, h.get(t, foreignFlowPath+"?dateFrom=31/3/24x&dateTo=31/3/2024"), http.StatusBadRequest, "Input Validation Error:", "dateFrom", "31/3/24x")
 	wantError(t, h.get(t, foreignFlowPath+"?dateFrom=1/3/2024&dateTo=30/4/2024"), http.StatusBadRequest, "spans 61 days")
@@ -42,7 +42,7 @@ func TestPhysicalForeignFlow(t *testing.T) {
 
 func TestInternalFlowsAndScheduledExchanges(t *testing.T) {
 	t.Parallel()
-	h := importedHarness(t, map[string]string{
+	h := genHarness(t, map[string]string{
 		"physical-internal-flow": "date,flow,physical_internal_flow_MW\n" +
 			"2024-05-02 14:00:00,Centre-North -> North,-488.3051289102222\n" +
 			"2024-05-02 14:00:00,Sicily->Calabria,\"1,020.5\"\n",
@@ -65,7 +65,7 @@ func TestInternalFlowsAndScheduledExchanges(t *testing.T) {
 			`{"date":"2024-05-02 14:00:00","date_tz":"Europe/Rome","date_offset":"+02:00","country":"Slovenia","scheduled_foreign_exchange_MW":"612"}]}`},
 	} {
 		r := h.get(t, tc.path+"?dateFrom=2/5/2024&dateTo=02/05/2024")
-		want := `{"result":{"message":"Operation completed for the following input. Date from: 02/05/2024, date to: 02/05/2024","status":"Completed"},` + tc.want
+		want := datesMsg("02/05/2024", "02/05/2024") + `` + tc.want
 		wantBody(t, tc.path, r, want)
 		wantError(t, h.get(t, tc.path+"?dateFrom=2/5/2024"), http.StatusBadRequest, "Input Validation Error:", "dateTo")
 		wantError(t, h.get(t, tc.path+"?dateFrom=32/5/2024&dateTo=2/5/2024"), http.StatusBadRequest, "dateFrom", "32/5/2024")

@@ -22,7 +22,7 @@ const dailyPricesFile = "publication_date,reference_date,offset,data_type,date_t
 
 func TestFeesDailyPrices(t *testing.T) {
 	t.Parallel()
-	h := importedHarness(t, map[string]string{"daily-prices": dailyPricesFile, "secondary-adjustment-levels": "reference_date,area,secondary_adjustment_level_MW\n2023-11-22 10:00:00,Sicilia,-35.5\n2023-11-22 10:00:00,Nord,120\n"})
+	h := genHarness(t, map[string]string{"daily-prices": dailyPricesFile, "secondary-adjustment-levels": "reference_date,area,secondary_adjustment_level_MW\n2023-11-22 10:00:00,Sicilia,-35.5\n2023-11-22 10:00:00,Nord,120\n"})
 	want := `{"result":{"message":"Operation completed for the following input: date from: 22/11/2023, date to: 22/11/2023","status":"Completed"},"daily_prices":[` +
 		`{"publication_date":"2023-11-23 12:00:00","reference_date":"2023-11-22 10:00:00","offset":"+01:00","data_type":"Orario","date_tz":"Europe/Rome","macrozone":"NORD","base_price_EURxMWh":"110.5","incentive_component_EURxMWh":"0.25","unbalance_price_EURxMWh":"120"},` +
 		`{"publication_date":"2023-11-23 12:00:00","reference_date":"2023-11-22 10:00:00","offset":"+01:00","data_type":"Orario","date_tz":"Europe/Rome","macrozone":"SUD","base_price_EURxMWh":"104","incentive_component_EURxMWh":"0","unbalance_price_EURxMWh":"98.75"},` +
@@ -59,7 +59,7 @@ func TestFeesDailyPrices(t *testing.T) {
 // TestV1Catalog counts the catalogue: the v2.0 areas and the v1.0 ones.
 func TestV1Catalog(t *testing.T) {
 	t.Parallel()
-	h := importedHarness(t, nil)
+	h := genHarness(t, nil)
 	var cat struct {
 		Datasets []struct{ Path string } `json:"datasets"`
 	}
@@ -73,7 +73,7 @@ func TestV1Catalog(t *testing.T) {
 
 func TestMarketQuantityAndTransitLimits(t *testing.T) {
 	t.Parallel()
-	h := importedHarness(t, map[string]string{
+	h := genHarness(t, map[string]string{
 		"market-quantity": "reference_date,offset,zone,session_type,direction,quantity_MWh\n" +
 			"2023-11-22 10:00:00,+01:00,NORD,MSD1,UP,85.5\n" +
 			"2023-11-22 10:00:00,+01:00,NORD,MSD1,DOWN,12\n" +
@@ -108,7 +108,7 @@ func TestMarketQuantityAndTransitLimits(t *testing.T) {
 
 func TestOutagesAndAdequacy(t *testing.T) {
 	t.Parallel()
-	h := importedHarness(t, map[string]string{
+	h := genHarness(t, map[string]string{
 		"generation-unit-unavailability": "publication_date,date_tz,unit_name,plant_name,plant_type,biddingZone,installed_capacity,outage_type,start_date,stop_date,stop_date_update,unavailable_capacity,unavailable_status\n" +
 			"2023-11-15,Europe/Rome,UP_PRIOLO_1,Priolo Gargallo,TERMOELETTRICO,SICI,380,Planned,2023/11/22,2023/11/25,,380,Active\n" +
 			"15/11/2023,,UP_ENTRACQUE_2,Entracque,idroelettrico,NORD,600.5,Unplanned,22/11/2023,2023-11-23,2023/11/24,150.25,Active\n",

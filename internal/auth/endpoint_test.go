@@ -134,14 +134,8 @@ func TestTokenSpecShapeAndLegacyPath(t *testing.T) {
 func TestTokenErrors(t *testing.T) {
 	e := newEnv(t)
 	ctx := context.Background()
-	good, secret, err := e.reg.Create(ctx, "good")
-	if err != nil {
-		t.Fatal(err)
-	}
-	revoked, rsecret, err := e.reg.Create(ctx, "revoked")
-	if err != nil {
-		t.Fatal(err)
-	}
+	good, secret := mustCreate(t, e.reg, "good")
+	revoked, rsecret := mustCreate(t, e.reg, "revoked")
 	if err := e.reg.Revoke(ctx, revoked.ID); err != nil {
 		t.Fatal(err)
 	}
@@ -320,10 +314,7 @@ func TestRotatedSecret(t *testing.T) {
 	e := newEnv(t)
 	ctx := context.Background()
 	c, old, _ := e.reg.Create(ctx, "c")
-	_, fresh, err := e.reg.Rotate(ctx, c.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
+	fresh := mustRotate(t, e.reg, c.ID)
 	if fresh == old {
 		t.Fatal("rotation returned the old secret")
 	}

@@ -44,6 +44,27 @@ func replicas(tb testing.TB) (e *env, serving *auth.Registry, counted *countingS
 	return e, serving, counted, e.reg
 }
 
+// mustCreate creates a client named name through g and returns it with
+// its secret.
+func mustCreate(tb testing.TB, g *auth.Registry, name string) (auth.Client, string) {
+	tb.Helper()
+	c, secret, err := g.Create(context.Background(), name)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return c, secret
+}
+
+// mustRotate gives client id a new secret through g and returns it.
+func mustRotate(tb testing.TB, g *auth.Registry, id string) string {
+	tb.Helper()
+	_, secret, err := g.Rotate(context.Background(), id)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return secret
+}
+
 func mustLoad(tb testing.TB, g *auth.Registry, wantChanged bool) {
 	tb.Helper()
 	changed, err := g.Load(context.Background())
@@ -71,11 +92,7 @@ func wantAuth(tb testing.TB, g *auth.Registry, id, secret, wantReason string) {
 
 func TestRegistryAuthenticatesFromMemory(t *testing.T) {
 	_, serving, counted, admin := replicas(t)
-	ctx := context.Background()
-	c, secret, err := admin.Create(ctx, "c")
-	if err != nil {
-		t.Fatal(err)
-	}
+	c, secret := mustCreate(t, admin, "c")
 	mustLoad(t, serving, true)
 	mustLoad(t, serving, false) // same version: nothing to reload
 	for range 100 {
@@ -89,10 +106,7 @@ func TestRegistryAuthenticatesFromMemory(t *testing.T) {
 func TestRegistryPicksUpRevocationWhenVersionChanges(t *testing.T) {
 	e, serving, _, admin := replicas(t)
 	ctx := context.Background()
-	c, secret, err := admin.Create(ctx, "c")
-	if err != nil {
-		t.Fatal(err)
-	}
+	c, secret := mustCreate(t, admin, "c")
 	mustLoad(t, serving, true)
 	tokens := auth.NewTokens(e.keys, serving, auth.DefaultIssuer, 300*time.Second, e.clock.Now, rand.Reader)
 	tok, err := tokens.Issue(c)
@@ -119,26 +133,16 @@ func TestRegistryPicksUpRevocationWhenVersionChanges(t *testing.T) {
 
 func TestRegistryFallsBackToStoreForWhatMemoryRefuses(t *testing.T) {
 	_, serving, counted, admin := replicas(t)
-	ctx := context.Background()
-	c, old, err := admin.Create(ctx, "c")
-	if err != nil {
-		t.Fatal(err)
-	}
+	c, old := mustCreate(t, admin, "c")
 	mustLoad(t, serving, true)
 
 	// A client created after the load works at once: the store decides.
-	fresh, freshSecret, err := admin.Create(ctx, "fresh")
-	if err != nil {
-		t.Fatal(err)
-	}
+	fresh, freshSecret := mustCreate(t, admin, "fresh")
 	wantAuth(t, serving, fresh.ID, freshSecret, "")
 
 	// A secret rotated by another process: the new one works at once, the
 	// old one until the next load.
-	_, rotated, err := admin.Rotate(ctx, c.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
+	rotated := mustRotate(t, admin, c.ID)
 	wantAuth(t, serving, c.ID, rotated, "")
 	wantAuth(t, serving, c.ID, old, "")
 	mustLoad(t, serving, true)
@@ -157,15 +161,9 @@ func TestRegistryFallsBackToStoreForWhatMemoryRefuses(t *testing.T) {
 func TestRegistryChangesApplyAtOnceInTheSameProcess(t *testing.T) {
 	_, serving, _, _ := replicas(t)
 	ctx := context.Background()
-	c, secret, err := serving.Create(ctx, "c")
-	if err != nil {
-		t.Fatal(err)
-	}
+	c, secret := mustCreate(t, serving, "c")
 	mustLoad(t, serving, true)
-	_, rotated, err := serving.Rotate(ctx, c.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
+	rotated := mustRotate(t, serving, c.ID)
 	wantAuth(t, serving, c.ID, secret, auth.ReasonWrongSecret)
 	if err := serving.Revoke(ctx, c.ID); err != nil {
 		t.Fatal(err)

@@ -16,10 +16,7 @@ import (
 func TestTokenRevocationReloadsNoClient(t *testing.T) {
 	e, serving, counted, other := replicas(t)
 	ctx := t.Context()
-	c, _, err := other.Create(ctx, "c")
-	if err != nil {
-		t.Fatal(err)
-	}
+	c, _ := mustCreate(t, other, "c")
 	mustLoad(t, serving, true)
 	mustLoad(t, other, true)
 	tokens := auth.NewTokens(e.keys, serving, auth.DefaultIssuer, 300*time.Second, e.clock.Now, rand.Reader)
@@ -55,10 +52,7 @@ func TestTokenRevocationReloadsNoClient(t *testing.T) {
 func TestVerifyAmongManyRevokedAllocatesNothing(t *testing.T) {
 	e, serving, _, other := replicas(t)
 	ctx := t.Context()
-	c, _, err := other.Create(ctx, "c")
-	if err != nil {
-		t.Fatal(err)
-	}
+	c, _ := mustCreate(t, other, "c")
 	now := e.clock.Now()
 	for i := range 10_000 {
 		if err := e.store.RevokeToken(ctx, auth.RevokedToken{ID: fmt.Sprint("jti-", i), ClientID: c.ID, Expires: now.Add(time.Hour)}, now); err != nil {
@@ -91,10 +85,7 @@ func TestVerifyAmongManyRevokedAllocatesNothing(t *testing.T) {
 func TestSyncHearsOfARevocation(t *testing.T) {
 	e := newEnv(t)
 	ctx := t.Context()
-	c, _, err := e.reg.Create(ctx, "c")
-	if err != nil {
-		t.Fatal(err)
-	}
+	c, _ := mustCreate(t, e.reg, "c")
 	serving, notify := syncing(t, e, c.ID)
 	tokens := auth.NewTokens(e.keys, serving, auth.DefaultIssuer, 300*time.Second, e.clock.Now, rand.Reader)
 	tok := issue(t, e.tokens, c)

@@ -42,10 +42,7 @@ func TestRotationAndRevocationEndEarlierTokensOnReload(t *testing.T) {
 	e := newEnv(t)
 	ctx := context.Background()
 	other := admin(t, e)
-	c, old, err := other.Create(ctx, "c")
-	if err != nil {
-		t.Fatal(err)
-	}
+	c, old := mustCreate(t, other, "c")
 	mustLoad(t, e.reg, true)
 	srv := e.server(t)
 	before := tokenFor(t, srv.URL, c.ID, old)
@@ -53,10 +50,7 @@ func TestRotationAndRevocationEndEarlierTokensOnReload(t *testing.T) {
 		t.Fatalf("before the rotation: got %d, want 200", st)
 	}
 
-	_, fresh, err := other.Rotate(ctx, c.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
+	fresh := mustRotate(t, other, c.ID)
 	mustLoad(t, e.reg, true)
 	if st := tokenStatus(t, srv.URL, c.ID, old); st != http.StatusUnauthorized {
 		t.Errorf("token request with the old secret after the reload: got %d, want 401", st)
@@ -126,16 +120,11 @@ func TestSyncReloadsWhenTheStoreNotifies(t *testing.T) {
 	e := newEnv(t)
 	ctx := t.Context()
 	other := admin(t, e)
-	c, old, err := other.Create(ctx, "c")
-	if err != nil {
-		t.Fatal(err)
-	}
+	c, old := mustCreate(t, other, "c")
 	serving, notify := syncing(t, e, c.ID)
 	wantAuth(t, serving, c.ID, old, "")
 
-	if _, _, err := other.Rotate(ctx, c.ID); err != nil {
-		t.Fatal(err)
-	}
+	mustRotate(t, other, c.ID)
 	notify <- struct{}{}
 	waitUntil(t, "the old secret refused after the notification", func() bool {
 		_, err := serving.Authenticate(ctx, c.ID, old)
@@ -164,19 +153,14 @@ func waitUntil(tb testing.TB, what string, cond func() bool) {
 func TestTokensAgainstATableBehindTheStore(t *testing.T) {
 	e, serving, counted, other := replicas(t)
 	ctx := context.Background()
-	c, _, err := other.Create(ctx, "c")
-	if err != nil {
-		t.Fatal(err)
-	}
+	c, _ := mustCreate(t, other, "c")
 	mustLoad(t, serving, true)
 	tokens := auth.NewTokens(e.keys, serving, auth.DefaultIssuer, 300*time.Second, e.clock.Now, rand.Reader)
 	before, err := tokens.Issue(c)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := other.Rotate(ctx, c.ID); err != nil {
-		t.Fatal(err)
-	}
+	mustRotate(t, other, c.ID)
 	rotated, err := e.store.Client(ctx, c.ID)
 	if err != nil {
 		t.Fatal(err)

@@ -53,9 +53,7 @@ func TestEnsureRestoresARevokedClient(t *testing.T) {
 
 	// A revoked client whose secret was changed before is restored with
 	// the given secret, not the one it had.
-	if _, _, err := e.reg.Rotate(ctx, "demo"); err != nil {
-		t.Fatal(err)
-	}
+	mustRotate(t, e.reg, "demo")
 	if err := e.reg.Revoke(ctx, "demo"); err != nil {
 		t.Fatal(err)
 	}
@@ -76,10 +74,7 @@ func TestReservedClientRefused(t *testing.T) {
 	if err := e.reg.Ensure(ctx, "demo", "demo", "demo-secret"); err != nil {
 		t.Fatal(err)
 	}
-	other, otherSecret, err := e.reg.Create(ctx, "other")
-	if err != nil {
-		t.Fatal(err)
-	}
+	other, otherSecret := mustCreate(t, e.reg, "other")
 	s := &auth.SelfService{Mode: auth.RegistrationOpen, Registry: e.reg, Tokens: e.tokens,
 		Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Reserved: []string{"demo"}}
 	post := func(h http.Handler, id, secret string) *httptest.ResponseRecorder {

@@ -26,25 +26,14 @@ func TestSubcategories(t *testing.T) {
 		"Combustione interna con cogenerazione", "Condensazione e spillamento",
 		"Contropressione", "Turbine a gas con cogenerazione",
 	}
-	tests := []struct {
-		category string
-		want     []string
-	}{
+	checkList(t, "Subcategories", energy.Subcategories, []list{
 		{"Non cogenerativa", nonCog},
 		{"Cogenerativa", cog},
 		{"Non cogenerative", nonCog},
 		{"cogenerativa", cog},
 		{"Geotermica", nil},
 		{"", nil},
-	}
-	for _, tt := range tests {
-		t.Run(tt.category, func(t *testing.T) {
-			got := energy.Subcategories(tt.category)
-			if !slices.Equal(got, tt.want) || (got == nil) != (tt.want == nil) {
-				t.Errorf("Subcategories(%q) = %q, want %q", tt.category, got, tt.want)
-			}
-		})
-	}
+	})
 }
 
 // TestListsAreCopies checks that a caller modifying a returned list does not
@@ -72,12 +61,48 @@ func TestListsAreCopies(t *testing.T) {
 	}
 }
 
+// list is a case of a function that returns the list named in, nil for
+// a name it does not know.
+type list struct {
+	in   string
+	want []string
+}
+
+// checkList checks f, named name, on each case.
+func checkList(t *testing.T, name string, f func(string) []string, cases []list) {
+	t.Helper()
+	for _, tt := range cases {
+		t.Run(tt.in, func(t *testing.T) {
+			got := f(tt.in)
+			if !slices.Equal(got, tt.want) || (got == nil) != (tt.want == nil) {
+				t.Errorf("%s(%q) = %q, want %q", name, tt.in, got, tt.want)
+			}
+		})
+	}
+}
+
+// canonical is a case of a Canonical function of one argument: in is
+// written want, or is none of the list's (want "", ok false).
+type canonical struct {
+	in, want string
+	ok       bool
+}
+
+// checkCanonical checks f, named name, on each case.
+func checkCanonical(t *testing.T, name string, f func(string) (string, bool), cases []canonical) {
+	t.Helper()
+	for _, tt := range cases {
+		t.Run(tt.in, func(t *testing.T) {
+			got, ok := f(tt.in)
+			if got != tt.want || ok != tt.ok {
+				t.Errorf("%s(%q) = %q, %v; want %q, %v", name, tt.in, got, ok, tt.want, tt.ok)
+			}
+		})
+	}
+}
+
 func TestCanonicalCategory(t *testing.T) {
-	tests := []struct {
-		in     string
-		want   string
-		wantOK bool
-	}{
+	checkCanonical(t, "CanonicalCategory", energy.CanonicalCategory, []canonical{
 		{"Non cogenerativa", "Non cogenerativa", true},
 		{"Cogenerativa", "Cogenerativa", true},
 		{"Non cogenerative", "Non cogenerativa", true},
@@ -87,15 +112,7 @@ func TestCanonicalCategory(t *testing.T) {
 		{"Non-cogenerativa", "Non cogenerativa", true},
 		{"Cogen", "", false},
 		{"", "", false},
-	}
-	for _, tt := range tests {
-		t.Run(tt.in, func(t *testing.T) {
-			got, ok := energy.CanonicalCategory(tt.in)
-			if got != tt.want || ok != tt.wantOK {
-				t.Errorf("CanonicalCategory(%q) = %q, %v; want %q, %v", tt.in, got, ok, tt.want, tt.wantOK)
-			}
-		})
-	}
+	})
 }
 
 func TestCanonicalSubcategory(t *testing.T) {
@@ -131,25 +148,13 @@ func TestCapacityTypes(t *testing.T) {
 	if got, want := energy.CapacityTypes(), []string{"Lorda", "Netta"}; !slices.Equal(got, want) {
 		t.Errorf("CapacityTypes() = %q, want %q", got, want)
 	}
-	tests := []struct {
-		in     string
-		want   string
-		wantOK bool
-	}{
+	checkCanonical(t, "CanonicalCapacityType", energy.CanonicalCapacityType, []canonical{
 		{"Lorda", "Lorda", true},
 		{"netta", "Netta", true},
 		{" LORDA ", "Lorda", true},
 		{"Gross", "", false},
 		{"", "", false},
-	}
-	for _, tt := range tests {
-		t.Run(tt.in, func(t *testing.T) {
-			got, ok := energy.CanonicalCapacityType(tt.in)
-			if got != tt.want || ok != tt.wantOK {
-				t.Errorf("CanonicalCapacityType(%q) = %q, %v; want %q, %v", tt.in, got, ok, tt.want, tt.wantOK)
-			}
-		})
-	}
+	})
 }
 
 func TestRegions(t *testing.T) {
@@ -187,10 +192,7 @@ func TestProvincesPerRegion(t *testing.T) {
 }
 
 func TestProvinces(t *testing.T) {
-	tests := []struct {
-		region string
-		want   []string
-	}{
+	checkList(t, "Provinces", energy.Provinces, []list{
 		{"Sardegna", []string{"Cagliari", "Nuoro", "Oristano", "Sassari", "Sud Sardegna"}},
 		{"Trentino-Alto Adige", []string{"Bolzano", "Trento"}},
 		{"Trentino-Alto Adige/Südtirol", []string{"Bolzano", "Trento"}},
@@ -200,23 +202,11 @@ func TestProvinces(t *testing.T) {
 		{"Calabria", []string{"Catanzaro", "Cosenza", "Crotone", "Reggio di Calabria", "Vibo Valentia"}},
 		{"Emilia-Romagna", []string{"Bologna", "Ferrara", "Forlì-Cesena", "Modena", "Parma", "Piacenza", "Ravenna", "Reggio nell'Emilia", "Rimini"}},
 		{"Padania", nil},
-	}
-	for _, tt := range tests {
-		t.Run(tt.region, func(t *testing.T) {
-			got := energy.Provinces(tt.region)
-			if !slices.Equal(got, tt.want) || (got == nil) != (tt.want == nil) {
-				t.Errorf("Provinces(%q) = %q, want %q", tt.region, got, tt.want)
-			}
-		})
-	}
+	})
 }
 
 func TestCanonicalRegion(t *testing.T) {
-	tests := []struct {
-		in     string
-		want   string
-		wantOK bool
-	}{
+	checkCanonical(t, "CanonicalRegion", energy.CanonicalRegion, []canonical{
 		{"Abruzzo", "Abruzzo", true},
 		{"friuli-venezia giulia", "Friuli-Venezia Giulia", true},
 		{"Friuli Venezia Giulia", "Friuli-Venezia Giulia", true},
@@ -229,15 +219,7 @@ func TestCanonicalRegion(t *testing.T) {
 		{"Apulia", "", false},
 		{"Brindisi", "", false},
 		{"", "", false},
-	}
-	for _, tt := range tests {
-		t.Run(tt.in, func(t *testing.T) {
-			got, ok := energy.CanonicalRegion(tt.in)
-			if got != tt.want || ok != tt.wantOK {
-				t.Errorf("CanonicalRegion(%q) = %q, %v; want %q, %v", tt.in, got, ok, tt.want, tt.wantOK)
-			}
-		})
-	}
+	})
 }
 
 func TestCanonicalProvinceAndRegionOf(t *testing.T) {

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/energyapi/energyapi/internal/energy"
-	"github.com/xuri/excelize/v2"
 )
 
 // wantDay is a parsed day written by hand: instants in UTC, with the wall
@@ -141,9 +140,6 @@ func TestParsePeakValleyRepeatedHourOffsets(t *testing.T) {
 }
 
 func TestParsePeakValleyXLSX(t *testing.T) {
-	f := excelize.NewFile()
-	defer f.Close()
-	sheet := f.GetSheetName(0)
 	rows := [][]any{
 		{"date", "date_tz", "date_offset", "peak_load_GW", "valley_load_GW"},
 		// 45382 is 31/03/2024; 0.125 of a day is 03:00.
@@ -154,20 +150,7 @@ func TestParsePeakValleyXLSX(t *testing.T) {
 		{"2024-10-28 00:00:00", "Europe/Rome", "+01:00", "", 22.5},
 		{"2024-10-28 11:00:00", "Europe/Rome", "+01:00", 41, ""},
 	}
-	for i, r := range rows {
-		cell, err := excelize.CoordinatesToCellName(1, i+1)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := f.SetSheetRow(sheet, cell, &r); err != nil {
-			t.Fatal(err)
-		}
-	}
-	var buf bytes.Buffer
-	if err := f.Write(&buf); err != nil {
-		t.Fatal(err)
-	}
-	got, err := ParsePeakValley("pv.xlsx", &buf)
+	got, err := ParsePeakValley("pv.xlsx", bytes.NewReader(workbook(t, rows)))
 	if err != nil {
 		t.Fatalf("ParsePeakValley: %v", err)
 	}

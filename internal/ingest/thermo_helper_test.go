@@ -29,3 +29,6 @@ func parseThermo(tb testing.TB, name string, r io.Reader) ([]dataset.Row, error)
 	c, d := thermoDataset(tb)
 	return ingest.ReadRows(c, d, name, r)
 }
+
+// workbook returns an XLSX file holding rows on its first sheet.
+func workbook(tb testing.TB, rows [][]any) []byte { return ingest.Workbook(tb, rows) }

@@ -13,7 +13,6 @@ import (
 
 	"github.com/energyapi/energyapi/internal/dataset"
 	"github.com/energyapi/energyapi/internal/energy"
-	"github.com/xuri/excelize/v2"
 )
 
 // thermo is a row of the thermoelectric dataset, in its descriptor's order.
@@ -79,32 +78,6 @@ func TestParseThermoelectricFiles(t *testing.T) {
 	}
 }
 
-// thermoWorkbook returns an XLSX file holding rows on its first sheet.
-func thermoWorkbook(tb testing.TB, rows [][]any) []byte {
-	tb.Helper()
-	f := excelize.NewFile()
-	defer f.Close()
-	sheet := f.GetSheetName(0)
-	for i, r := range rows {
-		cell, err := excelize.CoordinatesToCellName(1, i+1)
-		if err != nil {
-			tb.Fatal(err)
-		}
-		if err := f.SetSheetRow(sheet, cell, &r); err != nil {
-			tb.Fatal(err)
-		}
-	}
-	path := filepath.Join(tb.TempDir(), "thermo.xlsx")
-	if err := f.SaveAs(path); err != nil {
-		tb.Fatal(err)
-	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return data
-}
-
 // replaceInZip returns the zip archive data with old replaced by new in the
 // member named member.
 func replaceInZip(tb testing.TB, data []byte, member, old, new string) []byte {
@@ -148,7 +121,7 @@ func replaceInZip(tb testing.TB, data []byte, member, old, new string) []byte {
 }
 
 func TestParseThermoelectricXLSX(t *testing.T) {
-	data := thermoWorkbook(t, [][]any{
+	data := workbook(t, [][]any{
 		{"Produzione termoelettrica 2024"},
 		{"Year", "Capacity_type", "Region", "Province", "Category", "Subcategory", "Production_GWh"},
 		{2024, "Lorda", "Liguria", "La Spezia", "Non cogenerativa", "Ciclo combinato", 1234.567},
@@ -174,7 +147,7 @@ func TestParseThermoelectricXLSX(t *testing.T) {
 }
 
 func TestParseThermoelectricXLSXError(t *testing.T) {
-	data := thermoWorkbook(t, [][]any{
+	data := workbook(t, [][]any{
 		{"Produzione termoelettrica 2024"},
 		{"year", "capacity_type", "region", "province", "category", "subcategory", "production_GWh"},
 		{2024, "Lorda", "Liguria", "La Spezia", "Non cogenerativa", "Ciclo combinato", 1234.567},

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/energyapi/energyapi/internal/energy"
-	"github.com/xuri/excelize/v2"
 )
 
 func parseTotalLoadFile(tb testing.TB, name string) []energy.LoadPoint {
@@ -255,9 +254,6 @@ func TestParseTotalLoadSmallFiles(t *testing.T) {
 }
 
 func TestParseTotalLoadXLSX(t *testing.T) {
-	f := excelize.NewFile()
-	defer f.Close()
-	sheet := f.GetSheetName(0)
 	rows := [][]any{
 		{"Total Load"},
 		{"Date", "Total Load [MW]", "Forecast Total load [MW]", "Bidding zone"},
@@ -273,20 +269,7 @@ func TestParseTotalLoadXLSX(t *testing.T) {
 		// Text dates are accepted in a workbook too.
 		{"02/01/2024 00:30:00", 30500, "30400.5", "North"},
 	}
-	for i, r := range rows {
-		cell, err := excelize.CoordinatesToCellName(1, i+1)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := f.SetSheetRow(sheet, cell, &r); err != nil {
-			t.Fatal(err)
-		}
-	}
-	var buf bytes.Buffer
-	if err := f.Write(&buf); err != nil {
-		t.Fatal(err)
-	}
-	got, err := ParseTotalLoad("load.xlsx", &buf)
+	got, err := ParseTotalLoad("load.xlsx", bytes.NewReader(workbook(t, rows)))
 	if err != nil {
 		t.Fatalf("ParseTotalLoad: %v", err)
 	}
@@ -372,24 +355,12 @@ func TestParseTotalLoadErrors(t *testing.T) {
 }
 
 func TestParseTotalLoadXLSXBadSerial(t *testing.T) {
-	f := excelize.NewFile()
-	defer f.Close()
-	sheet := f.GetSheetName(0)
-	for i, r := range [][]any{
+	data := workbook(t, [][]any{
 		{"Date", "Total Load [MW]", "Bidding zone"},
 		{45292.5, 1000, "North"},
 		{-3, 1000, "North"},
-	} {
-		cell, _ := excelize.CoordinatesToCellName(1, i+1)
-		if err := f.SetSheetRow(sheet, cell, &r); err != nil {
-			t.Fatal(err)
-		}
-	}
-	var buf bytes.Buffer
-	if err := f.Write(&buf); err != nil {
-		t.Fatal(err)
-	}
-	_, err := ParseTotalLoad("bad.xlsx", &buf)
+	})
+	_, err := ParseTotalLoad("bad.xlsx", bytes.NewReader(data))
 	want := `bad.xlsx:3: Date "-3": not a date`
 	if err == nil || !strings.HasPrefix(err.Error(), want) {
 		t.Errorf("got error %v, want one starting %q", err, want)

@@ -93,18 +93,14 @@ func New(reg *prometheus.Registry, o Options) (*Metrics, error) {
 			Namespace: namespace, Subsystem: "http", Name: "requests_in_flight",
 			Help: "Requests being served now.",
 		}),
-		rateLimited: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Namespace: namespace, Name: "rate_limited_requests_total",
-			Help: "Requests answered 429: data requests over a client's rate, token requests after too many failed authentications.",
-		}, []string{"endpoint"}),
+		rateLimited: counterVec("rate_limited_requests_total",
+			"Requests answered 429: data requests over a client's rate, token requests after too many failed authentications.", "endpoint"),
 		issued: prometheus.NewCounter(prometheus.CounterOpts{
 			Namespace: namespace, Name: "tokens_issued_total",
 			Help: "Access tokens issued.",
 		}),
-		refused: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Namespace: namespace, Name: "tokens_refused_total",
-			Help: "Token requests refused, by reason.",
-		}, []string{"reason"}),
+		refused: counterVec("tokens_refused_total",
+			"Token requests refused, by reason.", "reason"),
 	}
 	// Every series exists from the start at zero, so that rate() and
 	// increase() see the first refusal of each kind.
@@ -224,14 +220,14 @@ func newImportCollector(h energy.ImportHistory, log *slog.Logger) *importCollect
 	return &importCollector{
 		history: h,
 		log:     log,
-		runs: prometheus.NewDesc(namespace+"_import_runs_total",
-			"Imports committed to the store, by dataset, whichever process ran them.", []string{"dataset"}, nil),
-		rows: prometheus.NewDesc(namespace+"_import_rows_total",
-			"Records read by committed imports, by dataset.", []string{"dataset"}, nil),
-		last: prometheus.NewDesc(namespace+"_import_last_success_timestamp_seconds",
-			"When the last committed import of a dataset finished (Unix time).", []string{"dataset"}, nil),
-		up: prometheus.NewDesc(namespace+"_store_up",
-			"1 if the store answered the last scrape's import query, else 0.", nil, nil),
+		runs: desc("import_runs_total",
+			"Imports committed to the store, by dataset, whichever process ran them.", "dataset"),
+		rows: desc("import_rows_total",
+			"Records read by committed imports, by dataset.", "dataset"),
+		last: desc("import_last_success_timestamp_seconds",
+			"When the last committed import of a dataset finished (Unix time).", "dataset"),
+		up: desc("store_up",
+			"1 if the store answered the last scrape's import query, else 0."),
 	}
 }
 
@@ -276,12 +272,12 @@ func newDataCollector(data func() *dataset.Snapshot, now func() time.Time) *data
 	return &dataCollector{
 		data: data,
 		now:  now,
-		version: prometheus.NewDesc(namespace+"_data_version",
-			"Version of the data being served; it changes whenever an import commits a change.", nil, nil),
-		updated: prometheus.NewDesc(namespace+"_data_updated_timestamp_seconds",
-			"When the served data version was committed (Unix time).", nil, nil),
-		age: prometheus.NewDesc(namespace+"_data_age_seconds",
-			"Seconds since the served data version was committed.", nil, nil),
+		version: desc("data_version",
+			"Version of the data being served; it changes whenever an import commits a change."),
+		updated: desc("data_updated_timestamp_seconds",
+			"When the served data version was committed (Unix time)."),
+		age: desc("data_age_seconds",
+			"Seconds since the served data version was committed."),
 	}
 }
 
@@ -305,3 +301,13 @@ func (c *dataCollector) Collect(ch chan<- prometheus.Metric) {
 }
 
 func unixSeconds(t time.Time) float64 { return float64(t.UnixMicro()) / 1e6 }
+
+// counterVec returns a counter of this program's namespace, by labels.
+func counterVec(name, help string, labels ...string) *prometheus.CounterVec {
+	return prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: namespace, Name: name, Help: help}, labels)
+}
+
+// desc describes a metric of this program's namespace, by labels.
+func desc(name, help string, labels ...string) *prometheus.Desc {
+	return prometheus.NewDesc(namespace+"_"+name, help, labels, nil)
+}

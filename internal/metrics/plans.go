@@ -19,14 +19,10 @@ func (m *Metrics) Plans() (*PlanMetrics, error) {
 		return nil, nil
 	}
 	p := &PlanMetrics{
-		calls: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Namespace: namespace, Name: "plan_calls_total",
-			Help: "Data calls admitted, by the client's plan.",
-		}, []string{"plan"}),
-		refusals: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Namespace: namespace, Name: "plan_refusals_total",
-			Help: "Data calls refused by a plan's limit (over_qps: per second; over_rate: the daily quota), by plan.",
-		}, []string{"plan", "limit"}),
+		calls: counterVec("plan_calls_total",
+			"Data calls admitted, by the client's plan.", "plan"),
+		refusals: counterVec("plan_refusals_total",
+			"Data calls refused by a plan's limit (over_qps: per second; over_rate: the daily quota), by plan.", "plan", "limit"),
 	}
 	for _, c := range []prometheus.Collector{p.calls, p.refusals} {
 		if err := m.reg.Register(c); err != nil {

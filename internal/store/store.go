@@ -2,8 +2,10 @@
 // postgres packages below it) share and what needs no database: the rules on
 // the values a store keeps, parsing embedded migrations, the steps of a part
 // import and of a read of changed parts (parts.go), and moving the records
-// of the per-dataset tables of schemas 1 and 2 into parts (legacy.go). Each
-// store keeps only its SQL and its driver specifics, so that the two cannot
+// of the per-dataset tables of schemas 1 and 2 into parts (legacy.go), and
+// the methods whose SQL is the same on both databases (DB, sqldb.go and the
+// sql_*.go files), which each store embeds. Each store keeps only the SQL
+// that differs and its driver specifics, so that the two cannot
 // drift apart in what they accept or how they count; internal/store/storetest
 // checks the behaviour that results.
 package store

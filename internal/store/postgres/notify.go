@@ -35,16 +35,6 @@ const (
 // never if it rolls back.
 const notifySQL = `SELECT pg_notify($1, '')`
 
-// clientsChanged records a change to the clients in tx: it advances the
-// clients version, which replicas poll, and queues a notification.
-func clientsChanged(ctx context.Context, tx pgx.Tx, at time.Time) error {
-	if err := bumpVersion(ctx, tx, "clients", at); err != nil {
-		return err
-	}
-	_, err := tx.Exec(ctx, notifySQL, clientsChannel)
-	return err
-}
-
 // WatchClients calls changed for each change to the clients or revocation
 // of a token that any process commits, moments after the commit, until ctx
 // ends. It listens on a connection of its own, outside the pool, so that it

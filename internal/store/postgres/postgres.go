@@ -21,6 +21,7 @@ import (
 
 	"github.com/energyapi/energyapi/internal/auth"
 	"github.com/energyapi/energyapi/internal/energy"
+	"github.com/energyapi/energyapi/internal/store"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -51,6 +52,8 @@ const endTimeout = 30 * time.Second
 // Store is a PostgreSQL database. Its methods are safe for concurrent use,
 // and several processes may use one database at the same time.
 type Store struct {
+	// DB holds the methods whose SQL the two stores share.
+	*store.DB
 	pool *pgxpool.Pool
 	// now stamps versions and import runs; tests in this package replace it.
 	now func() time.Time
@@ -80,7 +83,9 @@ func Open(ctx context.Context, dsn string) (*Store, error) {
 		pool.Close()
 		return nil, fmt.Errorf("postgres: open %s: %w", where(cfg), err)
 	}
-	return &Store{pool: pool, now: time.Now}, nil
+	s := &Store{pool: pool, now: time.Now}
+	s.DB = store.NewDB(dialect, conn{pool}, s.updateQ, func() time.Time { return s.now() })
+	return s, nil
 }
 
 // where names the database for error messages, without credentials.
@@ -168,26 +173,10 @@ func bumpVersion(ctx context.Context, tx pgx.Tx, name string, at time.Time) erro
 	return err
 }
 
-// readVersion returns the named version counter: one row by primary key,
-// cheap enough for every replica to poll every second.
-func (s *Store) readVersion(ctx context.Context, name string) (int64, error) {
-	var v int64
-	err := s.pool.QueryRow(ctx, `SELECT version FROM versions WHERE name = $1`, name).Scan(&v)
-	return v, err
-}
-
 // isUniqueViolation reports whether err is PostgreSQL rejecting a duplicate key.
 func isUniqueViolation(err error) bool {
 	var e *pgconn.PgError
 	return errors.As(err, &e) && e.Code == "23505" // unique_violation
-}
-
-// orNull returns t, or nil (NULL) for the zero time.
-func orNull(t time.Time) any {
-	if t.IsZero() {
-		return nil
-	}
-	return t
 }
 
 // utc returns *t in UTC, or the zero time for NULL.

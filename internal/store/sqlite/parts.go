@@ -76,7 +76,7 @@ const listPartsQuery = `SELECT dataset, id, version, written, records,
 	coalesce(first_time, 0), coalesce(last_time, 0) FROM parts`
 
 func (p partTx) ListParts(ctx context.Context) ([]dataset.StoredPart, error) {
-	return queryRows(ctx, p.tx, func(row scanner) (sp dataset.StoredPart, err error) {
+	return store.QueryAll(ctx, conn{p.tx}, func(row store.Row) (sp dataset.StoredPart, err error) {
 		var written int64
 		err = row.Scan(&sp.Dataset, &sp.ID, &sp.Version, &written, &sp.Records, &sp.First, &sp.Last)
 		sp.Written = time.UnixMicro(written).UTC()
@@ -262,7 +262,7 @@ func (s *Store) ImportEvents(ctx context.Context, after int64, since time.Time, 
 	if !since.IsZero() {
 		min = since.UnixMicro()
 	}
-	out, err := queryRows(ctx, s.r, func(row scanner) (e dataset.ImportEvent, err error) {
+	out, err := store.QueryAll(ctx, conn{s.r}, func(row store.Row) (e dataset.ImportEvent, err error) {
 		var started, finished int64
 		st := &e.Stats
 		err = row.Scan(&e.ID, &e.Dataset, &started, &finished, &st.Read, &st.Inserted, &st.Updated, &st.Unchanged,

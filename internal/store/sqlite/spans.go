@@ -24,7 +24,7 @@ func fillSpans(ctx context.Context, tx *sql.Tx) error {
 type spanTx struct{ tx *sql.Tx }
 
 func (s spanTx) Versions(ctx context.Context) ([]dataset.StoredPart, error) {
-	return queryRows(ctx, s.tx, func(row scanner) (sp dataset.StoredPart, err error) {
+	return store.QueryAll(ctx, conn{s.tx}, func(row store.Row) (sp dataset.StoredPart, err error) {
 		err = row.Scan(&sp.Dataset, &sp.ID, &sp.Version)
 		return sp, err
 	}, `SELECT dataset, id, version FROM parts

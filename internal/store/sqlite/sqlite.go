@@ -15,6 +15,7 @@ import (
 
 	"github.com/energyapi/energyapi/internal/auth"
 	"github.com/energyapi/energyapi/internal/energy"
+	"github.com/energyapi/energyapi/internal/store"
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
 )
@@ -32,6 +33,8 @@ const readConns = 4
 
 // Store is a SQLite database file. Its methods are safe for concurrent use.
 type Store struct {
+	// DB holds the methods whose SQL the two stores share.
+	*store.DB
 	// w has exactly one connection. SQLite admits one writer at a time; queueing
 	// writers in database/sql rather than in SQLite's busy handler keeps the
 	// wait fair and free of SQLITE_BUSY within this process. Every transaction
@@ -106,7 +109,9 @@ func open(ctx context.Context, path string, create bool) (*Store, error) {
 		r.Close()
 		return nil, fmt.Errorf("sqlite: open %s: %w", path, err)
 	}
-	return &Store{w: w, r: r, now: time.Now, name: path, abs: abs, file: fi}, nil
+	s := &Store{w: w, r: r, now: time.Now, name: path, abs: abs, file: fi}
+	s.DB = store.NewDB(dialect, conn{r}, s.updateQ, func() time.Time { return s.now() })
+	return s, nil
 }
 
 // writeParams configure the writer connection.
@@ -260,13 +265,6 @@ func nextVersion(ctx context.Context, tx *sql.Tx, name string, at time.Time) (in
 	return v, err
 }
 
-// readVersion returns the named version counter.
-func readVersion(ctx context.Context, db *sql.DB, name string) (int64, error) {
-	var v int64
-	err := db.QueryRowContext(ctx, `SELECT version FROM versions WHERE name = ?`, name).Scan(&v)
-	return v, err
-}
-
 // isUniqueViolation reports whether err is SQLite rejecting a duplicate key.
 func isUniqueViolation(err error) bool {
 	var e *sqlite.Error
@@ -286,15 +284,7 @@ func isBusy(err error) bool {
 	return errors.As(err, &e) && e.Code()&0xff == sqlite3.SQLITE_BUSY
 }
 
-// micro returns t as Unix microseconds, or NULL for the zero time.
-func micro(t time.Time) sql.NullInt64 {
-	if t.IsZero() {
-		return sql.NullInt64{}
-	}
-	return sql.NullInt64{Int64: t.UnixMicro(), Valid: true}
-}
-
-// fromMicro is the inverse of micro.
+// fromMicro returns Unix microseconds as a time in UTC, or the zero time for NULL.
 func fromMicro(v sql.NullInt64) time.Time {
 	if !v.Valid {
 		return time.Time{}
