@@ -159,11 +159,13 @@ func TestBulkDuckDB(t *testing.T) {
 	dir := t.TempDir()
 	getBulk(t, env, dir, "total-load", "--from", "2024", "--to", "2024")
 	getBulk(t, env, dir, "thermoelectric", "--from", "2023", "--to", "2023")
+	getBulk(t, env, dir, "daily-prices", "--from", "2024-03", "--to", "2024-03")
 	ctx := context.Background()
 	c := client.New(s.base, client.WithCredentials("demo", "demo-secret"))
 
 	checkManifest(t, c, dir, "total-load", "2024")
 	checkManifest(t, c, dir, "thermoelectric", "2023")
+	checkManifest(t, c, dir, "daily-prices", "2024-03")
 
 	loads, _ := filepath.Glob(filepath.Join(dir, "total-load", "*.parquet"))
 	got := duckSums(t, node, script, loads, "--keys", "bidding_zone", "--value", "total_load_MW", "--time", "date", "--offset", "date_offset")
@@ -191,6 +193,25 @@ func TestBulkDuckDB(t *testing.T) {
 		want[r["year"]+"|"+r["region"]] += v
 	}
 	compareSums(t, "thermoelectric 2023 per region", got, want)
+
+	// A month of a v1.0 dataset: its instant is reference_date, with the
+	// offset beside it; March holds the spring clock change.
+	prices, _ := filepath.Glob(filepath.Join(dir, "daily-prices", "*.parquet"))
+	got = duckSums(t, node, script, prices, "--keys", "data_type,macrozone", "--value", "unbalance_price_EURxMWh", "--time", "reference_date", "--offset", "offset")
+	recs, err = c.Get(ctx, "/fees/v1.0/daily-prices", url.Values{"dateFrom": {"01/03/2024"}, "dateTo": {"31/03/2024"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want = map[string]float64{}
+	for _, r := range recs {
+		at, err := r.TimeOf("reference_date")
+		if err != nil {
+			t.Fatal(err)
+		}
+		v, _, _ := r.Float("unbalance_price_EURxMWh")
+		want[r["data_type"]+"|"+r["macrozone"]+"|"+at.In(energy.Rome()).Format(time.DateOnly)] += v
+	}
+	compareSums(t, "daily-prices March 2024 per data type, macrozone and day", got, want)
 
 	tok, _ := s.token(t, "demo", "demo-secret")
 	req, _ := http.NewRequest(http.MethodGet, s.base+"/bulk/total-load/2024-07.parquet", nil)
