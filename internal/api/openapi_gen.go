@@ -278,7 +278,11 @@ func operationResponses(d *dataset.Dataset, name string, empty bool) *yaml.Node 
 			"businessID", yref("#/components/headers/businessID"),
 			"ETag", ymap("description", "A strong tag of the data the answer covers: it changes when an import changes a month (or year) the answer covers, and only then.", "schema", ymap("type", "string")),
 			"Last-Modified", ymap("description", "When the last import that changed a month (or year) the answer covers wrote it; absent when the answer covers no stored data.", "schema", ymap("type", "string")),
-			"Cache-Control", ymap("description", "private, no-cache unless the server is configured otherwise: keep, but revalidate with If-None-Match.", "schema", ymap("type", "string"))), "content", content),
+			"Cache-Control", ymap("description", "private, no-cache unless the server is configured otherwise: keep, but revalidate with If-None-Match.", "schema", ymap("type", "string")),
+			"X-Resolution", ymap("description", "With `resolution`: the time step of the records (PT15M, PT1H, P1D or P1M), each dated at its step's start. Absent otherwise.", "schema", ymap("type", "string", "enum", []string{"PT15M", "PT1H", "P1D", "P1M"})),
+			"Link", ymap("description", "With `limit`, while records remain: `<PATH?…&cursor=…>; rel=\"next\"`, the next page, as of the data version of the first. Absent otherwise.", "schema", ymap("type", "string")),
+			"RateLimit-Policy", yref("#/components/headers/RateLimit-Policy"),
+			"RateLimit", yref("#/components/headers/RateLimit")), "content", content),
 		"304", ymap("description", "Not modified: If-None-Match named the answer's current ETag, or without If-None-Match, If-Modified-Since is not earlier than its Last-Modified. No body; ETag, Last-Modified and Cache-Control as the 200 would have them.", "headers", ymap(
 			"ETag", ymap("schema", ymap("type", "string")),
 			"Last-Modified", ymap("schema", ymap("type", "string")))))
