@@ -69,6 +69,7 @@ const answerWait = time.Second
 // them, so that looking one up allocates nothing.
 type queryKey struct {
 	d    *dataset.Dataset
+	view *dataset.View // the reshaping view asked at, nil for d's shape
 	f    format
 	year int
 	raw  string

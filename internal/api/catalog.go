@@ -2,6 +2,7 @@ package api
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"sync/atomic"
 	"time"
@@ -18,12 +19,15 @@ type catalogBody struct {
 }
 
 type catalogDataset struct {
-	Name        string         `json:"name"`
-	Title       string         `json:"title"`
-	Description string         `json:"description"`
-	Method      string         `json:"method"`
-	Path        string         `json:"path"`
-	Aliases     []string       `json:"aliases,omitempty"`
+	Name        string   `json:"name"`
+	Title       string   `json:"title"`
+	Description string   `json:"description"`
+	Method      string   `json:"method"`
+	Path        string   `json:"path"`
+	Aliases     []string `json:"aliases,omitempty"`
+	// Paths are every path the dataset answers at, its own first, with
+	// each one's standing, source and coverage.
+	Paths       []catalogPath  `json:"paths"`
 	Array       string         `json:"array"`
 	Source      *catalogSource `json:"source"` // null for a dataset that declares none
 	Granularity string         `json:"granularity"`
@@ -43,6 +47,25 @@ type catalogDataset struct {
 	// DataVersion the store's data version of that import, 0 before any.
 	LastUpdate  *string `json:"last_update"`
 	DataVersion int64   `json:"data_version"`
+}
+
+// catalogPath is one path a dataset answers at: its own, an alias, or a
+// view (a former prefix, a v1.0 path) with the array and fields it shows.
+type catalogPath struct {
+	Path   string         `json:"path"`
+	Status dataset.Status `json:"status"` // current or deprecated
+	Source *catalogSource `json:"source"`
+	// Successor, Deprecation and Sunset are a deprecated path's: the path
+	// that replaces it and the dates its headers announce (RFC 3339).
+	Successor   string `json:"successor,omitempty"`
+	Deprecation string `json:"deprecation,omitempty"`
+	Sunset      string `json:"sunset,omitempty"`
+	// Array and Fields are a view's own, when they differ from the dataset's.
+	Array  string         `json:"array,omitempty"`
+	Fields []catalogField `json:"fields,omitempty"`
+	// Coverage is what the path answers: the dataset's, up to the day
+	// before the view's data stop.
+	Coverage *catalogCoverage `json:"coverage"`
 }
 
 // catalogSource is where a dataset's shape comes from: the portal page or
@@ -73,7 +96,7 @@ type catalogField struct {
 type catalogCoverage struct {
 	First   string `json:"first"` // yyyy-mm-dd
 	Last    string `json:"last"`
-	Records int    `json:"records"`
+	Records int    `json:"records,omitempty"` // absent for a path whose data stop within the span
 }
 
 // catalogAnswer is the catalogue as of one snapshot, encoded, with the
@@ -101,7 +124,7 @@ func handleCatalog(o Options) http.Handler {
 					writeError(w, r, o.Log, err)
 					return
 				}
-				out.Datasets = append(out.Datasets, describeDataset(o, d, t))
+				out.Datasets = append(out.Datasets, describeDataset(o, d, t, requestDate(o, r)))
 			}
 			body, err := json.Marshal(out)
 			if err != nil { // our own types always marshal
@@ -118,7 +141,7 @@ func handleCatalog(o Options) http.Handler {
 	})
 }
 
-func describeDataset(o Options, d *dataset.Dataset, t *dataset.Table) catalogDataset {
+func describeDataset(o Options, d *dataset.Dataset, t *dataset.Table, now time.Time) catalogDataset {
 	cd := catalogDataset{
 		Name: d.Name, Title: d.Title, Description: d.Doc, Method: http.MethodGet, Path: d.Path(), Aliases: d.Aliases,
 		Array: d.Array, Granularity: d.Grain.String(), Importable: d.Import != nil,
@@ -144,9 +167,9 @@ func describeDataset(o Options, d *dataset.Dataset, t *dataset.Table) catalogDat
 	}
 	cd.Fields = catalogFields(d)
 	if first, last, ok := t.Coverage(); ok {
-		day := func(u int64) string { return time.Unix(u, 0).In(energy.Rome()).Format("2006-01-02") }
-		cd.Coverage = &catalogCoverage{First: day(first), Last: day(last), Records: t.Records()}
+		cd.Coverage = answered(d, now, &catalogCoverage{First: romeDay(first), Last: romeDay(last), Records: t.Records()})
 	}
+	cd.Paths = catalogPaths(d, cd)
 	if version, written, ok := t.Latest(); ok {
 		s := written.UTC().Format(time.RFC3339Nano)
 		cd.LastUpdate, cd.DataVersion = &s, version
@@ -235,6 +258,85 @@ func catalogFields(d *dataset.Dataset) []catalogField {
 			}
 			out = append(out, catalogField{f.Name, format, f.Doc})
 		}
+	}
+	return out
+}
+
+func romeDay(u int64) string { return time.Unix(u, 0).In(energy.Rome()).Format("2006-01-02") }
+
+// catalogPaths lists every path d answers at, as cd describes d.
+func catalogPaths(d *dataset.Dataset, cd catalogDataset) []catalogPath {
+	out := []catalogPath{{Path: d.Path(), Status: dataset.StatusCurrent, Source: cd.Source, Coverage: cd.Coverage}}
+	for _, a := range d.Aliases {
+		out = append(out, catalogPath{Path: a, Status: dataset.StatusCurrent, Source: cd.Source, Coverage: cd.Coverage})
+	}
+	for i := range d.Views {
+		v := &d.Views[i]
+		p := catalogPath{Path: v.Path, Status: v.Status(), Source: cd.Source, Coverage: viewCoverage(d, v, cd.Coverage)}
+		if v.Source.Ref != "" {
+			p.Source = &catalogSource{Ref: v.Source.Ref, Confidence: v.Source.Confidence, Guess: v.Source.Guess}
+		}
+		if v.Status() == dataset.StatusDeprecated {
+			p.Successor, p.Deprecation = v.SuccessorOf(d), v.Deprecated.UTC().Format(time.RFC3339)
+			if !v.Sunset.IsZero() {
+				p.Sunset = v.Sunset.UTC().Format(time.RFC3339)
+			}
+		}
+		if v.Reshapes() {
+			vd := d.Viewed(v)
+			p.Array, p.Fields = vd.Array, catalogFields(vd)
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+// viewCoverage is the part of the dataset's coverage c that view v
+// answers: the days before its data stop. The record count is the
+// dataset's only when the view answers them all.
+func viewCoverage(d *dataset.Dataset, v *dataset.View, c *catalogCoverage) *catalogCoverage {
+	if c == nil || v.Until == (energy.Date{}) {
+		return c
+	}
+	return within(c, "", periodStart(d, v.Until.AddDays(-1)))
+}
+
+// answered is the part of coverage c that d answers now: a year parameter
+// with a window refuses the years before it.
+func answered(d *dataset.Dataset, now time.Time, c *catalogCoverage) *catalogCoverage {
+	for _, p := range d.Params {
+		if p.Kind == dataset.YearParam && p.YearWindow > 0 {
+			y := now.In(energy.Rome()).Year()
+			return within(c, fmt.Sprintf("%04d-01-01", y-p.YearWindow), fmt.Sprintf("%04d-01-01", y))
+		}
+	}
+	return c
+}
+
+// periodStart is the first day of d's period (a year, a month, a day) holding day.
+func periodStart(d *dataset.Dataset, day energy.Date) string {
+	switch {
+	case d.Grain == dataset.Year:
+		day.Month, day.Day = time.January, 1
+	case d.Grain == dataset.Month:
+		day.Day = 1
+	}
+	return day.String()
+}
+
+// within is the part of c from day start to day stop (yyyy-mm-dd, both
+// included; "" for no bound), nil if none; the record count only when
+// it is all of c.
+func within(c *catalogCoverage, start, stop string) *catalogCoverage {
+	if stop == "" {
+		stop = c.Last
+	}
+	out := &catalogCoverage{First: max(c.First, start), Last: min(c.Last, stop)}
+	switch {
+	case out.First > out.Last:
+		return nil
+	case *out == catalogCoverage{First: c.First, Last: c.Last}:
+		return c
 	}
 	return out
 }

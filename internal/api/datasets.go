@@ -56,7 +56,12 @@ func unknownParameter(d *dataset.Dataset, params url.Values) error {
 	return nil
 }
 
-func handleDataset(o Options, c *dataset.Catalog, d *dataset.Dataset, cache *answerCache) http.Handler {
+// A reshaping view v (a v1.0 path of a v2.0 series) answers the same
+// records through the same steps; only its encoding and keys differ.
+func handleDataset(o Options, c *dataset.Catalog, d *dataset.Dataset, v *dataset.View, cache *answerCache) http.Handler {
+	if v != nil && !v.Reshapes() {
+		v = nil // the same answers: the same keys
+	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		f, ok := requestFormat(r)
 		if !ok {
@@ -70,7 +75,7 @@ func handleDataset(o Options, c *dataset.Catalog, d *dataset.Dataset, cache *ans
 		// no parsing, no tag to compute. The year is part of the key because
 		// year windows move with it.
 		maxDays := maxRangeDays(o, r)
-		raw := queryKey{d: d, f: f, year: now.Year(), raw: r.URL.RawQuery, maxDays: maxDays}
+		raw := queryKey{d: d, view: v, f: f, year: now.Year(), raw: r.URL.RawQuery, maxDays: maxDays}
 		if a, ok := cache.recent(raw, snap); ok {
 			writeTagged(w, r, o, f, a, accepted, cache)
 			return
@@ -86,7 +91,7 @@ func handleDataset(o Options, c *dataset.Catalog, d *dataset.Dataset, cache *ans
 				return
 			}
 		}
-		q, err := c.ParseQuery(d, params, dataset.Limits{MaxRangeDays: maxDays, Now: now, PagedMaxRangeDays: planRangeDays(o, r)})
+		q, err := c.ParseViewQuery(d, v, params, dataset.Limits{MaxRangeDays: maxDays, Now: now, PagedMaxRangeDays: planRangeDays(o, r)})
 		if err != nil {
 			writeQueryError(w, r, o.Log, d, err)
 			return

@@ -2,6 +2,8 @@ package api
 
 import (
 	"fmt"
+	"net/http"
+	"slices"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -90,12 +92,55 @@ func buildOpenAPI(static string, c *dataset.Catalog) ([]byte, error) {
 			insertAt(paths, "/catalog", alias, pathItem(d, name, i+1))
 		}
 		schemas.Content = append(schemas.Content, ystr(name+"Response"), responseSchema(d, name), ystr(name+"Record"), recordSchema(d))
+		for i := range d.Views {
+			v := &d.Views[i]
+			if !v.Reshapes() { // a former prefix: the same answers
+				item := pathItem(d, name, len(d.Aliases)+i+1)
+				noteDeprecation(item, d, v)
+				insertAt(paths, "/catalog", v.Path, item)
+				continue
+			}
+			vd, vname := d.Viewed(v), viewSchemaName(v)
+			item := pathItem(vd, vname, 0)
+			noteDeprecation(item, d, v)
+			insertAt(paths, "/catalog", v.Path, item)
+			schemas.Content = append(schemas.Content, ystr(vname+"Response"), responseSchema(vd, vname), ystr(vname+"Record"), recordSchema(vd))
+		}
 	}
 	out, err := yaml.Marshal(&root)
 	if err != nil {
 		return nil, fmt.Errorf("openapi: %w", err)
 	}
 	return out, nil
+}
+
+// viewSchemaName names a reshaping view's schemas after its path:
+// /transparency/v1.0/gettotalload, TransparencyV10Gettotalload.
+func viewSchemaName(v *dataset.View) string {
+	var b strings.Builder
+	for _, w := range strings.FieldsFunc(v.Path, func(r rune) bool { return r == '-' || r == '/' || r == '.' }) {
+		b.WriteString(strings.ToUpper(w[:1]) + w[1:]) // "v1", "0" become V1, 0
+	}
+	return b.String()
+}
+
+// noteDeprecation marks the GET of a view's path item deprecated and says
+// what its headers announce and what replaces it.
+func noteDeprecation(item *yaml.Node, d *dataset.Dataset, v *dataset.View) {
+	if v.Status() != dataset.StatusDeprecated {
+		return
+	}
+	op := mapValue(item, "get")
+	if !slices.ContainsFunc(op.Content, func(n *yaml.Node) bool { return n.Value == "deprecated" }) {
+		op.Content = append(op.Content, ystr("deprecated"), yval(true))
+	}
+	desc := mapValue(op, "description")
+	note := fmt.Sprintf("**Deprecated** (%s). Every answer carries `Deprecation: @%d` (RFC 9745, %s), `Link: <%s>; rel=\"successor-version\"`",
+		v.Path, v.Deprecated.Unix(), v.Deprecated.UTC().Format("2 January 2006"), v.SuccessorOf(d))
+	if !v.Sunset.IsZero() {
+		note += fmt.Sprintf(" and `Sunset: %s` (RFC 8594)", v.Sunset.UTC().Format(http.TimeFormat))
+	}
+	desc.Value = note + ". Use " + v.SuccessorOf(d) + ".\n\n" + desc.Value
 }
 
 // schemaName turns a resource into a schema name: total-load, TotalLoad.

@@ -32,10 +32,14 @@ func addRoutes(rt *router, o Options) {
 	// Every dataset of the catalogue, at its path and its aliases.
 	cache := newAnswerCache(answerBudget(o.Cache))
 	for _, d := range o.Data.Catalog.All() {
-		h := dataEndpoint(o, d.Name, handleDataset(o, o.Data.Catalog, d, cache))
+		h := dataEndpoint(o, d.Name, handleDataset(o, o.Data.Catalog, d, nil, cache))
 		get(d.Path(), h)
 		for _, p := range d.Aliases {
 			get(p, h)
+		}
+		for i := range d.Views { // former prefixes and v1.0 paths, deprecated
+			v := &d.Views[i]
+			get(v.Path, announceDeprecation(d, v, dataEndpoint(o, d.Name, handleDataset(o, o.Data.Catalog, d, v, cache))))
 		}
 	}
 	get("/catalog", handleCatalog(o)) // public, like the OpenAPI document

@@ -14,6 +14,7 @@ func ActualGeneration() *dataset.Dataset {
 	d := hourlyGeneration("actual-generation", "Actual generation",
 		"Italy's net generation by primary source, self-consumption included, every hour, in GWh.",
 		"primary_source", "Primary sources to extract (repeat the key for several).", "Primary source, one of the type filter's values.")
+	d.Views = []dataset.View{actualGenerationV1()}
 	d.Source = dataset.Source{Ref: portal("generation", "Actual_Generation"), Confidence: "H", Guess: "The value field names (client L's summary of the page) and the hourly grain."}
 	d.Demo = demo.ActualGeneration
 	d.Import = &dataset.ImportSpec{Formats: "CSV or XLSX with the columns date (yyyy-mm-dd hh:mm:ss or dd/mm/yyyy hh:mm:ss, Europe/Rome), date_offset (needed in the repeated autumn hour), actual_generation_GWh, primary_source"}

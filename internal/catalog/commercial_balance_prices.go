@@ -28,7 +28,7 @@ func CommercialBalancePrices() *dataset.Dataset {
 			number(dataset.Mean, "buy_price_EURxMWh", "Price of energy bought to close a short position, EUR/MWh", -1000, 5000),
 		})
 	d.Area, d.Resource = "ifees", "market/commercial-balance-prices"
-	d.Aliases = []string{"/fees/v1.0/commercial-balance-prices", "/market-and-fees/v1.0/commercial-balance-prices"}
+	d.Aliases = []string{"/fees/v1.0/commercial-balance-prices"} // and the former prefix, a view (v1)
 	d.Key = []string{"macrozone", "zone"}
 	d.DemoFrom = []string{"total-load", "actual-generation"}
 	d.Demo = demo.CommercialBalancePrices

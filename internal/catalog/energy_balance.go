@@ -21,6 +21,7 @@ func EnergyBalance() *dataset.Dataset {
 			text("type", energy.BalanceTypeNames(),
 				"Type: the six generation types, Pumping-consumption or Net Foreign Exchange. The field's name is this server's choice, after the filter's."),
 		})
+	d.Views = []dataset.View{energyBalanceV1()}
 	d.Source = dataset.Source{Ref: portal("generation", "Energy_Balance"), Confidence: "L", Guess: "The field names and the daily grain were not seen."}
 	d.Demo = demo.EnergyBalance
 	d.DemoFrom = []string{"total-load"}

@@ -24,6 +24,7 @@ func InstalledCapacity() *dataset.Dataset {
 			{Name: "installed_capacity_GWh", Kind: dataset.Number, Format: dataset.PointFull, Min: 0, Max: 500,
 				Doc: "Net efficient power, GW, with a decimal point as the published example (61.62) writes it; the unit in the name is the API's."},
 		},
+		Views:  []dataset.View{installedCapacityV1()},
 		Demo:   demo.InstalledCapacity,
 		Import: &dataset.ImportSpec{Formats: "CSV or XLSX with the columns year, type, installed_capacity_GWh"},
 	}

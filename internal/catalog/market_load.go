@@ -19,6 +19,7 @@ func MarketLoad() *dataset.Dataset {
 			{Name: "forecast_market_load_MW", Kind: dataset.Number, Format: dataset.PointFull, Aliases: []string{"Forecast Market load [MW]"}, Optional: true, Doc: "Day-ahead forecast of the market load, MW; empty when not published.", Min: 0, Max: 80000, Agg: dataset.Mean},
 			{Name: "bidding_zone", Kind: dataset.Text, Ref: energy.ZoneNames(), Aliases: []string{"Bidding zone"}, Doc: "Bidding zone, or Italy."},
 		})
+	d.Views = []dataset.View{marketLoadV1()}
 	d.Source = dataset.Source{Ref: portal("load", "Market_Load"), Confidence: "H", Guess: "Field names after date_offset as client L declares them."}
 	d.Demo = demo.MarketLoad
 	d.DemoFrom = []string{"total-load"}

@@ -29,6 +29,7 @@ func PeakValleyLoad() *dataset.Dataset {
 			peakValleyKind(),
 		})
 	d.Name = "peak-valley" // spec 4.1's name
+	d.Views = []dataset.View{peakValleyLoadV1()}
 	d.Source = dataset.Source{Ref: portal("load", "PeakValley_Load"), Confidence: "H", Guess: "One peak and one valley record per day, each at its own moment (inferred from the example)."}
 	d.ExactlyOne = []string{"peak_load_GW", "valley_load_GW"}
 	d.Derive = &dataset.Derivation{From: "total-load", Rows: derivePeakValley, Gaps: peakValleyGaps, Partial: partialPeakValley}

@@ -27,6 +27,7 @@ func PeakValleyLoadDetails() *dataset.Dataset {
 			peakValleyKind(),
 		})
 	d.Name = "peak-valley-details"
+	d.Views = []dataset.View{peakValleyLoadDetailsV1()}
 	d.Source = dataset.Source{Ref: portal("load", "PeakValley_Load_Details"), Confidence: "M", Guess: "The fields after date (client L's schema); one record per source of each peak and valley."}
 	d.ExactlyOne = []string{"peak_load_GW", "valley_load_GW"}
 	d.Demo = demo.PeakValleyDetails
@@ -43,7 +44,7 @@ func PeakValleyLoadDetails() *dataset.Dataset {
 func detailsFile() *dataset.Dataset {
 	d := PeakValleyLoadDetails()
 	d.Name, d.Grain, d.Import = d.Name+"-file", dataset.QuarterHour, &dataset.ImportSpec{}
-	d.Demo, d.DemoFrom = nil, nil
+	d.Demo, d.DemoFrom, d.Views = nil, nil, nil
 	d.Fields = d.Fields[:len(d.Fields)-1]
 	return d
 }

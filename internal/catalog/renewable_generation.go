@@ -11,6 +11,7 @@ func RenewableGeneration() *dataset.Dataset {
 		"Italy's generation from renewable sources (hydro, wind, photovoltaic, geothermal) every hour, in GWh. "+
 			"The type filter accepts the six values the page lists; Thermal and Self-consumption have no records.",
 		"energy_source", "Sources to extract (repeat the key for several).", "Source, one of the type filter's values.")
+	d.Views = []dataset.View{renewableGenerationV1()}
 	d.Source = dataset.Source{Ref: portal("generation", "Renewable_Generation"), Confidence: "H", Guess: "The value field names (client L's summary of the page) and the hourly grain."}
 	d.Demo = demo.RenewableGeneration
 	d.Import = &dataset.ImportSpec{Formats: "CSV or XLSX with the columns date (Europe/Rome), date_offset (needed in the repeated autumn hour), renewable_generation_GWh, energy_source"}

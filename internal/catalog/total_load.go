@@ -20,6 +20,7 @@ func TotalLoad() *dataset.Dataset {
 			{Name: "forecast_total_load_MW", Kind: dataset.Number, Format: dataset.PointFull, Column: "Forecast Total load [MW]", Optional: true, Doc: "Day-ahead forecast of the total load, MW; empty when not published.", Min: 0, Max: 80000, Agg: dataset.Mean},
 			{Name: "bidding_zone", Kind: dataset.Text, Ref: energy.ZoneNames(), Column: "Bidding zone", Doc: "Bidding zone, or Italy."},
 		})
+	d.Views = []dataset.View{totalLoadV1()}
 	d.Source = dataset.Source{Ref: portal("load", "Total_Load"), Confidence: "H", Guess: "The quarter-hourly grain (reference notes; the page shows no example rows); field names after date_offset as client L declares them."}
 	d.Demo = func(in dataset.DemoInput) []dataset.Row {
 		return TotalLoadRows(demo.System{Seed: in.Seed}.TotalLoad(in.First, in.Last))

@@ -27,8 +27,9 @@ func v1(area, resource, name, title, doc, array string, grain dataset.Grain, par
 	}
 	if area == "fees" {
 		d.Message, d.MessageKey = dataset.MessageDatesColon, ""
-		// The Fees pages' former prefix, which older clients still call.
-		d.Aliases = []string{"/market-and-fees/v1.0/" + resource}
+		// The Fees pages' former prefix, which older clients still call:
+		// deprecated, its successor the fees path.
+		d.Views = []dataset.View{marketAndFeesView(resource)}
 	}
 	return d
 }

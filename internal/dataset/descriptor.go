@@ -10,6 +10,7 @@ package dataset
 import (
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"strings"
 
@@ -297,6 +298,10 @@ const (
 	// MessageMarketDate repeats a DayParam's day: "Operation completed for
 	// the following input. Market Date: 05/12/2025".
 	MessageMarketDate
+	// MessageRequest quotes the query as the transparency v1.0 answers did:
+	// "Operation completed for the following request: {$and:[...]}" (a
+	// View's Quote names the fields; Query.appendRequest). Views only.
+	MessageRequest
 )
 
 // Validation is how an area answers a request whose parameters are invalid.
@@ -361,7 +366,10 @@ type Dataset struct {
 	Resource string
 	// Aliases are further paths that serve the same data.
 	Aliases []string
-	Array   string // the response's array name
+	// Views are further paths that serve the same data in another shape or
+	// with another standing (deprecated), declared as data (view.go).
+	Views []View
+	Array string // the response's array name
 	// Source is where the shape comes from.
 	Source  Source
 	Message Message
@@ -455,6 +463,16 @@ func (d *Dataset) ResultMessageKey() string {
 
 // Path returns the dataset's path: "/load/v2.0/total-load".
 func (d *Dataset) Path() string { return "/" + d.Area + "/" + d.Version + "/" + d.Resource }
+
+// Paths returns every path the dataset answers at: its own, its aliases,
+// its views'.
+func (d *Dataset) Paths() []string {
+	out := append([]string{d.Path()}, d.Aliases...)
+	for _, v := range d.Views {
+		out = append(out, v.Path)
+	}
+	return out
+}
 
 // Layout is the position of each field's value within a Row.
 type Layout struct {
@@ -703,13 +721,14 @@ type Catalog struct {
 	list   []*Dataset
 	layout map[*Dataset]*Layout
 	byName map[string]*Dataset
+	views  map[*View]*viewLayout
 }
 
 // NewCatalog checks every dataset and returns the catalogue, or an error
 // naming the first that is malformed, a repeated name or path, or a
 // derivation from a dataset not in the list.
 func NewCatalog(ds ...*Dataset) (*Catalog, error) {
-	c := &Catalog{layout: map[*Dataset]*Layout{}, byName: map[string]*Dataset{}}
+	c := &Catalog{layout: map[*Dataset]*Layout{}, byName: map[string]*Dataset{}, views: map[*View]*viewLayout{}}
 	paths := map[string]bool{}
 	for _, d := range ds {
 		l, err := d.Check()
@@ -719,7 +738,12 @@ func NewCatalog(ds ...*Dataset) (*Catalog, error) {
 		if c.byName[d.Name] != nil {
 			return nil, fmt.Errorf("dataset %s declared twice", d.Name)
 		}
-		for _, p := range append([]string{d.Path()}, d.Aliases...) {
+		views, err := d.checkViews()
+		if err != nil {
+			return nil, err
+		}
+		maps.Copy(c.views, views)
+		for _, p := range d.Paths() {
 			if paths[p] {
 				return nil, fmt.Errorf("dataset %s: path %s is served twice", d.Name, p)
 			}

@@ -42,7 +42,25 @@ const (
 // Columns returns the names of the fields an answer to q shows: the
 // dataset's, then with Meta its publication and revision times.
 func (q *Query) Columns() []string {
-	cols := q.Dataset.Columns()
+	var cols []string
+	for _, c := range q.columnNames() {
+		if c != "" {
+			cols = append(cols, c)
+		}
+	}
+	return cols
+}
+
+// columnNames returns, for each column appendValues emits, in its order,
+// the name q's answer shows it by: the dataset's, or its view's, "" for a
+// column the view leaves out.
+func (q *Query) columnNames() []string {
+	var cols []string
+	if q.viewLayout != nil {
+		cols = slices.Clone(q.viewLayout.names)
+	} else {
+		cols = q.Dataset.Columns()
+	}
 	if q.Meta {
 		cols = append(cols, PublishedAt, RevisedAt)
 	}
@@ -74,6 +92,7 @@ func (c *Catalog) appendValues(buf []byte, q *Query, p *Part, i int, emit func(c
 	if q.UTC {
 		zone, zoneName = time.UTC, "UTC"
 	}
+	late := q.view != nil && q.view.LateRepeatedHour && !q.UTC
 	for fi, f := range d.Fields {
 		if f.Hidden {
 			continue
@@ -82,6 +101,10 @@ func (c *Catalog) appendValues(buf []byte, q *Query, p *Part, i int, emit func(c
 		switch f.Kind {
 		case Instant:
 			t := time.Unix(p.Time(i), 0).In(zone)
+			if late && repeatedSecondPass(t) {
+				// The wall time a minute late, the offset then being unwritten.
+				t = t.Add(time.Minute)
+			}
 			emit(col, t.AppendFormat(buf, "2006-01-02 15:04:05"))
 			col++
 			if f.TZ != "" {
@@ -221,15 +244,17 @@ func (q *Query) RecordBytes() int {
 // builds the whole answer.
 func (sel *Selection) encodeJSON(dst []byte, fl *flusher) ([]byte, error) {
 	q := sel.q
-	cols := q.Columns()
+	// A column the view leaves out has no key, and is not written.
+	cols := q.columnNames()
 	keys := make([][]byte, len(cols))
+	sep := "{"
 	for i, c := range cols {
-		sep := ","
-		if i == 0 {
-			sep = "{"
+		if c == "" {
+			continue
 		}
 		keys[i] = appendJSONString([]byte(sep), c)
 		keys[i] = append(keys[i], ':')
+		sep = ","
 	}
 	if fl == nil {
 		// Sizing the answer up front saves growing it a dozen times.
@@ -250,6 +275,9 @@ func (sel *Selection) encodeJSON(dst []byte, fl *flusher) ([]byte, error) {
 		}
 		first = false
 		buf = sel.s.Catalog.appendValues(buf, q, p, i, func(col int, v []byte) {
+			if keys[col] == nil {
+				return
+			}
 			dst = append(dst, keys[col]...)
 			if v == nil {
 				dst = append(dst, "null"...)
@@ -306,6 +334,14 @@ func stream(w io.Writer, buf []byte, encode func([]byte, *flusher) ([]byte, erro
 
 // AppendEmptyJSON appends a success answer with no records: the answer to
 // an unknown filter value for callers that cannot read an empty body.
+// Array returns the name of the answer's array: the dataset's, or its view's.
+func (q *Query) Array() string {
+	if q.view != nil && q.view.Array != "" {
+		return q.view.Array
+	}
+	return q.Dataset.Array
+}
+
 func AppendEmptyJSON(dst []byte, q *Query) []byte {
 	return append(appendEnvelope(dst, q), "[]}"...)
 }
@@ -318,7 +354,7 @@ func appendEnvelope(dst []byte, q *Query) []byte {
 	dst = append(dst, ':')
 	dst = appendJSONString(dst, q.Message())
 	dst = append(dst, `,"status":"Completed"},`...)
-	dst = appendJSONString(dst, q.Dataset.Array)
+	dst = appendJSONString(dst, q.Array())
 	return append(dst, ':')
 }
 
@@ -342,8 +378,13 @@ func (sel *Selection) WriteCSV(w io.Writer, buf []byte) (int64, error) {
 // encodeCSV is the one CSV encoder of answers, as encodeJSON is of JSON.
 func (sel *Selection) encodeCSV(dst []byte, fl *flusher) ([]byte, error) {
 	q := sel.q
-	for i, c := range q.Columns() {
-		if i > 0 {
+	names := q.columnNames()
+	first := slices.IndexFunc(names, func(c string) bool { return c != "" })
+	for i, c := range names {
+		if c == "" {
+			continue
+		}
+		if i > first {
 			dst = append(dst, ',')
 		}
 		dst = appendCSVField(dst, []byte(c))
@@ -355,7 +396,10 @@ func (sel *Selection) encodeCSV(dst []byte, fl *flusher) ([]byte, error) {
 			return
 		}
 		buf = sel.s.Catalog.appendValues(buf, q, p, i, func(col int, v []byte) {
-			if col > 0 {
+			if names[col] == "" {
+				return // a column the view leaves out
+			}
+			if col > first {
 				dst = append(dst, ',')
 			}
 			dst = appendCSVField(dst, v)

@@ -43,10 +43,15 @@ type Query struct {
 	// the API answers that with an empty body, not an error.
 	unknown bool
 	key     string
+	// view, when set, is the reshaping view the query was asked at, and
+	// viewLayout its names (view.go).
+	view       *View
+	viewLayout *viewLayout
 }
 
 // filter keeps the records whose Text field text holds one of values.
 type filter struct {
+	param  string // the Enum parameter's name
 	text   int
 	values []string // canonical, sorted, distinct
 }
@@ -78,7 +83,16 @@ func (q *Query) Message() string {
 }
 
 func (q *Query) message() string {
-	switch q.Dataset.Message {
+	m := q.Dataset.Message
+	if q.view != nil && q.view.Message != 0 {
+		m = q.view.Message
+	}
+	switch m {
+	case MessageRequest:
+		var b strings.Builder
+		b.WriteString("Operation completed for the following request: ")
+		q.appendRequest(&b)
+		return b.String()
 	case MessageDates:
 		return "Operation completed for the following input. Date from: " + q.From.DMY() + ", date to: " + q.To.DMY() + q.echoed()
 	case MessageDatesColon:
@@ -309,7 +323,7 @@ func (qp *queryParser) enum(p Param) error {
 	}
 	d := qp.q.Dataset
 	ref := d.paramRef(p)
-	f := filter{text: qp.layout.text[qp.layout.byName[p.Field]]}
+	f := filter{param: p.Name, text: qp.layout.text[qp.layout.byName[p.Field]]}
 	for _, s := range raw {
 		v, ok := ref.Canonical(s)
 		if !ok {
@@ -451,6 +465,18 @@ func (q *Query) bounds() (lo, hi int64) {
 // period returns the Unix interval [lo, hi) of the moments q's period
 // holds; the widest interval when q selects by no time at all.
 func (q *Query) period() (lo, hi int64) {
+	lo, hi = q.asked()
+	if q.viewLayout != nil && q.viewLayout.until != 0 && hi > q.viewLayout.until {
+		// A view whose data stop: nothing from its Until on.
+		hi = q.viewLayout.until
+		lo = min(lo, hi)
+	}
+	return lo, hi
+}
+
+// asked returns the Unix interval [lo, hi) of the moments q's parameters
+// ask for.
+func (q *Query) asked() (lo, hi int64) {
 	rome := energy.Rome()
 	switch {
 	case q.From != (energy.Date{}):
