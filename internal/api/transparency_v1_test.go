@@ -144,7 +144,7 @@ func TestV1TransparencyDataStop(t *testing.T) {
 // the fees path's bytes, with the three headers naming it.
 func TestV1MarketAndFeesAnnounceTheirSuccessor(t *testing.T) {
 	t.Parallel()
-	h := importedHarness(t, map[string]string{"daily-prices": dailyPricesFile})
+	h := genHarness(t, map[string]string{"daily-prices": dailyPricesFile})
 	q := "?dateFrom=22/11/2023&dateTo=22/11/2023"
 	old, cur := h.get(t, "/market-and-fees/v1.0/daily-prices"+q), h.get(t, "/fees/v1.0/daily-prices"+q)
 	wantDeprecated(t, "market-and-fees", old, "/fees/v1.0/daily-prices")
