@@ -126,7 +126,7 @@ var familyShapes = []pageShape{
 	{"market/Costs", "/market/v1.0/output/costs?dateFrom=31/12/2025&dateTo=31/12/2025&sessionType=MSD1", "costs",
 		[]string{"reference_date", "date_tz", "offset", "zone", "session_type", "direction", "cost_euro"},
 		map[string]string{"reference_date": fmtMoment, "date_tz": fmtTZ, "offset": fmtOffset, "zone": `^(Nord|Centro-Nord|Centro-Sud|Sud|Calabria|Sicilia|Sardegna)$`,
-			"session_type": fmtSession, "direction": fmtDir, "cost_euro": fmtPoint}},
+			"session_type": fmtSession, "direction": fmtDirTotal, "cost_euro": fmtPoint}},
 	{"market/Accepted_Offers", "/market/v1.0/output/accepted-offers?dateFrom=31/12/2025&dateTo=31/12/2025&sessionType=MSD1", "accepted_offers",
 		[]string{"reference_date", "date_tz", "offset", "zone", "session_type", "type", "direction", "offer"},
 		map[string]string{"reference_date": fmtMoment, "date_tz": fmtTZ, "offset": fmtOffset, "zone": `^(North|Center-North|Center-South|South|Calabria|Sicily|Sardinia)$`,
@@ -146,7 +146,7 @@ var familyShapes = []pageShape{
 	{"market/Secondary_Reserve_Requirement, live client's areas", "/market/v1.0/input/afrr-requirement?dateFrom=31/12/2025&dateTo=31/12/2025&sessionType=MSD1", "secondary_reserve_requirement",
 		[]string{"reference_date", "date_tz", "offset", "zone", "session_type", "requirement_MW"},
 		map[string]string{"zone": `^(Continent|Sicily|Sardinia)$`, "requirement_MW": fmtPoint}},
-	{"market/Forecast_Load (generated OpenAPI set)", "/market/v1.0/input/forecast-load?dateFrom=31/12/2025&dateTo=31/12/2025", "forecast_load",
+	{"market/Load_Forecast (generated OpenAPI set)", "/market/v1.0/input/forecast-load?dateFrom=31/12/2025&dateTo=31/12/2025", "forecast_load",
 		[]string{"reference_date", "date_tz", "offset", "zone", "session_type", "load_MW"},
 		map[string]string{"reference_date": fmtMoment, "session_type": fmtSession, "load_MW": fmtPoint}},
 	{"market/Forecast_Transit_Limits", "/market/v1.0/input/forecast-transit-limit?dateFrom=31/12/2025&dateTo=31/12/2025&sessionType=MSD1", "provisional_transit_limits",
@@ -178,7 +178,7 @@ var familyEndpoints = []pageShape{
 		[]string{"year", "region", "province", "market", "consumption_GWh"}, map[string]string{"market": `^Mercato tutelato$`, "consumption_GWh": fmtItalian}},
 	{"generation/Renewable_Source_Capacity", "/generation/v2.0/renewable-source-capacity?year=2023", "renewable_sources",
 		[]string{"year", "capacity_type", "region", "province", "source", "efficient_power_MW"},
-		map[string]string{"year": `^2023$`, "capacity_type": `^(Lorda|Netta)$`, "source": `^(Bioenergie|Eolico|Fotovoltaico|Geotermoelettrico|Idrico)$`, "efficient_power_MW": fmtItalian}},
+		map[string]string{"year": `^2023$`, "capacity_type": `^(Lorda|Netta)$`, "source": `^(Bioenergie|Eolico|Fotovoltaico|Geotermoelettrico|Idrico)$`, "efficient_power_MW": fmtPoint3}},
 	{"live client of market/v1.0/aste-fcr", "/market/v1.0/aste-fcr?marketDate=05/06/2026", "aste_fcr",
 		[]string{"date", "session", "zone", "direction", "price", "quantity", "requirement"},
 		map[string]string{"date": `^2026-06-05 00:00:00$`, "session": `^FCR$`, "zone": `^(Continente\+Sicilia|Sardegna)$`, "direction": fmtDir,
@@ -320,7 +320,7 @@ func TestAsteFCRAnswers(t *testing.T) {
 	cat, src := familyDemo(t)
 	h := newHarnessWith(t, apitest.Options{Catalog: cat, Source: src})
 	r := h.get(t, "/market/v1.0/aste-fcr?marketDate=31/12/2025&direction=UP")
-	want := `{"result":{"messagge":"Operation completed for the following input. Market Date: 31/12/2025","status":"Completed"},"aste_fcr":[` +
+	want := `{"result":{"message":"Operation completed for the following input. Market Date: 31/12/2025","status":"Completed"},"aste_fcr":[` +
 		`{"date":"2025-12-31 00:00:00","session":"FCR","zone":"Continente+Sicilia","direction":"UP","price":"0","quantity":"0","requirement":"0"},` +
 		`{"date":"2025-12-31 00:00:00","session":"FCR","zone":"Sardegna","direction":"UP","price":"0","quantity":"0","requirement":"0"}]}`
 	wantBody(t, "before the auctions", r, want)

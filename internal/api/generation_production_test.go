@@ -81,22 +81,24 @@ func TestThermoelectricHeat(t *testing.T) {
 
 func TestElectricalEnergyBySource(t *testing.T) {
 	t.Parallel()
-	const file = `year,region,source,production_GWh
-2023,Puglia,Eolico,"5.321,25"
-2023,Puglia,Termoelettrico,"20.104,5"
-2023,Lombardia,Idrico,"11.650,000"
+	const file = `year,production_type,region,province,source,production_GWh
+2023,Netta,Puglia,Foggia,Eolico,"5.321,25"
+2023,Lorda,Puglia,Brindisi,Termoelettrico,"20.104,5"
+2023,Netta,Valle d'Aosta,Aosta,Idrico,"2.650,000"
 `
 	h := genHarness(t, map[string]string{"electrical-energy-by-source": file})
 	const (
-		idrico = `{"year":"2023","region":"Lombardia","source":"Idrico","production_GWh":"11.650,000"}`
-		eolico = `{"year":"2023","region":"Puglia","source":"Eolico","production_GWh":"5.321,250"}`
-		termo  = `{"year":"2023","region":"Puglia","source":"Termoelettrico","production_GWh":"20.104,500"}`
+		eolico = `{"year":"2023","production_type":"Netta","region":"Puglia","province":"Foggia","source":"Eolico","production_GWh":"5.321,250"}`
+		termo  = `{"year":"2023","production_type":"Lorda","region":"Puglia","province":"Brindisi","source":"Termoelettrico","production_GWh":"20.104,500"}`
+		idrico = `{"year":"2023","production_type":"Netta","region":"Valle D'Aosta","province":"Aosta","source":"Idrico","production_GWh":"2.650,000"}`
 		arr    = okMsg + `"electrical_energy_by_source":[`
 	)
 	runGenCases(t, h, "/generation/v2.0/electrical-energy-by-source", []genCase{
-		{name: "a year", query: "year=2023", body: arr + idrico + "," + eolico + "," + termo + "]}"},
+		{name: "a year", query: "year=2023", body: arr + termo + "," + eolico + "," + idrico + "]}"},
 		{name: "region and source", query: "year=2023&region=Puglia&source=Eolico", body: arr + eolico + "]}"},
-		{name: "unknown source", query: "year=2023&source=Nucleare", empty: true},
+		{name: "provinces and production type", query: "year=2023&province=Foggia&province=Brindisi&productionType=Lorda", body: arr + termo + "]}"},
+		{name: "either spelling of Valle d'Aosta", query: "year=2023&region=Valle+d%27Aosta", body: arr + idrico + "]}"},
+		{name: "no Bioenergie on the page", query: "year=2023&source=Bioenergie", empty: true},
 		{name: "region repeated", query: "year=2023&region=Puglia&region=Lombardia", status: 400, parts: []string{"region", "repeated"}},
 		{name: "bad year", query: "year=two", status: 400, parts: []string{"Input Validation Error:", "year", "two"}},
 	})

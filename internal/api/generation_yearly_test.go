@@ -49,15 +49,15 @@ func TestGenerationPlants(t *testing.T) {
 `
 	h := genHarness(t, map[string]string{"generation-plants": file})
 	const (
-		chieti   = `{"year":"2023","capacity_type":"Netta","region":"Abruzzo","province":"Chieti","source":"Bioenergie","efficient_power_MW":"12,000"}`
-		brindisi = `{"year":"2023","capacity_type":"Netta","region":"Puglia","province":"Brindisi","source":"Termoelettrico","efficient_power_MW":"2.550,500"}`
-		foggiaL  = `{"year":"2023","capacity_type":"Lorda","region":"Puglia","province":"Foggia","source":"Eolico","efficient_power_MW":"14,600"}`
-		foggiaN  = `{"year":"2023","capacity_type":"Netta","region":"Puglia","province":"Foggia","source":"Eolico","efficient_power_MW":"14,243"}`
+		chieti   = `{"year":"2023","capacity_type":"Netta","region":"Abruzzo","province":"Chieti","source":"Bioenergie","efficient_power_MW":"12.000"}`
+		brindisi = `{"year":"2023","capacity_type":"Netta","region":"Puglia","province":"Brindisi","source":"Termoelettrico","efficient_power_MW":"2550.500"}`
+		foggiaL  = `{"year":"2023","capacity_type":"Lorda","region":"Puglia","province":"Foggia","source":"Eolico","efficient_power_MW":"14.600"}`
+		foggiaN  = `{"year":"2023","capacity_type":"Netta","region":"Puglia","province":"Foggia","source":"Eolico","efficient_power_MW":"14.243"}`
 		arr      = okMsg + `"generation_plants":[`
 	)
 	runGenCases(t, h, "/generation/v2.0/generation-plants", []genCase{
 		{name: "a year", query: "year=2023", body: arr + chieti + "," + brindisi + "," + foggiaL + "," + foggiaN + "]}"},
-		{name: "another year", query: "year=2022", body: arr + `{"year":"2022","capacity_type":"Netta","region":"Puglia","province":"Foggia","source":"Eolico","efficient_power_MW":"1.234,500"}]}`},
+		{name: "another year", query: "year=2022", body: arr + `{"year":"2022","capacity_type":"Netta","region":"Puglia","province":"Foggia","source":"Eolico","efficient_power_MW":"1234.500"}]}`},
 		{name: "repeated province keys and a capacity type", query: "year=2023&province=Foggia&province=Chieti&capacityType=Netta", body: arr + chieti + "," + foggiaN + "]}"},
 		{name: "region and source", query: "year=2023&region=Puglia&source=Eolico", body: arr + foggiaL + "," + foggiaN + "]}"},
 		{name: "known values, no match", query: "year=2023&region=Abruzzo&province=Foggia", body: arr + "]}"},
@@ -80,11 +80,11 @@ func TestThermoelectricCapacity(t *testing.T) {
 `
 	h := genHarness(t, map[string]string{"thermoelectric-capacity": file})
 	const (
-		brindisiL = `{"year":"2023","capacity_type":"Lorda","region":"Puglia","province":"Brindisi","category":"Non cogenerativa","subcategory":"Condensazione","efficient_power_MW":"2.640,000"}`
-		brindisiN = `{"year":"2023","capacity_type":"Netta","region":"Puglia","province":"Brindisi","category":"Non cogenerativa","subcategory":"Condensazione","efficient_power_MW":"2.550,500"}`
-		tarantoC  = `{"year":"2023","capacity_type":"Lorda","region":"Puglia","province":"Taranto","category":"Cogenerativa","subcategory":"Condensazione e spillamento","efficient_power_MW":"1.180,750"}`
-		tarantoF  = `{"year":"2023","capacity_type":"Lorda","region":"Puglia","province":"Taranto","category":"Non cogenerativa","subcategory":"Celle combustibili","efficient_power_MW":"1,250"}`
-		pisa      = `{"year":"2023","capacity_type":"Lorda","region":"Toscana","province":"Pisa","category":"Non cogenerativa","subcategory":"Geotermoelettrica A Condensazione","efficient_power_MW":"391,500"}`
+		brindisiL = `{"year":"2023","capacity_type":"Lorda","region":"Puglia","province":"Brindisi","category":"Non cogenerativa","subcategory":"Condensazione","efficient_power_MW":"2640.000"}`
+		brindisiN = `{"year":"2023","capacity_type":"Netta","region":"Puglia","province":"Brindisi","category":"Non cogenerativa","subcategory":"Condensazione","efficient_power_MW":"2550.500"}`
+		tarantoC  = `{"year":"2023","capacity_type":"Lorda","region":"Puglia","province":"Taranto","category":"Cogenerativa","subcategory":"Condensazione e spillamento","efficient_power_MW":"1180.750"}`
+		tarantoF  = `{"year":"2023","capacity_type":"Lorda","region":"Puglia","province":"Taranto","category":"Non cogenerativa","subcategory":"Celle combustibili","efficient_power_MW":"1.250"}`
+		pisa      = `{"year":"2023","capacity_type":"Lorda","region":"Toscana","province":"Pisa","category":"Non cogenerativa","subcategory":"Geotermoelettrica A Condensazione","efficient_power_MW":"391.500"}`
 		arr       = okMsg + `"thermoelectric":[`
 	)
 	runGenCases(t, h, "/generation/v2.0/thermoelectric-capacity", []genCase{

@@ -94,13 +94,13 @@ func TestMarketQuantityAndTransitLimits(t *testing.T) {
 	wantEmpty(t, h.get(t, "/market/v1.0/output/quantity?dateFrom=22/11/23&dateTo=22/11/23&sessionType=MSD9"))
 	wantEmpty(t, h.get(t, "/market/v1.0/output/quantity?dateFrom=22/11/23&dateTo=22/11/23&sessionType=MSD1&direction=SIDEWAYS"))
 
-	// The forecast transit limits, also at the path client P's fork calls,
-	// where sessionType is 0..1.
+	// The forecast transit limits, where sessionType is 0..1 too; the final
+	// limits (transit-limit) are a dataset of their own (TestIssue34Decisions).
 	wantT := `{"result":{"messagge":"Operation completed for the following input. Date from: 22/11/2023, date to: 22/11/2023","status":"Completed"},"provisional_transit_limits":[` +
 		`{"reference_date":"2023-11-22 10:00:00","date_tz":"Europe/Rome","offset":"+01:00","zoneFrom":"Sicily","zoneTo":"Calabria","session_type":"MSD1","limit_MW":"1500"}]}`
 	for _, path := range []string{
 		"/market/v1.0/input/forecast-transit-limit?dateFrom=22/11/2023&dateTo=22/11/2023&sessionType=MSD1",
-		"/market/v1.0/input/transit-limit?dateFrom=22/11/2023&dateTo=22/11/2023",
+		"/market/v1.0/input/forecast-transit-limit?dateFrom=22/11/2023&dateTo=22/11/2023",
 	} {
 		wantBody(t, path, h.get(t, path), wantT)
 	}
@@ -113,7 +113,7 @@ func TestOutagesAndAdequacy(t *testing.T) {
 			"2023-11-15,Europe/Rome,UP_PRIOLO_1,Priolo Gargallo,TERMOELETTRICO,SICI,380,Planned,2023/11/22,2023/11/25,,380,Active\n" +
 			"15/11/2023,,UP_ENTRACQUE_2,Entracque,idroelettrico,NORD,600.5,Unplanned,22/11/2023,2023-11-23,2023/11/24,150.25,Active\n",
 		"aggregate-effective-available-capacity": "market_date,offset,date_tz,macroarea,plant_type,prevailing_fuel,available_capacity_MW\n" +
-			"2023-11-22 10:00:00,+01:00,Europe/Rome,SUD_ISOLE,IDROELETTRICO,ACQUA,207.03\n",
+			"2023-11-22 10:00:00,+01:00,Europe/Rome,SUD_ISOLE,IDROELETTRICO,ALTRO,207.03\n",
 	})
 	r := h.get(t, "/outages/v1.0/generation-unit-unavailability?dateFrom=22/11/23&dateTo=22/11/23")
 	want := `{"result":{"messagge":"Operation completed for the following input. Date from: 22/11/2023, date to: 22/11/2023","status":"Completed"},"unavailability_productive_units":[` +
@@ -122,7 +122,7 @@ func TestOutagesAndAdequacy(t *testing.T) {
 	wantBody(t, "outages", r, want)
 	r = h.get(t, "/adequacy/v1.0/aggregate-effective-available-capacity?dateFrom=22/11/2023&dateTo=22/11/23")
 	want = `{"result":{"messagge":"Operation completed for the following input. Date from: 22/11/2023, date to: 22/11/2023","status":"Completed"},"aggregate_available_capacity":[` +
-		`{"market_date":"2023-11-22 10:00:00","offset":"+01:00","date_tz":"Europe/Rome","macroarea":"SUD_ISOLE","plant_type":"IDROELETTRICO","prevailing_fuel":"ACQUA","available_capacity_MW":"207.03"}]}`
+		`{"market_date":"2023-11-22 10:00:00","offset":"+01:00","date_tz":"Europe/Rome","macroarea":"SUD_ISOLE","plant_type":"IDROELETTRICO","prevailing_fuel":"ALTRO","available_capacity_MW":"207.03"}]}`
 	wantBody(t, "adequacy", r, want)
 	r = h.get(t, "/adequacy/v1.0/aggregate-effective-available-capacity?dateFrom=23/11/2023&dateTo=22/11/23")
 	wantBody := `{"result":{"messagge":"Input Validation Error: the value entered is incorrect or does not conform to the expected format. Value entered: parameter dateFrom value \"23/11/2023\" is after dateTo value \"22/11/2023\"","status":"ERROR"}}`

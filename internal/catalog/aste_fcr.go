@@ -31,9 +31,13 @@ func AsteFCR() *dataset.Dataset {
 		})
 	d.Key = []string{"zone", "direction"}
 	d.Message = dataset.MessageMarketDate
+	// The page's table says messagge, as the other Market pages do; its
+	// example answer, the only one on a Market page that is not a
+	// placeholder, writes message.
+	d.MessageKey = ""
 	d.Demo = demo.FCR
 	d.Source = dataset.Source{Ref: liveClient + "a grid dashboard that calls aste-fcr every day with marketDate and reads date, zone, direction, price, quantity and requirement", Confidence: "H",
-		Guess: "The page was not seen; session and the message come from a generated OpenAPI set (M). One record per area, direction and day (the live client averages a day's rows). The field order."}
+		Guess: "The page (market/Aste_FCR, M): its example's result member message (its table says messagge) and the message's wording. One record per area, direction and day (the live client averages a day's rows). The field order."}
 	return d
 }
 

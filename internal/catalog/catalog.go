@@ -57,6 +57,7 @@ func All() []*dataset.Dataset {
 		MonthlySummary(),
 		// Market.
 		MarketForecastTransitLimit(),
+		MarketTransitLimit(),
 		MarketAFRRRequirement(),
 		MarketQuantity(),
 		MarketForecastLoad(),

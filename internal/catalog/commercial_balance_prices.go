@@ -30,9 +30,12 @@ func CommercialBalancePrices() *dataset.Dataset {
 	d.Area, d.Resource = "ifees", "market/commercial-balance-prices"
 	d.Aliases = []string{"/fees/v1.0/commercial-balance-prices"} // and the former prefix, a view (v1)
 	d.Key = []string{"macrozone", "zone"}
+	// The page's example words the message as the v2.0 pages do, not as
+	// the other Fees pages.
+	d.Message = dataset.MessageDates
 	d.DemoFrom = []string{"total-load", "actual-generation"}
 	d.Demo = demo.CommercialBalancePrices
 	d.Source = dataset.Source{Ref: portal("fees", "Commercial_Balance_Prices"), Confidence: "H",
-		Guess: "The zone list beyond the example's AUST, and which price is which position's."}
+		Guess: "The zone list beyond the example's AUST, and which price is which position's. The message's wording is the example's (\"…following input. Date from: …\", M)."}
 	return d
 }

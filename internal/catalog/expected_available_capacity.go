@@ -15,6 +15,7 @@ func ExpectedAvailableCapacity() *dataset.Dataset {
 	d := adequacy("expected-available-capacity", "Expected available capacity", "expected_available_capacity",
 		"Capacity of the production units of 100 MW or more expected to be available in each hour, per macroarea, market participant (macro user), plant type and prevailing fuel, in MW.", "macrouser_name")
 	d.Demo = demo.ExpectedAvailableCapacity
-	d.Source = dataset.Source{Ref: portal("adequacy", "Expected_Available_Capacity"), Confidence: "H"}
+	d.Source = dataset.Source{Ref: portal("adequacy", "Expected_Available_Capacity"), Confidence: "H",
+		Guess: "The prevailing fuels beyond the examples' TERMICO TRADIZIONALE (here) and ALTRO (aggregate capacity), and which plant type has which."}
 	return d
 }

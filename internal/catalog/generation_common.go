@@ -62,6 +62,18 @@ func provinceField() dataset.Field {
 	return dataset.Field{Name: "province", Kind: dataset.Text, Ref: energy.ProvinceNames(), Within: "region", Doc: "Province."}
 }
 
+// plantRegionField and plantProvinceField are the region and province of
+// the generation-plants family (the Generation statistics but the
+// thermoelectric ones), which the live service spells Valle D'Aosta.
+func plantRegionField() dataset.Field {
+	return dataset.Field{Name: "region", Kind: dataset.Text, Ref: energy.PlantRegionNames(),
+		Doc: "Region; Valle D'Aosta so spelled, as the live service writes it here (the thermoelectric statistics write Valle d'Aosta). Filters accept either."}
+}
+
+func plantProvinceField() dataset.Field {
+	return dataset.Field{Name: "province", Kind: dataset.Text, Ref: energy.PlantProvinceNames(), Within: "region", Doc: "Province."}
+}
+
 // grossNetField is a Lorda/Netta field: capacity_type or production_type.
 func grossNetField(name, what string) dataset.Field {
 	return dataset.Field{Name: name, Kind: dataset.Text, Ref: energy.CapacityTypeNames(), Doc: "Lorda (gross) or Netta (net) " + what + "."}
@@ -70,6 +82,14 @@ func grossNetField(name, what string) dataset.Field {
 // grossNetParam is a Lorda/Netta filter: capacityType or productionType.
 func grossNetParam(name, field string) dataset.Param {
 	return enumParam(name, field, false, false, "Lorda (gross) or Netta (net).")
+}
+
+// capacityMW is a yearly capacity statistic's efficient power: a string
+// with a decimal point ("14.243"), as the live service's capacity
+// statistics are read (catalogue.md 5.2), not the page's Italian format.
+func capacityMW(doc string) dataset.Field {
+	return dataset.Field{Name: "efficient_power_MW", Kind: dataset.Number, Format: dataset.Point3,
+		Doc: doc + ", decimal point and three decimals (14.243), as the live service's capacity statistics are read; the page's example writes an Italian 14,243."}
 }
 
 // italian is a yearly statistic's number: "27.389,400".

@@ -19,12 +19,13 @@ func Hydric() *dataset.Dataset {
 		"hydric",
 		[]dataset.Param{regionParam(), provincesParam(), grossNetParam("productionType", "production_type"),
 			enumParam("hydricPlant", "hydric_plant", false, false, "Kind of plant.")},
-		[]dataset.Field{grossNetField("production_type", "production"), regionField(), provinceField(),
+		[]dataset.Field{grossNetField("production_type", "production"), plantRegionField(), plantProvinceField(),
 			{Name: "hydric_plant", Kind: dataset.Text, Ref: energy.HydricPlantNames(), Aliases: []string{"hydric_system"},
 				Doc: "Kind of plant. The page's table names this field hydric_plant and its JSON example hydric_system; this server follows the table " +
 					"and the hydricPlant filter, and import files may name the column either way."},
 			italian("production_GWh", "Production, GWh")})
-	d.Source = dataset.Source{Ref: portal("generation", "Hydric"), Confidence: "H", Guess: "Hydric_plant (the page's table) rather than hydric_system (its example); both are read on import."}
+	d.Source = dataset.Source{Ref: portal("generation", "Hydric"), Confidence: "H",
+		Guess: "Hydric_plant (the page's table) rather than hydric_system (its example); both are read on import. Valle D'Aosta, as the live service spells it in generation-plants (L for this dataset)."}
 	d.Order = []string{"region", "province", "hydric_plant", "production_type"}
 	d.Demo = demo.Hydric
 	d.Import = &dataset.ImportSpec{Parse: importHydric, Formats: "CSV or XLSX with the columns year, production_type, region, province, hydric_plant (or hydric_system), production_GWh"}

@@ -10,9 +10,11 @@ import (
 func InstalledCapacity() *dataset.Dataset {
 	return &dataset.Dataset{
 		Name: "installed-capacity", Title: "Installed capacity",
-		Source: dataset.Source{Ref: portal("generation", "Installed_Capacity"), Confidence: "H"},
-		Doc:    "Italy's net efficient power by type at the end of each year, in GW (the field says GWh, as the API's does).",
-		Area:   "generation", Version: "v2.0", Resource: "installed-capacity",
+		Source: dataset.Source{Ref: portal("generation", "Installed_Capacity"), Confidence: "H",
+			Guess: "The first year, 2021: live clients say the service refuses earlier years (M); those in the window before it get the empty body."},
+		Doc: "Italy's net efficient power by type at the end of each year, in GW (the field says GWh, as the API's does), from 2021: " +
+			"the live service has no earlier year, and years before the page's window (the current year and six before) get the empty body.",
+		Area: "generation", Version: "v2.0", Resource: "installed-capacity",
 		Array: "installed_capacity", Message: dataset.MessageYear, Grain: dataset.Year,
 		Params: []dataset.Param{
 			yearParam(6),

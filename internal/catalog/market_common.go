@@ -45,7 +45,11 @@ func marketZoneSeries(resource, title, doc, array string, shape marketShape, gen
 	}
 	if shape.Dirs {
 		params = append(params, directionParam())
-		fields = append(fields, text("direction", directions, "UP (more generation or less load) or DOWN."))
+		doc := "UP (more generation or less load) or DOWN."
+		if shape.Total {
+			doc = "UP (more generation or less load), DOWN, or TOTAL (UP less DOWN)."
+		}
+		fields = append(fields, text("direction", energy.Plain(shape.Directions()...), doc))
 	}
 	fields = append(fields, values...)
 	d := v1("market", resource, "market-"+path.Base(resource), title, doc, array, dataset.Hour, params, fields)

@@ -21,7 +21,7 @@ func MarketForecastLoad() *dataset.Dataset {
 	d.Key = []string{"zone", "session_type"}
 	d.DemoFrom = []string{"total-load", "actual-generation"}
 	d.Demo = func(in dataset.DemoInput) []dataset.Row { return demo.MarketForecastLoad(in, energy.ZoneItalian) }
-	d.Source = dataset.Source{Ref: portal("market", "Forecast_Load"), Confidence: "M",
+	d.Source = dataset.Source{Ref: portal("market", "Load_Forecast"), Confidence: "M",
 		Guess: "The page was not read here: the fields (no publication_date) follow a third-party OpenAPI set generated from its example; the zone names and sessionType 0..1 are this server's."}
 	return d
 }

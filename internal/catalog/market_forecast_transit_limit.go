@@ -10,9 +10,8 @@ import (
 // neighbouring zones for each market session.
 func MarketForecastTransitLimit() *dataset.Dataset {
 	d := transitSeries("input/forecast-transit-limit", "Forecast transit limits",
-		"Provisional limit on the transfer from one bidding zone to a neighbouring one for each market session, every hour, in MW. Also served at /market/v1.0/input/transit-limit.",
+		"Provisional limit on the transfer from one bidding zone to a neighbouring one for each market session, every hour, in MW; the final limits are market-transit-limit's.",
 		"provisional_transit_limits", number(dataset.Min, "limit_MW", "Transfer limit, MW", 0, 20000))
-	d.Aliases = []string{"/market/v1.0/input/transit-limit"}
 	d.Demo = func(in dataset.DemoInput) []dataset.Row { return demo.TransitLimits(in, transitZones) }
 	d.Source = dataset.Source{Ref: portal("market", "Forecast_Transit_Limits"), Confidence: "H", Guess: "The zone names beyond the example's North and Center-North follow the same English spelling (Center-South, as the accepted offers' page)."}
 	return d

@@ -17,7 +17,7 @@ func MarketSubmittedOffers() *dataset.Dataset {
 		"Number of offers submitted per bidding zone, session and direction, every hour: a count, always more than those accepted."+unseen,
 		"submitted_offers", submittedShape, demo.MarketSubmittedOffers, nil,
 		number(dataset.Sum, "offer", "Number of offers submitted", 0, 1e6))
-	d.Source = dataset.Source{Ref: portal("market", "Accepted_Offers"), Confidence: "L",
-		Guess: "Its own page was not seen: array submitted_offers, the type SUBMITTED, the count offer, the zone names and sessionType 0..1 follow the accepted offers' page."}
+	d.Source = dataset.Source{Ref: portal("market", "Submitted_Offers"), Confidence: "L",
+		Guess: "The page exists (a generated description lists it) but its fields were not seen: array submitted_offers, the type SUBMITTED, the count offer, the zone names and sessionType 0..1 follow the accepted offers' page."}
 	return d
 }

@@ -12,7 +12,7 @@ func MonthlySummary() *dataset.Dataset {
 	d := v1("fees", "monthly-summary", "monthly-summary", "Monthly summary",
 		"A month's summary per macrozone, every hour (Orario) and quarter hour (Quarto Orario): the final aggregate imbalance and its sign "+
 			"(daily-macrozonal-imbalance), the net scheduled exchanges with the other macrozone and across the borders, in MWh over the period, "+
-			"and the prices (daily-prices). Published mid next month.",
+			"and the prices (daily-prices). Published on the first of the next month.",
 		"monthly_summary", dataset.QuarterHour,
 		[]dataset.Param{
 			v1Dates(0),
@@ -34,9 +34,13 @@ func MonthlySummary() *dataset.Dataset {
 		})
 	d.Key = []string{"data_type", "macrozone"}
 	d.MessageParam = "dataType"
+	// The page's example words the message as the v2.0 pages do, not as
+	// the other Fees pages.
+	d.Message = dataset.MessageDates
 	d.DemoFrom = []string{"scheduled-foreign-exchange", "scheduled-internal-exchange", "daily-prices", "daily-macrozonal-imbalance"}
 	d.Demo = demo.MonthlySummary
 	d.Source = dataset.Source{Ref: portal("fees", "Monthly_Summary"), Confidence: "M",
-		Guess: "The page was not read here: the fields and the message's \", data type: Orario\" come from a third-party OpenAPI set generated from it. No offset field, as its list has none. The sign and exchange conventions are this server's."}
+		Guess: "The page was read through a third-party OpenAPI set generated from it: the fields, the message (\"…following input. Date from: 10/05/2022, date to: 21/05/2022, data type: Orario\") " +
+			"and the example's publication_date, 2022-06-01 19:00:00, for May (the first of the next month at 19:00 every month: L). No offset field, as its list has none. The sign and exchange conventions are this server's."}
 	return d
 }

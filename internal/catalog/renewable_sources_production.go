@@ -16,10 +16,11 @@ func RenewableSourcesProduction() *dataset.Dataset {
 			enumParam("source", "renewable_source", false, false, "Source to extract."),
 			enumParam("productionType", "production_type", false, false,
 				"Lorda (gross) or Netta (net); the page's curl example sends it though its table does not list it.")},
-		[]dataset.Field{grossNetField("production_type", "production"), regionField(), provinceField(),
+		[]dataset.Field{grossNetField("production_type", "production"), plantRegionField(), plantProvinceField(),
 			text("renewable_source", energy.RenewableSourceNames(), "Renewable source."),
 			italian("production_GWh", "Production, GWh")})
-	d.Source = dataset.Source{Ref: portal("generation", "Renewable_Sources_Production"), Confidence: "H"}
+	d.Source = dataset.Source{Ref: portal("generation", "Renewable_Sources_Production"), Confidence: "H",
+		Guess: "Valle D'Aosta, as the live service spells it in generation-plants (L for this dataset)."}
 	d.Order = []string{"region", "province", "renewable_source", "production_type"}
 	d.Demo = demo.RenewableSourcesProduction
 	return d

@@ -22,9 +22,9 @@ func ThermoelectricCapacity() *dataset.Dataset {
 		"Yearly gross and net efficient power of the thermoelectric plants in MW per region, province, category and subcategory.",
 		"thermoelectric",
 		append([]dataset.Param{regionParam(), provincesParam(), grossNetParam("capacityType", "capacity_type")}, categoryParams()...),
-		append(fields, italian("efficient_power_MW",
-			"Efficient power, MW. The name is this server's choice (no published answer shows the field), the same as generation-plants'")))
-	d.Source = dataset.Source{Ref: portal("generation", "Thermoelectric_Capacity"), Confidence: "M", Guess: "The fields after the array name were not seen: they follow generation-plants."}
+		append(fields, capacityMW("Efficient power, MW, as live clients read the field efficient_power_MW")))
+	d.Source = dataset.Source{Ref: portal("generation", "Thermoelectric_Capacity"), Confidence: "M",
+		Guess: "The fields after the array name were not seen on the page: they follow generation-plants and live clients (efficient_power_MW, decimal-point numbers, Valle d'Aosta so spelled)."}
 	d.Order = []string{"region", "province", "category", "subcategory", "capacity_type"}
 	d.Demo = demo.ThermoelectricCapacity
 	return d

@@ -60,9 +60,11 @@ func PhysicalForeignFlow() *dataset.Dataset {
 func ScheduledForeignExchange() *dataset.Dataset {
 	d := transmission("scheduled-foreign-exchange", "Scheduled foreign exchange",
 		"Hourly exchange scheduled by the markets across each of Italy's borders, in MW, positive into Italy; data up to the day before.",
-		text("country", energy.BorderNames(), "The country across the border (as in physical-foreign-flow)."),
+		text("country", energy.Plain(energy.ExchangeCounterparts()...),
+			"The counterpart: a country across the border (as in physical-foreign-flow) or Corsica, which the page names beside the neighbouring TSOs and Malta."),
 		flowMW("scheduled_foreign_exchange_MW", "Scheduled net exchange into Italy, MW; negative when Italy exports. (Field name chosen by this server: the portal's was not seen.)"))
-	d.Source = dataset.Source{Ref: portal("transmission", "Scheduled_Foreign_Exchange"), Confidence: "M", Guess: "The value fields were not seen: country and scheduled_foreign_exchange_MW follow the internal exchange."}
+	d.Source = dataset.Source{Ref: portal("transmission", "Scheduled_Foreign_Exchange"), Confidence: "M",
+		Guess: "The value fields were not seen: country and scheduled_foreign_exchange_MW follow the internal exchange. Corsica's name and its place after the borders are this server's."}
 	d.Demo = demo.ScheduledForeignExchange
 	return d
 }

@@ -19,11 +19,33 @@ type MarketShape struct {
 	Zones energy.ZoneVocab
 	Types []string
 	Dirs  bool
+	// Total adds a third direction, TOTAL: UP less DOWN (the quantity
+	// and costs pages' "their total").
+	Total bool
+}
+
+// Directions returns the values of the shape's direction field.
+func (s MarketShape) Directions() []string {
+	if s.Total {
+		return append(energy.Directions(), energy.DirectionTotal)
+	}
+	return energy.Directions()
+}
+
+// withTotal returns value for UP and DOWN, and UP's less DOWN's for
+// TOTAL (dir 2).
+func withTotal(value func(h *v1Hour, z, s, dir int) float64) func(h *v1Hour, z, s, dir int, _ string) []float64 {
+	return func(h *v1Hour, z, s, dir int, _ string) []float64 {
+		if dir == 2 {
+			return []float64{math.Round((value(h, z, s, 0)-value(h, z, s, 1))*1000) / 1000}
+		}
+		return []float64{value(h, z, s, dir)}
+	}
 }
 
 // MarketQuantity is the energy the markets move (balancingMWh), MWh.
 func MarketQuantity(in dataset.DemoInput, shape MarketShape) []dataset.Row {
-	return marketRows(in, shape, func(h *v1Hour, z, s, dir int, _ string) []float64 { return []float64{balancingMWh(h, z, s, dir)} })
+	return marketRows(in, shape, withTotal(balancingMWh))
 }
 
 // MarketPrices are the marginal and average prices of that energy.
@@ -33,16 +55,12 @@ func MarketPrices(in dataset.DemoInput, shape MarketShape) []dataset.Row {
 	})
 }
 
-// MarketCosts are the energy at its average price, EUR; DOWN costs are
-// what sellers paid back, so negative.
+// MarketCosts are the energy at its average price, EUR, both directions
+// positive as the page defines them (TOTAL is UP less DOWN).
 func MarketCosts(in dataset.DemoInput, shape MarketShape) []dataset.Row {
-	return marketRows(in, shape, func(h *v1Hour, z, s, dir int, _ string) []float64 {
-		c := balancingMWh(h, z, s, dir) * balancingPrice(h, z, s, dir, false)
-		if dir == 1 {
-			c = -c
-		}
-		return []float64{math.Round(c*100) / 100}
-	})
+	return marketRows(in, shape, withTotal(func(h *v1Hour, z, s, dir int) float64 {
+		return math.Round(balancingMWh(h, z, s, dir)*balancingPrice(h, z, s, dir, false)*100) / 100
+	}))
 }
 
 // MarketAcceptedOffers counts the offers that make up the energy moved
@@ -63,13 +81,13 @@ func MarketSubmittedOffers(in dataset.DemoInput, shape MarketShape) []dataset.Ro
 }
 
 // marketRows returns a row per hour of the v1.0 window, zone, session,
-// type and direction (UP then DOWN) as shape declares them, texts in
+// type and direction (UP, DOWN, then TOTAL) as shape declares them, texts in
 // that order, each with the values value gives (typ is "" for a shape
 // without types, dir 0 without directions).
 func marketRows(in dataset.DemoInput, shape MarketShape, value func(h *v1Hour, z, s, dir int, typ string) []float64) []dataset.Row {
 	hours := v1Hours(in)
 	sessions := energy.MarketSessions()
-	directions := energy.Directions()
+	directions := shape.Directions()
 	names := shape.Zones.Names()
 	types := shape.Types
 	if len(types) == 0 {
@@ -77,7 +95,7 @@ func marketRows(in dataset.DemoInput, shape MarketShape, value func(h *v1Hour, z
 	}
 	ndir := 1
 	if shape.Dirs {
-		ndir = 2
+		ndir = len(directions)
 	}
 	var rows []dataset.Row
 	for i := range hours {

@@ -240,7 +240,8 @@ func MonthlySummary(in dataset.DemoInput) []dataset.Row {
 			m, exch = 1, -exch
 		}
 		t := time.Unix(r.Time, 0).In(energy.Rome())
-		pub := time.Date(t.Year(), t.Month()+1, 15, 12, 0, 0, 0, energy.Rome()).Format("2006-01-02 15:04:05")
+		// The page's example: May's summary published on 1 June at 19:00.
+		pub := time.Date(t.Year(), t.Month()+1, 1, 19, 0, 0, 0, energy.Rome()).Format("2006-01-02 15:04:05")
 		rows = append(rows, dataset.Row{Time: r.Time, Text: []string{pub, dataType, macro, r.Text[3]},
 			Num: []float64{r.Num[0], math.Round(exch*1000) / 1000, math.Round(foreign[[2]int64{r.Time - r.Time%3600, m}]*hours*1000) / 1000, p[0], p[1], p[2]}})
 	}

@@ -22,6 +22,8 @@ func BorderMW(country string) (mean, swing float64) {
 		return 150, 350
 	case "Montenegro":
 		return 200, 300
+	case energy.Corsica:
+		return -50, 300 // Sardinia supplies Corsica, the links' 450 MW either way
 	}
 	return -20, 60 // Malta draws from Sicily
 }

@@ -138,17 +138,25 @@ type ThermoCapacity struct {
 //     Geotermoelettrico), so that the sources add up to the country's;
 //   - electrical energy by source is the regions' net production: the
 //     renewable sources, and Termoelettrico as net thermoelectric
-//     production minus bioenergies;
+//     production minus bioenergies; per province, gross and net
+//     (ProductionBySource), Termoelettrico is the whole thermoelectric
+//     production and Bioenergie is not listed;
+//   - standalone storage (Accumulo stand alone) has efficient power from
+//     2023 (accumuloMW), counted in no installed-capacity type;
 //   - installed capacity is the national sum of the net efficient power, in
 //     GW: Thermal is Termoelettrico plus Bioenergie.
 type Stats struct {
-	ThermoCapacity    []ThermoCapacity
-	ThermoHeat        []ProvinceStat // Kind: cogeneration plant, GWh
-	RenewableSources  []ProvinceStat // Kind: renewable source, GWh
-	Hydric            []ProvinceStat // Kind: hydric plant, GWh
-	GenerationPlants  []ProvinceStat // Kind: source, MW
-	EnergyBySource    []RegionStat   // GWh, net
-	InstalledCapacity []NationalStat // GW, net
+	ThermoCapacity   []ThermoCapacity
+	ThermoHeat       []ProvinceStat // Kind: cogeneration plant, GWh
+	RenewableSources []ProvinceStat // Kind: renewable source, GWh
+	Hydric           []ProvinceStat // Kind: hydric plant, GWh
+	GenerationPlants []ProvinceStat // Kind: source, MW
+	EnergyBySource   []RegionStat   // GWh, net
+	// ProductionBySource is electrical-energy-by-source's: gross and net
+	// production by province and source, GWh, Termoelettrico including
+	// the bioenergies, as that page lists no Bioenergie.
+	ProductionBySource []ProvinceStat
+	InstalledCapacity  []NationalStat // GW, net
 }
 
 // capacityFactor is the share of the year a kind of plant would have to run
@@ -207,6 +215,7 @@ func GenerationStats() Stats {
 		y.renewables()
 		y.plants()
 		y.energyBySource()
+		y.productionBySource()
 	}
 	sortStats(&g.s)
 	return g.s
@@ -219,9 +228,10 @@ type statsGen struct {
 	rng *rand.Rand
 	s   Stats
 
-	thermoNet map[[2]string]float64 // year|province -> net thermoelectric GWh
-	capNet    map[[2]string]float64 // year|province -> net thermoelectric MW (geothermal excluded)
-	geoCapNet map[[2]string]float64 // year|province -> net geothermal MW
+	thermoNet   map[[2]string]float64 // year|province -> net thermoelectric GWh
+	thermoGross map[[2]string]float64 // year|province -> gross thermoelectric GWh
+	capNet      map[[2]string]float64 // year|province -> net thermoelectric MW (geothermal excluded)
+	geoCapNet   map[[2]string]float64 // year|province -> net geothermal MW
 
 	// Province weights, fixed over the years.
 	pvWeight     map[string]float64
@@ -250,13 +260,14 @@ func (g *statsGen) thermoCapacity(thermo []thermoRecord) {
 			}
 		}
 	}
-	g.thermoNet, g.capNet = map[[2]string]float64{}, map[[2]string]float64{}
+	g.thermoNet, g.thermoGross, g.capNet = map[[2]string]float64{}, map[[2]string]float64{}, map[[2]string]float64{}
 	for _, r := range thermo {
 		yp := [2]string{strconv.Itoa(r.Year), r.Province}
 		if r.CapacityType == energy.Netta {
 			g.thermoNet[yp] += r.ProductionGWh
 			continue
 		}
+		g.thermoGross[yp] += r.ProductionGWh
 		k := tkey{r.Province, r.Category, r.Subcategory}
 		sub := r.Subcategory
 		if sub == "Celle a combustibile" {
@@ -471,7 +482,45 @@ func (y *statsYear) plants() {
 			national[src] += v
 		}
 	}
+	y.storage()
 	y.installedCapacity(national)
+}
+
+// accumuloMW is Italy's net efficient power of standalone storage, MW, in
+// the years generation-plants lists it (from 2023); zero before.
+func accumuloMW(year int) float64 {
+	switch {
+	case year < 2023:
+		return 0
+	case year == 2023:
+		return 120
+	}
+	return 700
+}
+
+// storage adds the year's standalone storage to generation plants, split
+// between the provinces by photovoltaic's weights, which it follows. It
+// draws nothing from the seeded generator, so that the other statistics
+// stay as they were before storage was listed.
+func (y *statsYear) storage() {
+	total := accumuloMW(y.year)
+	if total == 0 {
+		return
+	}
+	t := 0.0
+	for _, p := range y.provinces {
+		t += y.pvW[p]
+	}
+	for _, p := range y.provinces {
+		v := statsRound(total * y.pvW[p] / t)
+		if v <= 0 {
+			continue
+		}
+		region, _ := energy.RegionOf(p)
+		y.s.GenerationPlants = append(y.s.GenerationPlants,
+			ProvinceStat{y.year, energy.Lorda, region, p, energy.AccumuloStandAlone, statsRound(v / 0.98)},
+			ProvinceStat{y.year, energy.Netta, region, p, energy.AccumuloStandAlone, v})
+	}
 }
 
 // installedCapacity adds the year's national installed capacity, GW, from
@@ -513,13 +562,35 @@ func (y *statsYear) energyBySource() {
 	}
 }
 
+// productionBySource adds the year's gross and net production by province
+// and source as electrical-energy-by-source lists them: the renewable
+// sources but Bioenergie as renewable-sources-production has them, and
+// Termoelettrico as the whole thermoelectric production.
+func (y *statsYear) productionBySource() {
+	for _, r := range y.s.RenewableSources {
+		if r.Year == y.year && r.Kind != "Bioenergie" {
+			y.s.ProductionBySource = append(y.s.ProductionBySource, r)
+		}
+	}
+	for _, p := range y.provinces {
+		yp := [2]string{y.y, p}
+		if y.thermoNet[yp] <= 0 {
+			continue
+		}
+		region, _ := energy.RegionOf(p)
+		y.s.ProductionBySource = append(y.s.ProductionBySource,
+			ProvinceStat{y.year, energy.Lorda, region, p, "Termoelettrico", statsRound(y.thermoGross[yp])},
+			ProvinceStat{y.year, energy.Netta, region, p, "Termoelettrico", statsRound(y.thermoNet[yp])})
+	}
+}
+
 // sortStats sorts the statistics by year and then by their text fields.
 func sortStats(s *Stats) {
 	sortProvince := func(a, b ProvinceStat) int {
 		return cmp.Or(cmp.Compare(a.Year, b.Year), strings.Compare(a.Region, b.Region), strings.Compare(a.Province, b.Province),
 			strings.Compare(a.Kind, b.Kind), strings.Compare(a.Type, b.Type))
 	}
-	for _, l := range [][]ProvinceStat{s.ThermoHeat, s.RenewableSources, s.Hydric, s.GenerationPlants} {
+	for _, l := range [][]ProvinceStat{s.ThermoHeat, s.RenewableSources, s.Hydric, s.GenerationPlants, s.ProductionBySource} {
 		slices.SortFunc(l, sortProvince)
 	}
 	slices.SortFunc(s.EnergyBySource, func(a, b RegionStat) int {

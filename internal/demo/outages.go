@@ -33,6 +33,11 @@ func MacroUsers() []string {
 	return out
 }
 
+// The prevailing fuels of the demo's plant types, from the Adequacy
+// pages' list (energy.PrevailingFuels): thermal units burn traditional
+// fuels; hydro units burn none, so ALTRO (other).
+var thermalFuel, hydroFuel = energy.PrevailingFuels()[0], energy.PrevailingFuels()[1]
+
 // genUnit is a demo production unit.
 type genUnit struct {
 	name, plant, plantType, fuel string
@@ -51,11 +56,11 @@ func genUnits(in dataset.DemoInput, at int64) []genUnit {
 	for z, bz := range biddingZones {
 		share := zoneTable[z].capacity
 		for n := 1; n <= 2; n++ {
-			units = append(units, genUnit{fmt.Sprintf("UP_%s_TERM_%d", bz.Code, n), "Centrale termoelettrica " + bz.Italian, "TERMOELETTRICO", "GAS NATURALE", z,
+			units = append(units, genUnit{fmt.Sprintf("UP_%s_TERM_%d", bz.Code, n), "Centrale termoelettrica " + bz.Italian, "TERMOELETTRICO", thermalFuel, z,
 				math.Round(installed["Thermal"] * share / 40)})
 		}
 		if bz.Zone == energy.North || bz.Zone == energy.CentreSouth || bz.Zone == energy.Calabria {
-			units = append(units, genUnit{"UP_" + bz.Code + "_IDRO_1", "Centrale idroelettrica " + bz.Italian, "IDROELETTRICO", "ACQUA", z,
+			units = append(units, genUnit{"UP_" + bz.Code + "_IDRO_1", "Centrale idroelettrica " + bz.Italian, "IDROELETTRICO", hydroFuel, z,
 				math.Round(installed["Hydro"] * share / 20)})
 		}
 	}
@@ -131,13 +136,21 @@ func outageRow(lo int64, k int, u genUnit, start energy.Date) dataset.Row {
 }
 
 // installedAt returns the demo installed capacity by type, in MW, of the
-// latest year installed-capacity holds up to Unix time at.
+// latest year installed-capacity holds up to Unix time at, or of its first
+// year for a moment before it (the series start before the statistics'
+// window does).
 func installedAt(in dataset.DemoInput, at int64) map[string]float64 {
-	var latest int64
+	var latest, first int64
 	for _, r := range in.From["installed-capacity"] {
 		if r.Time <= at && r.Time > latest {
 			latest = r.Time
 		}
+		if first == 0 || r.Time < first {
+			first = r.Time
+		}
+	}
+	if latest == 0 {
+		latest = first
 	}
 	out := map[string]float64{}
 	for _, r := range in.From["installed-capacity"] {
@@ -201,7 +214,7 @@ func available(in dataset.DemoInput, split bool) []dataset.Row {
 	lo, hi := v1Window(in)
 	at := fleetAt(in)
 	outages := outagesOf(in)
-	kinds := []struct{ plant, fuel, typ string }{{"TERMOELETTRICO", "GAS NATURALE", "Thermal"}, {"IDROELETTRICO", "ACQUA", "Hydro"}}
+	kinds := []struct{ plant, fuel, typ string }{{"TERMOELETTRICO", thermalFuel, "Thermal"}, {"IDROELETTRICO", hydroFuel, "Hydro"}}
 	var rows []dataset.Row
 	for u := lo; u < hi; u += 3600 {
 		units, installed := at(u).units, at(u).installed

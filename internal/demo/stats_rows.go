@@ -13,25 +13,29 @@ import (
 // (GenerationStats) and the load statistics (System.LoadStats), each
 // dataset's texts in its fields' order.
 
-// EnergyBySource writes electrical-energy-by-source: year, region, source.
+// EnergyBySource writes electrical-energy-by-source: year, production
+// type, region, province, source.
 func EnergyBySource(dataset.DemoInput) []dataset.Row {
-	var rows []dataset.Row
-	for _, s := range GenerationStats().EnergyBySource {
-		rows = append(rows, yearRow(s.Year, s.Value, s.Region, s.Source))
-	}
-	return rows
+	return provinceRows(GenerationStats().ProductionBySource, false)
 }
 
-// InstalledCapacity writes installed-capacity: year and type, the last
-// year of the statistics carried forward to the demo's last year (that of
-// the FCR auctions): the page answers the current year and six before, and
-// a client asking this year's capacity should find the latest known.
+// InstalledFirstYear is the first year installed-capacity answers: the
+// live service refuses earlier ones (catalogue.md 5.2).
+const InstalledFirstYear = 2021
+
+// InstalledCapacity writes installed-capacity: year and type from
+// InstalledFirstYear, the last year of the statistics carried forward to
+// the demo's last year (that of the FCR auctions): the page answers the
+// current year and six before, and a client asking this year's capacity
+// should find the latest known.
 func InstalledCapacity(dataset.DemoInput) []dataset.Row {
 	var rows []dataset.Row
 	stats := GenerationStats().InstalledCapacity
 	last := 0
 	for _, s := range stats {
-		rows = append(rows, yearRow(s.Year, s.Value, s.Type))
+		if s.Year >= InstalledFirstYear {
+			rows = append(rows, yearRow(s.Year, s.Value, s.Type))
+		}
 		last = max(last, s.Year)
 	}
 	for y := last + 1; y <= FCRStart.Year; y++ {
@@ -80,8 +84,9 @@ func ThermoelectricHeat(dataset.DemoInput) []dataset.Row {
 }
 
 // provinceRows returns the rows of province statistics whose text fields
-// are Type, Region, Province and Kind in that order, or, with noType,
-// Region, Province and Kind.
+// are Type, Region, Province and Kind in that order, the region spelled as
+// the generation-plants family spells it (energy.PlantRegion), or, with
+// noType (thermoelectric heat), Region, Province and Kind.
 func provinceRows(stats []ProvinceStat, noType bool) []dataset.Row {
 	rows := make([]dataset.Row, 0, len(stats))
 	for _, s := range stats {
@@ -89,7 +94,7 @@ func provinceRows(stats []ProvinceStat, noType bool) []dataset.Row {
 			rows = append(rows, yearRow(s.Year, s.Value, s.Region, s.Province, s.Kind))
 			continue
 		}
-		rows = append(rows, yearRow(s.Year, s.Value, s.Type, s.Region, s.Province, s.Kind))
+		rows = append(rows, yearRow(s.Year, s.Value, s.Type, energy.PlantRegion(s.Region), s.Province, s.Kind))
 	}
 	return rows
 }

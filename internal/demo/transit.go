@@ -14,6 +14,14 @@ func TransitLimits(in dataset.DemoInput, vocab energy.ZoneVocab) []dataset.Row {
 	return transitRows(in, vocab, transitLimit)
 }
 
+// FinalTransitLimits writes the final limit of every zone link in both
+// directions and session: the limit the day's last session works with
+// (TransitLimits' for that session), which later sessions know best.
+func FinalTransitLimits(in dataset.DemoInput, vocab energy.ZoneVocab) []dataset.Row {
+	last := len(energy.MarketSessions()) - 1
+	return transitRows(in, vocab, func(u int64, k, dir, _ int) float64 { return transitLimit(u, k, dir, last) })
+}
+
 // TransitMargins writes what the limits leave free after the scheduled
 // internal exchange in that direction.
 func TransitMargins(in dataset.DemoInput, vocab energy.ZoneVocab) []dataset.Row {

@@ -31,22 +31,30 @@ func ScheduledForeignExchange(in dataset.DemoInput) []dataset.Row {
 	return foreignRows(transmissionHours(in.First, in.Last), true)
 }
 
+// foreignRows returns the physical flows across the borders, or the
+// scheduled exchanges with each counterpart (energy.ExchangeCounterparts):
+// a border's follow its flow; Corsica's, which no border carries, its
+// own mean and swing (BorderMW).
 func foreignRows(hours []int64, scheduled bool) []dataset.Row {
 	borders := energy.Borders()
 	width := 3
 	if scheduled {
-		width = 1
+		borders, width = energy.ExchangeCounterparts(), 1
 	}
 	rows := make([]dataset.Row, 0, len(hours)*len(borders))
 	nums := make([]float64, 0, len(hours)*len(borders)*width)
 	for _, u := range hours {
 		for k, c := range borders {
-			f := ForeignFlow(k, u)
 			n := len(nums)
 			if scheduled {
-				_, swing := BorderMW(c)
+				mean, swing := BorderMW(c)
+				f := mean
+				if c != energy.Corsica {
+					f = ForeignFlow(k, u)
+				}
 				nums = append(nums, math.Round(f+0.08*swing*Noise(0x5c4e, u, int64(k))))
 			} else {
+				f := ForeignFlow(k, u)
 				nums = append(nums, math.Max(f, 0), math.Max(-f, 0), f)
 			}
 			rows = append(rows, dataset.Row{Time: u, Text: []string{c}, Num: nums[n:len(nums):len(nums)]})

@@ -62,6 +62,8 @@ func BorderZone(country string) energy.Zone {
 		return energy.CentreSouth
 	case "Malta":
 		return energy.Sicily
+	case energy.Corsica:
+		return energy.Sardinia
 	}
 	return energy.North
 }

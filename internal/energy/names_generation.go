@@ -1,5 +1,7 @@
 package energy
 
+import "slices"
+
 // Reference lists of the generation endpoints (/generation/v2.0/...).
 
 // GenerationTypeNames returns the six types the actual-generation,
@@ -15,11 +17,61 @@ func BalanceTypeNames() *Names {
 	return Plain("Thermal", "Wind", "Geothermal", "Photovoltaic", "Self-consumption", "Hydro", "Pumping-consumption", "Net Foreign Exchange")
 }
 
-// PlantSourceNames returns the sources of generation-plants and
-// electrical-energy-by-source: the page's filter list and Bioenergie, which
-// its example answer shows.
+// AccumuloStandAlone is generation-plants' source for standalone storage,
+// which the live service lists from 2023 (catalogue.md 5.2).
+const AccumuloStandAlone = "Accumulo stand alone"
+
+// PlantSourceNames returns the sources of generation-plants: the page's
+// filter list, Bioenergie, which its example answer shows, and Accumulo
+// stand alone, which the live service sends from 2023.
 func PlantSourceNames() *Names {
-	return Plain("Bioenergie", "Eolico", "Fotovoltaico", "Geotermoelettrico", "Idrico", "Termoelettrico")
+	return Plain(AccumuloStandAlone, "Bioenergie", "Eolico", "Fotovoltaico", "Geotermoelettrico", "Idrico", "Termoelettrico")
+}
+
+// EnergySourceNames returns the sources of electrical-energy-by-source, its
+// page's list: no Bioenergie (bioenergies count in Termoelettrico there).
+func EnergySourceNames() *Names {
+	return Plain("Eolico", "Fotovoltaico", "Geotermoelettrico", "Idrico", "Termoelettrico")
+}
+
+// ValleDAostaPlants is Valle d'Aosta as the live generation-plants family
+// writes it; the thermoelectric statistics write the canonical spelling.
+const ValleDAostaPlants = "Valle D'Aosta"
+
+// PlantRegion returns region as the generation-plants family spells it.
+func PlantRegion(region string) string {
+	if region == valleDAosta {
+		return ValleDAostaPlants
+	}
+	return region
+}
+
+// PlantRegionNames returns RegionNames as the generation-plants family
+// spells them; the canonical spelling stays an alias.
+func PlantRegionNames() *Names {
+	var es []Name
+	for _, r := range regionTable() {
+		e := Name{Value: PlantRegion(r.name), Aliases: r.aliases}
+		if e.Value != r.name {
+			e.Aliases = append(slices.Clone(r.aliases), r.name)
+		}
+		es = append(es, e)
+	}
+	slices.SortFunc(es, func(a, b Name) int { return compareStrings(a.Value, b.Value) })
+	return NewNames(es...)
+}
+
+// PlantProvinceNames returns ProvinceNames, each belonging to its region
+// as PlantRegionNames spells it.
+func PlantProvinceNames() *Names {
+	var es []Name
+	for _, r := range regionTable() {
+		for _, p := range r.provinces {
+			es = append(es, Name{Value: p.name, Aliases: p.aliases, Parent: PlantRegion(r.name)})
+		}
+	}
+	slices.SortFunc(es, func(a, b Name) int { return compareStrings(a.Value, b.Value) })
+	return NewNames(es...)
 }
 
 // RenewableSourceNames returns the sources of renewable-sources-production.

@@ -33,6 +33,16 @@ func Borders() []string {
 // BorderNames returns Borders as a reference list.
 func BorderNames() *Names { return Plain(Borders()...) }
 
+// Corsica is the counterpart of Italy's scheduled exchanges over the
+// Sardinia - Corsica links (SARCO, SACOI), which the scheduled foreign
+// exchange's page names beside the neighbouring TSOs and Malta; the
+// physical flows count those links in Sardinia's, not as a border.
+const Corsica = "Corsica"
+
+// ExchangeCounterparts returns the counterparts of the scheduled foreign
+// exchanges: Borders, then Corsica.
+func ExchangeCounterparts() []string { return append(Borders(), Corsica) }
+
 // ZoneLinks returns the interconnections between the bidding zones, each
 // as its two zones with the southern or island end first, the direction in
 // which the portal names them ("Centre-North -> North").

@@ -84,6 +84,10 @@ type nameAliases struct {
 // aliasing them to the old ones, when data arrive that name them. The pre-2016
 // provinces (Carbonia-Iglesias, Olbia-Tempio, ...) are not aliases for the same
 // reason: their municipalities were split between today's units.
+// valleDAosta is the canonical spelling of the region, which the
+// thermoelectric statistics use; PlantRegion respells it.
+const valleDAosta = "Valle d'Aosta"
+
 func regionTable() []struct {
 	name      string
 	aliases   []string
@@ -139,7 +143,7 @@ func regionTable() []struct {
 			{"Bolzano", []string{"Bolzano/Bozen", "Bozen"}}, {"Trento", nil},
 		}},
 		{"Umbria", nil, []nameAliases{{"Perugia", nil}, {"Terni", nil}}},
-		{"Valle d'Aosta", []string{"Valle d'Aosta/Vallée d'Aoste", "Vallée d'Aoste"}, []nameAliases{
+		{valleDAosta, []string{"Valle d'Aosta/Vallée d'Aoste", "Vallée d'Aoste"}, []nameAliases{
 			{"Aosta", []string{"Valle d'Aosta/Vallée d'Aoste", "Valle d'Aosta"}},
 		}},
 		{"Veneto", nil, []nameAliases{

@@ -84,6 +84,15 @@ func MarketSessions() []string { return []string{"MSD1", "MSD2", "MSD3", "MSD4",
 // less load) and DOWN.
 func Directions() []string { return []string{"UP", "DOWN"} }
 
+// DirectionTotal is the third direction of the market quantity and costs
+// pages: UP less DOWN, "their total".
+const DirectionTotal = "TOTAL"
+
+// PrevailingFuels returns the Adequacy pages' prevailing fuels, as their
+// examples write them: TERMICO TRADIZIONALE (expected capacity) and
+// ALTRO (aggregate capacity).
+func PrevailingFuels() []string { return []string{"TERMICO TRADIZIONALE", "ALTRO"} }
+
 // BalanceZone is a zone of the commercial balance prices within its
 // macrozone.
 type BalanceZone struct{ Macrozone, Code string }
