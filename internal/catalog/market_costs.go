@@ -14,10 +14,10 @@ var costsShape = marketShape{demo.MarketShape{Zones: energy.ZoneItalian, Dirs: t
 // MarketCosts are what the energy the markets moved cost.
 func MarketCosts() *dataset.Dataset {
 	d := marketZoneSeries("output/costs", "Market costs",
-		"UP (sell) and DOWN (buy) cost of the offers accepted per bidding zone and session, every hour, in EUR: the quantities accepted at their offered prices; DOWN costs are what sellers paid back, so negative.",
+		"UP (sell) and DOWN (buy) cost of the offers accepted per bidding zone and session, every hour (every quarter hour from 1 October 2025), in EUR: the quantities accepted at their offered prices; DOWN costs are what sellers paid back, so negative.",
 		"costs", costsShape, demo.MarketCosts, nil,
-		number(dataset.Sum, "cost_euro", "Cost of the hour's accepted energy, EUR", -1e9, 1e9))
+		number(dataset.Sum, "cost_euro", "Cost of the period's accepted energy, EUR", -1e9, 1e9))
 	d.Source = dataset.Source{Ref: portal("market", "Costs"), Confidence: "H",
-		Guess: "The zone vocabulary (the example's Calabria is the same in all) and the hourly grain (the example's reference_date is a day)."}
+		Guess: "The zone vocabulary (the example's Calabria is the same in all) and the hourly grain before 1 October 2025 (the example's reference_date is a day)."}
 	return d
 }

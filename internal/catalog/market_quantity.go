@@ -14,9 +14,9 @@ var quantityShape = marketShape{demo.MarketShape{Zones: energy.ZoneCode, Dirs: t
 // in each zone, session and direction.
 func MarketQuantity() *dataset.Dataset {
 	d := marketZoneSeries("output/quantity", "Market quantity",
-		"Energy accepted on the dispatching-services and balancing markets per bidding zone, session and direction, every hour, in MWh.",
+		"Energy accepted on the dispatching-services and balancing markets per bidding zone, session and direction, every hour (every quarter hour from 1 October 2025), in MWh.",
 		"quantity", quantityShape, demo.MarketQuantity, nil,
-		number(dataset.Sum, "quantity_MWh", "Energy accepted in the hour, MWh", 0, 100000))
-	d.Source = dataset.Source{Ref: portal("market", "Quantity"), Confidence: "H", Guess: "The hourly grain (the example's reference_date is a day)."}
+		number(dataset.Sum, "quantity_MWh", "Energy accepted in the hour or quarter hour, MWh", 0, 100000))
+	d.Source = dataset.Source{Ref: portal("market", "Quantity"), Confidence: "H", Guess: "The hourly grain before 1 October 2025 (the example's reference_date is a day)."}
 	return d
 }
