@@ -31,6 +31,9 @@ type catalogDataset struct {
 	Array       string         `json:"array"`
 	Source      *catalogSource `json:"source"` // null for a dataset that declares none
 	Granularity string         `json:"granularity"`
+	// GrainChanges are the days from which the records come at another
+	// granularity (quarter hours after hours), each with its source.
+	GrainChanges []catalogGrainChange `json:"grain_changes,omitempty"`
 	// Resolutions are the values resolution takes, for a time series that
 	// can be aggregated, and Aggregations how each field aggregates then,
 	// by name; NoResolution says why a time series cannot.
@@ -74,6 +77,14 @@ type catalogSource struct {
 	Ref        string `json:"ref"`
 	Confidence string `json:"confidence"`
 	Guess      string `json:"guess,omitempty"`
+}
+
+// catalogGrainChange is a day from which a dataset's records come at
+// another granularity, and where that was read.
+type catalogGrainChange struct {
+	From        string        `json:"from"` // yyyy-mm-dd, the first day at Granularity
+	Granularity string        `json:"granularity"`
+	Source      catalogSource `json:"source"`
 }
 
 type catalogParam struct {
@@ -148,6 +159,10 @@ func describeDataset(o Options, d *dataset.Dataset, t *dataset.Table, now time.T
 	}
 	if d.Source.Ref != "" {
 		cd.Source = &catalogSource{Ref: d.Source.Ref, Confidence: d.Source.Confidence, Guess: d.Source.Guess}
+	}
+	for _, c := range d.GrainChanges {
+		cd.GrainChanges = append(cd.GrainChanges, catalogGrainChange{From: c.From.String(), Granularity: c.Grain.String(),
+			Source: catalogSource{Ref: c.Source.Ref, Confidence: c.Source.Confidence, Guess: c.Source.Guess}})
 	}
 	if d.Derive != nil {
 		cd.Derived = d.Derive.From

@@ -158,7 +158,7 @@ func schemaName(d *dataset.Dataset) string {
 // pathItem documents d's path, or with alias > 0 its alias-th further path:
 // its GET, and the 405 that answers other methods there.
 func pathItem(d *dataset.Dataset, name string, alias int) *yaml.Node {
-	desc := d.Doc + "\n\n" + sourceNote(d.Source)
+	desc := d.Doc + "\n\n" + sourceNote(d.Source) + grainChangeNotes(d)
 	var params []*yaml.Node
 	empty := false // whether some filter value gets the empty body
 	for _, p := range d.Parameters() {
@@ -351,6 +351,17 @@ func sourceNote(s dataset.Source) string {
 		note += " Still a guess: " + s.Guess
 	}
 	return note + "\n\n"
+}
+
+// grainChangeNotes tells from which days d's records come at another
+// grain, and where that was read, as GET /catalog's grain_changes do.
+func grainChangeNotes(d *dataset.Dataset) string {
+	var b strings.Builder
+	for _, c := range d.GrainChanges {
+		fmt.Fprintf(&b, "**Grain.** Records every %s from %s (%s).", c.Grain, c.From, strings.TrimSuffix(sourceNote(c.Source), "\n\n"))
+		b.WriteString("\n\n")
+	}
+	return b.String()
 }
 
 func responseSchema(d *dataset.Dataset, name string) *yaml.Node {

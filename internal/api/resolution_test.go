@@ -138,7 +138,8 @@ func TestResolutionEveryAggregation(t *testing.T) {
 	met := map[dataset.Aggregation]bool{}
 	for _, d := range cat.All() {
 		for _, g := range d.Resolutions() {
-			if g == d.Grain {
+			// The days asked for (2024) are before any grain change.
+			if g <= d.Grain {
 				continue
 			}
 			base := resolutionQuery(d)

@@ -13,10 +13,10 @@ var acceptedShape = marketShape{demo.MarketShape{Zones: energy.ZoneCenter, Types
 // MarketAcceptedOffers count the offers the markets accepted.
 func MarketAcceptedOffers() *dataset.Dataset {
 	d := marketZoneSeries("output/accepted-offers", "Accepted offers",
-		"Number of offers accepted per bidding zone, session and direction, every hour: a count, not energy.",
+		"Number of offers accepted per bidding zone, session and direction, every hour (every quarter hour from 1 October 2025): a count, not energy.",
 		"accepted_offers", acceptedShape, demo.MarketAcceptedOffers, nil,
 		number(dataset.Sum, "offer", "Number of offers accepted", 0, 100000))
 	d.Source = dataset.Source{Ref: portal("market", "Accepted_Offers"), Confidence: "H",
-		Guess: "The hourly grain (the example's reference_date is a day)."}
+		Guess: "The hourly grain before 1 October 2025 (the example's reference_date is a day)."}
 	return d
 }

@@ -29,9 +29,10 @@ type marketShape struct {
 	sessionRequired bool
 }
 
-// marketZoneSeries is the shape most Market datasets share: per hour,
-// bidding zone, session, type and direction as shape says; values follow.
-// Its demo data is gen's for shape.
+// marketZoneSeries is the shape most Market datasets share: per hour
+// (per quarter hour from 1 October 2025: marketQuarterHours), bidding
+// zone, session, type and direction as shape says; values follow. Its
+// demo data is gen's for shape.
 func marketZoneSeries(resource, title, doc, array string, shape marketShape, gen func(dataset.DemoInput, demo.MarketShape) []dataset.Row,
 	extra []dataset.Param, values ...dataset.Field) *dataset.Dataset {
 	params := append([]dataset.Param{v1Dates(0), sessionParam(shape.sessionRequired)}, extra...)
@@ -53,6 +54,7 @@ func marketZoneSeries(resource, title, doc, array string, shape marketShape, gen
 	}
 	fields = append(fields, values...)
 	d := v1("market", resource, "market-"+path.Base(resource), title, doc, array, dataset.Hour, params, fields)
+	d.GrainChanges = []dataset.GrainChange{marketQuarterHours}
 	d.DemoFrom = []string{"total-load", "actual-generation"}
 	d.Demo = func(in dataset.DemoInput) []dataset.Row { return gen(in, shape.MarketShape) }
 	return d

@@ -14,11 +14,11 @@ var costsShape = marketShape{demo.MarketShape{Zones: energy.ZoneItalian, Dirs: t
 // MarketCosts are what the energy the markets moved cost.
 func MarketCosts() *dataset.Dataset {
 	d := marketZoneSeries("output/costs", "Market costs",
-		"UP (sell) and DOWN (buy) cost of the offers accepted per bidding zone and session, every hour, in EUR: the quantities accepted at their offered prices, "+
+		"UP (sell) and DOWN (buy) cost of the offers accepted per bidding zone and session, every hour (every quarter hour from 1 October 2025), in EUR: the quantities accepted at their offered prices, "+
 			"and TOTAL, UP costs less DOWN costs, as the page defines them.",
 		"costs", costsShape, demo.MarketCosts, nil,
-		number(dataset.Sum, "cost_euro", "Cost of the hour's accepted energy, EUR", -1e9, 1e9))
+		number(dataset.Sum, "cost_euro", "Cost of the period's accepted energy, EUR", -1e9, 1e9))
 	d.Source = dataset.Source{Ref: portal("market", "Costs"), Confidence: "H",
-		Guess: "The zone vocabulary (the example's Calabria is the same in all) and the hourly grain (the example's reference_date is a day). TOTAL as a third value of direction (L-M)."}
+		Guess: "The zone vocabulary (the example's Calabria is the same in all) and the hourly grain before 1 October 2025 (the example's reference_date is a day). TOTAL as a third value of direction (L-M)."}
 	return d
 }

@@ -14,7 +14,7 @@ var submittedShape = marketShape{demo.MarketShape{Zones: energy.ZoneCenter, Type
 // MarketSubmittedOffers count the offers submitted to the markets.
 func MarketSubmittedOffers() *dataset.Dataset {
 	d := marketZoneSeries("input/submitted-offers", "Submitted offers",
-		"Number of offers submitted per bidding zone, session and direction, every hour: a count, always more than those accepted."+unseen,
+		"Number of offers submitted per bidding zone, session and direction, every hour (every quarter hour from 1 October 2025): a count, always more than those accepted."+unseen,
 		"submitted_offers", submittedShape, demo.MarketSubmittedOffers, nil,
 		number(dataset.Sum, "offer", "Number of offers submitted", 0, 1e6))
 	d.Source = dataset.Source{Ref: portal("market", "Submitted_Offers"), Confidence: "L",

@@ -31,8 +31,8 @@ func TestResolutionDeclared(t *testing.T) {
 		if why := d.ResolutionRefusal(); why != "" {
 			t.Errorf("%s: refuses resolution: %s", d.Name, why)
 		}
-		if got := d.Resolutions(); len(got) == 0 || got[0] != d.Grain || got[len(got)-1] != dataset.Month {
-			t.Errorf("%s: resolutions %v, want its grain to a month", d.Name, got)
+		if got := d.Resolutions(); len(got) == 0 || got[0] != d.FinestGrain() || got[len(got)-1] != dataset.Month {
+			t.Errorf("%s: resolutions %v, want its finest grain to a month", d.Name, got)
 		}
 	}
 }

@@ -156,7 +156,7 @@ func (c *Catalog) eachDemo(in DemoInput, want func(*Dataset) bool, fn func(k, n 
 		done := false
 		generate := func() []Row {
 			if !done {
-				rows, done = d.Demo(DemoInput{From: generated, First: in.First, Last: in.Last, Seed: in.Seed}), true
+				rows, done = d.Demo(DemoInput{From: generated, First: in.First, Last: in.Last, Seed: in.Seed, Grain: d.Grain, GrainChanges: d.GrainChanges}), true
 				if needed[d.Name] {
 					generated[d.Name] = rows
 				}

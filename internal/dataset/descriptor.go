@@ -382,7 +382,10 @@ type Dataset struct {
 	MessageParam string
 	// Validation is how invalid parameters are answered.
 	Validation Validation
-	Grain      Grain
+	// Grain is the spacing of the records in time; from each day
+	// GrainChanges names on, the records come at that change's grain.
+	Grain        Grain
+	GrainChanges []GrainChange
 	// NoResolution, for a time series whose records cannot be aggregated
 	// over time, says why (answered 400 to a request for a resolution);
 	// empty when each field declares its Agg.
@@ -426,6 +429,10 @@ type DemoInput struct {
 	StatsFirst int
 	// Seed seeds the synthetic system's weather and noise.
 	Seed uint64
+	// Grain and GrainChanges are the generated dataset's, from its
+	// descriptor (GrainOn); zero when a generator is called directly.
+	Grain        Grain
+	GrainChanges []GrainChange
 }
 
 // EachDemo calls fn for each dataset of c that has a demo generator, in
@@ -493,6 +500,9 @@ func (d *Dataset) Check() (*Layout, error) {
 	}
 	if d.Grain < QuarterHour || d.Grain > Year {
 		return nil, d.errorf("no grain")
+	}
+	if err := d.checkGrainChanges(); err != nil {
+		return nil, err
 	}
 	l, err := d.fieldLayout()
 	if err != nil {

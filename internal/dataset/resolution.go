@@ -70,14 +70,15 @@ var resolutionParam = Param{Name: "resolution", Kind: ResolutionParam,
 func (d *Dataset) TimeSeries() bool { return d.Grain < Month }
 
 // Resolutions returns the resolutions d can be answered at, finest first:
-// its own grain and each coarser one up to a month; none for a dataset
-// that is no time series or cannot be aggregated (ResolutionRefusal).
+// its finest grain (FinestGrain) and each coarser one up to a month; none
+// for a dataset that is no time series or cannot be aggregated
+// (ResolutionRefusal).
 func (d *Dataset) Resolutions() []Grain {
 	if d.ResolutionRefusal() != "" {
 		return nil
 	}
 	var out []Grain
-	for g := d.Grain; g <= Month; g++ {
+	for g := d.FinestGrain(); g <= Month; g++ {
 		out = append(out, g)
 	}
 	return out
@@ -116,11 +117,15 @@ func (qp *queryParser) resolution(p Param) error {
 			g = c
 		}
 	}
+	// A record cannot be split: on a day of hourly records (before a
+	// grain change) PT15M is refused, not answered with hours.
+	lo, hi := qp.q.period()
+	_, coarsest := d.grainsIn(lo, hi)
 	switch {
 	case g == 0:
 		return energy.Errorf(energy.Invalid, "parameter %s value %q is not one of PT15M, PT1H, P1D, P1M", p.Name, s)
-	case g < d.Grain:
-		return energy.Errorf(energy.Invalid, "parameter %s value %q is finer than the records of %s (%s)", p.Name, s, d.Name, d.Grain.ISO())
+	case g < coarsest:
+		return energy.Errorf(energy.Invalid, "parameter %s value %q is finer than the records of %s (%s)%s", p.Name, s, d.Name, coarsest.ISO(), grainChangeNote(d, g))
 	case !qp.q.ChangedSince.IsZero():
 		return energy.Errorf(energy.Invalid, "parameter %s cannot be combined with changedSince: a bucket would aggregate only the records changed", p.Name)
 	}
@@ -129,8 +134,26 @@ func (qp *queryParser) resolution(p Param) error {
 	return nil
 }
 
-// aggregates reports whether q's answer aggregates records.
-func (q *Query) aggregates() bool { return q.Resolution > q.Dataset.Grain }
+// aggregates reports whether q's answer aggregates records: whether some
+// of the records its period holds are finer than its resolution.
+func (q *Query) aggregates() bool {
+	if q.Resolution == 0 {
+		return false
+	}
+	finest, _ := q.Dataset.grainsIn(q.period())
+	return q.Resolution > finest
+}
+
+// grainChangeNote names the day from which d's records come at g or finer,
+// for the refusal of a resolution g on days before it; empty when none.
+func grainChangeNote(d *Dataset, g Grain) string {
+	for _, c := range d.GrainChanges {
+		if c.Grain <= g {
+			return " before " + c.From.DMY() + "; ask for the days from " + c.From.DMY() + " on"
+		}
+	}
+	return ""
+}
 
 // bucket returns the start of the time bucket of grain g that holds t,
 // Unix seconds: quarter hours and hours in absolute time (Europe/Rome's

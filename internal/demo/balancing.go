@@ -80,12 +80,13 @@ func MarketSubmittedOffers(in dataset.DemoInput, shape MarketShape) []dataset.Ro
 	})
 }
 
-// marketRows returns a row per hour of the v1.0 window, zone, session,
-// type and direction (UP, DOWN, then TOTAL) as shape declares them, texts in
-// that order, each with the values value gives (typ is "" for a shape
-// without types, dir 0 without directions).
+// marketRows returns a row per period of the v1.0 window (an hour, or a
+// quarter hour on the days the dataset declares quarter-hourly:
+// v1Periods), zone, session, type and direction (UP, DOWN, then TOTAL) as shape
+// declares them, texts in that order, each with the values value gives
+// (typ is "" for a shape without types, dir 0 without directions).
 func marketRows(in dataset.DemoInput, shape MarketShape, value func(h *v1Hour, z, s, dir int, typ string) []float64) []dataset.Row {
-	hours := v1Hours(in)
+	hours := v1Periods(in)
 	sessions := energy.MarketSessions()
 	directions := shape.Directions()
 	names := shape.Zones.Names()
@@ -127,15 +128,16 @@ func revision(at int64, z, s int) float64 {
 }
 
 // balancingMWh is the energy the market moves in a zone, session and
-// direction in an hour: a standing reserve use plus, UP when the zone's
-// load runs above its forecast and DOWN when below, the forecast error.
+// direction in an hour or quarter hour: a standing reserve use plus, UP
+// when the zone's load runs above its forecast and DOWN when below, the
+// forecast error, over the period's length.
 func balancingMWh(h *v1Hour, z, s, dir int) float64 {
 	err := h.load[z] - h.forecast[z]
 	if dir == 1 {
 		err = -err
 	}
 	base := 0.004 * h.load[z] * (1 + revision(h.at, z, s))
-	return math.Round((base+math.Max(err, 0)*0.8)*1000) / 1000
+	return math.Round((base+math.Max(err, 0)*0.8)*h.hours()*1000) / 1000
 }
 
 // balancingPrice is the price of that energy, EUR/MWh: above the base

@@ -44,21 +44,25 @@ func HourlyGeneration(in dataset.DemoInput) []GenHour {
 }
 
 // ActualGeneration writes the hourly generation as actual-generation's
-// rows: every source in the dataset's order.
+// rows: every source in the dataset's order, each hour of a
+// quarter-hourly day (in.GrainOn) as its four quarter hours.
 func ActualGeneration(in dataset.DemoInput) []dataset.Row {
-	return generationRows(HourlyGeneration(in), false)
+	return generationRows(HourlyGeneration(in), false, in.GrainOn)
 }
 
 // RenewableGeneration writes the renewable sources only.
 func RenewableGeneration(in dataset.DemoInput) []dataset.Row {
-	return generationRows(HourlyGeneration(in), true)
+	return generationRows(HourlyGeneration(in), true, in.GrainOn)
 }
 
 // generationRows returns hours of demo generation as actual-generation
 // rows, or as renewable-generation rows (the renewable sources only), in
-// the datasets' order. Rows of one source share their Text slice, and all
-// rows one backing array of numbers.
-func generationRows(hours []GenHour, renewable bool) []dataset.Row {
+// the datasets' order; on a day grain gives as quarter-hourly, each hour
+// as four quarter hours holding the hour's value, the mean power in GW
+// (the model is hourly, and the live service's quarter-hour values are
+// mean powers, so the quarters average to the hour). Rows of one source
+// share their Text slice, and all rows one backing array of numbers.
+func generationRows(hours []GenHour, renewable bool, grain func(energy.Date) dataset.Grain) []dataset.Row {
 	type source struct {
 		text  []string
 		value func(h *GenHour) float64
@@ -74,16 +78,45 @@ func generationRows(hours []GenHour, renewable bool) []dataset.Row {
 	if renewable {
 		srcs = []source{srcs[0], srcs[1], srcs[2], srcs[5]}
 	}
-	rows := make([]dataset.Row, 0, len(srcs)*len(hours))
-	nums := make([]float64, len(srcs)*len(hours))
+	steps := quarterSteps(hours, grain)
+	n := 0
+	for _, k := range steps {
+		n += k
+	}
+	rows := make([]dataset.Row, 0, len(srcs)*n)
+	nums := make([]float64, len(srcs)*n)
 	for i := range hours {
-		for _, s := range srcs {
-			k := len(rows)
-			nums[k] = s.value(&hours[i])
-			rows = append(rows, dataset.Row{Time: hours[i].At, Text: s.text, Num: nums[k : k+1 : k+1]})
+		for q := range steps[i] {
+			at := hours[i].At + int64(q)*900
+			for _, s := range srcs {
+				k := len(rows)
+				nums[k] = s.value(&hours[i])
+				rows = append(rows, dataset.Row{Time: at, Text: s.text, Num: nums[k : k+1 : k+1]})
+			}
 		}
 	}
 	return rows
+}
+
+// quarterSteps returns, per hour, how many records it is written as: 4
+// on a day grain gives as quarter-hourly, else 1.
+func quarterSteps(hours []GenHour, grain func(energy.Date) dataset.Grain) []int {
+	steps := make([]int, len(hours))
+	var day energy.Date
+	var dayEnd int64
+	quarterly := false
+	for i := range hours {
+		if hours[i].At >= dayEnd {
+			day = energy.DateOf(time.Unix(hours[i].At, 0))
+			dayEnd = day.End().Unix()
+			quarterly = grain(day) == dataset.QuarterHour
+		}
+		steps[i] = 1
+		if quarterly {
+			steps[i] = 4
+		}
+	}
+	return steps
 }
 
 // EnergyBalance sums the demo's hourly generation into days.

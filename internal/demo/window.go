@@ -72,12 +72,55 @@ func v1Quarters(in dataset.DemoInput) []v1Quarter {
 	return out
 }
 
-// v1Hour is one hour of the demo system within v1Window.
+// v1Hour is one hour of the demo system within v1Window, or one quarter
+// hour of it (v1Periods).
 type v1Hour struct {
 	at             int64
 	load, forecast [7]float64 // hourly mean per zone, MW
 	wind, solar    float64    // Italy's generation, GW
 	residual       float64    // Italy's load less wind and solar, GW
+	quarter        bool       // a quarter hour: its own load, the hour's wind and sun
+}
+
+// hours returns how long the period lasts, in hours: what turns its
+// powers (MW) into energies (MWh).
+func (h *v1Hour) hours() float64 {
+	if h.quarter {
+		return 0.25
+	}
+	return 1
+}
+
+// v1Periods returns v1Hours, but on each day in.GrainOn gives as
+// quarter-hourly the quarter hours of the hour: each with its own load
+// and forecast, the hour's wind and sun, and its residual load.
+func v1Periods(in dataset.DemoInput) []v1Hour {
+	hours := v1Hours(in)
+	var quarters []v1Quarter // read at the first quarter-hourly day
+	out := make([]v1Hour, 0, len(hours))
+	k := 0
+	for _, h := range hours {
+		if in.GrainOn(energy.DateOf(time.Unix(h.at, 0))) != dataset.QuarterHour {
+			out = append(out, h)
+			continue
+		}
+		if quarters == nil {
+			quarters = v1Quarters(in)
+		}
+		for k < len(quarters) && quarters[k].at < h.at {
+			k++
+		}
+		for ; k < len(quarters) && quarters[k].at < h.at+3600; k++ {
+			q := v1Hour{at: quarters[k].at, load: quarters[k].load, forecast: quarters[k].forecast, wind: h.wind, solar: h.solar, quarter: true}
+			var italy float64
+			for _, v := range q.load {
+				italy += v
+			}
+			q.residual = italy/1000 - q.wind - q.solar
+			out = append(out, q)
+		}
+	}
+	return out
 }
 
 // v1Hours averages v1Quarters by hour and adds the demo actual generation's
