@@ -58,8 +58,11 @@ type BulkFile struct {
 	LastModified time.Time `json:"last_modified"`
 }
 
-// maxManifestPeriods is the most periods the server puts in one manifest.
-const maxManifestPeriods = 36
+// manifestPeriods is how many periods Mirror asks for in one manifest (the
+// server takes up to 36): a manifest produces the files it lists that are
+// not produced yet, so a short one answers within the server's request
+// timeout even on a store whose demo data are generated on first read.
+const manifestPeriods = 3
 
 // BulkIndex returns the server's list of bulk files by dataset and period.
 func (c *Client) BulkIndex(ctx context.Context) (*BulkIndex, error) {
@@ -244,7 +247,7 @@ func (c *Client) Mirror(ctx context.Context, dir string, o MirrorOptions) (Mirro
 }
 
 // periodChunks returns the periods of ps from from to to, in runs of at
-// most maxManifestPeriods: one manifest each.
+// most manifestPeriods: one manifest each.
 func periodChunks(ps []string, from, to string) [][]string {
 	var in []string
 	for _, p := range ps {
@@ -252,7 +255,7 @@ func periodChunks(ps []string, from, to string) [][]string {
 			in = append(in, p)
 		}
 	}
-	return slices.Collect(slices.Chunk(in, maxManifestPeriods))
+	return slices.Collect(slices.Chunk(in, manifestPeriods))
 }
 
 // mirrorChunk mirrors the files of dataset's periods chunk.

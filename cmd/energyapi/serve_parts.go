@@ -112,6 +112,12 @@ func (p *parts) newCredentials(ctx context.Context, cfg serveConfig, st store) (
 	if err != nil {
 		return err
 	}
+	// Loaded before the first request, not by the first poll: a request
+	// served before would meet no client in memory (each of its checks
+	// going to the store, its log naming no client).
+	if _, err := p.reg.Load(ctx); err != nil {
+		return err
+	}
 	p.keys, err = auth.NewKeyring(ctx, st, auth.KeyringConfig{Rotation: cfg.keyRotation, Activation: 2 * keyReload, TokenTTL: cfg.tokenTTL}, time.Now, rand.Reader)
 	if err != nil {
 		return err

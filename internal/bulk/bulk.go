@@ -156,7 +156,10 @@ func (p *Producer) File(ctx context.Context, snap *dataset.Snapshot, d *dataset.
 		return nil, notFound(d, period)
 	}
 	ik := infoKey{d.Name, period, f}
-	return p.files.Load(ctx, fileKey{ik, m.Version}, func(ctx context.Context) (*File, int64, error) {
+	// The production runs to its end even if the request that started it
+	// gives up (its deadline, a client gone): the file is kept, so that the
+	// request asked again finds it rather than starting over.
+	return p.files.Load(context.WithoutCancel(ctx), fileKey{ik, m.Version}, func(ctx context.Context) (*File, int64, error) {
 		body, err := p.produce(ctx, snap, d, period, f)
 		if err != nil {
 			return nil, 0, err
