@@ -2,13 +2,12 @@ package api
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"sync"
 	"sync/atomic"
 	"time"
-
-	"github.com/energyapi/energyapi/internal/energy"
 )
 
 // withDeadline gives each request a deadline of d (d <= 0: none). Work that
@@ -167,7 +166,7 @@ func (q *deadlines) answer(dl *deadline) {
 	w, r := dl.tw.w, dl.r
 	dl.tw.timeout(func() {
 		w.Header().Set("Retry-After", "1")
-		writeError(w, r, q.log, energy.Errorf(energy.Unavailable, "The request took longer than %s: retry after 1 s", q.d))
+		writeUnavailable(w, r, q.log, "1", fmt.Sprintf("The request took longer than %s: retry after 1 s", q.d))
 		_ = http.NewResponseController(w).Flush()
 	})
 }

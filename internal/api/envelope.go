@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strconv"
 
+	"github.com/energyapi/energyapi/internal/auth"
 	"github.com/energyapi/energyapi/internal/dataset"
 	"github.com/energyapi/energyapi/internal/energy"
 )
@@ -82,6 +83,19 @@ func writeError(w http.ResponseWriter, r *http.Request, log *slog.Logger, err er
 		msg = "Input Validation Error: " + msg
 	}
 	encode(w, status, errorResponse{Result: result{Message: msg, Status: statusError}})
+}
+
+// writeUnavailable answers 503 with Retry-After secs, for a refusal of the
+// server's own (overload, a deadline) that can meet any path: in the OAuth
+// error shape on the OAuth endpoints, whose clients read no other, and in
+// the result envelope everywhere else.
+func writeUnavailable(w http.ResponseWriter, r *http.Request, log *slog.Logger, secs, msg string) {
+	if auth.IsOAuthPath(r.URL.Path) {
+		auth.RefuseUnavailable(w, secs, msg)
+		return
+	}
+	w.Header().Set("Retry-After", secs)
+	writeError(w, r, log, energy.Errorf(energy.Unavailable, "%s", msg))
 }
 
 // writeQueryError answers a request for d whose parameters ParseQuery

@@ -117,8 +117,7 @@ func limitInFlight(o Options) func(http.Handler) http.Handler {
 			}
 			if got := a.acquire(r.Context(), arrived); got != admitted {
 				secs := a.retryAfter(got)
-				w.Header().Set("Retry-After", secs)
-				writeError(w, r, o.Log, energy.Errorf(energy.Unavailable, "The server is busy: retry after %s s", secs))
+				writeUnavailable(w, r, o.Log, secs, "The server is busy: retry after "+secs+" s")
 				return
 			}
 			if o.Observability.Metrics != nil {

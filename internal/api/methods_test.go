@@ -61,13 +61,7 @@ func concrete(p string) string {
 
 // oauthFamily reports whether path belongs to the OAuth endpoints, which
 // answer errors as RFC 6749 section 5.2 does, not in the result envelope.
-func oauthFamily(path string) bool {
-	switch path {
-	case auth.TokenPath, "/transparency/oauth/accessToken", auth.RegisterPath, auth.RevokePath, auth.IntrospectPath, auth.MetadataPath:
-		return true
-	}
-	return strings.HasPrefix(path, "/developers/") || strings.HasPrefix(path, "/operator/")
-}
+func oauthFamily(path string) bool { return auth.IsOAuthPath(path) }
 
 // TestWrongMethodAnswers405 walks every route a server with every opt-in
 // surface registers and sends each path every method it does not serve:

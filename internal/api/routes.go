@@ -27,8 +27,8 @@ func addRoutes(rt *router, o Options) {
 	// No method in these patterns: the endpoint itself answers other methods
 	// with 405 in the OAuth error shape.
 	token := journaled(o, "", injectFaults(o, "", tokenClient, tokenEndpoint(o)))
-	handle("/public-api/access-token", token)
-	handle("/transparency/oauth/accessToken", token) // legacy path, same handler
+	handle(auth.TokenPath, token)
+	handle(auth.LegacyTokenPath, token) // legacy path, same handler
 	// Every dataset of the catalogue, at its path and its aliases.
 	cache := newAnswerCache(answerBudget(o.Cache))
 	for _, d := range o.Data.Catalog.All() {

@@ -12,9 +12,10 @@ import (
 // Paths of the standard endpoints, which the metadata (RFC 8414) names.
 const (
 	TokenPath        = "/public-api/access-token"
-	RegisterPath     = "/register"   // RFC 7591
-	RevokePath       = "/revoke"     // RFC 7009
-	IntrospectPath   = "/introspect" // RFC 7662
+	LegacyTokenPath  = "/transparency/oauth/accessToken" // the same endpoint
+	RegisterPath     = "/register"                       // RFC 7591
+	RevokePath       = "/revoke"                         // RFC 7009
+	IntrospectPath   = "/introspect"                     // RFC 7662
 	JWKSPath         = "/.well-known/jwks.json"
 	MetadataPath     = "/.well-known/oauth-authorization-server" // RFC 8414
 	documentationURL = "/docs"

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/energyapi/energyapi/internal/energy"
@@ -427,6 +428,27 @@ func (s *SelfService) HandleApprove() http.Handler {
 		s.Log.InfoContext(r.Context(), "client approved", "client_id", id)
 		s.writeApp(w, r, id, "")
 	})
+}
+
+// RefuseUnavailable answers 503 in the OAuth error shape of these endpoints and
+// the token endpoint (temporarily_unavailable, no-store), with Retry-After
+// retry: how the server's overload and deadline refusals answer them.
+func RefuseUnavailable(w http.ResponseWriter, retry, msg string) {
+	noStore(w)
+	w.Header().Set("Retry-After", retry)
+	writeJSON(w, http.StatusServiceUnavailable, oauthError{Error: "temporarily_unavailable", Description: msg})
+}
+
+// IsOAuthPath reports whether path is one of the endpoints that answer in
+// the OAuth error shape (RFC 6749 section 5.2) rather than the result
+// envelope: the token endpoint (and its legacy path), the RFC endpoints,
+// and the developer's and operator's.
+func IsOAuthPath(path string) bool {
+	switch path {
+	case TokenPath, LegacyTokenPath, RegisterPath, RevokePath, IntrospectPath, MetadataPath:
+		return true
+	}
+	return strings.HasPrefix(path, "/developers/") || strings.HasPrefix(path, "/operator/")
 }
 
 // RefuseMethod answers 405 with an Allow header listing allow, in the
