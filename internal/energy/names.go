@@ -1,6 +1,9 @@
 package energy
 
-import "slices"
+import (
+	"cmp"
+	"slices"
+)
 
 // Names is a reference list matched by the rules at the top of
 // reference.go: canonical values in their documented order, each with the
@@ -85,7 +88,7 @@ func RegionNames() *Names {
 	for _, r := range regionTable() {
 		es = append(es, Name{Value: r.name, Aliases: r.aliases})
 	}
-	slices.SortFunc(es, func(a, b Name) int { return compareStrings(a.Value, b.Value) })
+	slices.SortFunc(es, func(a, b Name) int { return cmp.Compare(a.Value, b.Value) })
 	return NewNames(es...)
 }
 
@@ -98,7 +101,7 @@ func ProvinceNames() *Names {
 			es = append(es, Name{Value: p.name, Aliases: p.aliases, Parent: r.name})
 		}
 	}
-	slices.SortFunc(es, func(a, b Name) int { return compareStrings(a.Value, b.Value) })
+	slices.SortFunc(es, func(a, b Name) int { return cmp.Compare(a.Value, b.Value) })
 	return NewNames(es...)
 }
 
@@ -113,14 +116,4 @@ func ZoneNames() *Names {
 		vs[i] = string(z)
 	}
 	return Plain(vs...)
-}
-
-func compareStrings(a, b string) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }

@@ -1,6 +1,9 @@
 package energy
 
-import "slices"
+import (
+	"cmp"
+	"slices"
+)
 
 // Reference lists of the generation endpoints (/generation/v2.0/...).
 
@@ -57,7 +60,7 @@ func PlantRegionNames() *Names {
 		}
 		es = append(es, e)
 	}
-	slices.SortFunc(es, func(a, b Name) int { return compareStrings(a.Value, b.Value) })
+	slices.SortFunc(es, func(a, b Name) int { return cmp.Compare(a.Value, b.Value) })
 	return NewNames(es...)
 }
 
@@ -70,7 +73,7 @@ func PlantProvinceNames() *Names {
 			es = append(es, Name{Value: p.name, Aliases: p.aliases, Parent: PlantRegion(r.name)})
 		}
 	}
-	slices.SortFunc(es, func(a, b Name) int { return compareStrings(a.Value, b.Value) })
+	slices.SortFunc(es, func(a, b Name) int { return cmp.Compare(a.Value, b.Value) })
 	return NewNames(es...)
 }
 
