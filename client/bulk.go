@@ -116,32 +116,7 @@ func (c *Client) bulkManifest(ctx context.Context, dataset, from, to, tag string
 // answers are *APIError. It retries as get does: once with a new token
 // after a 401, and under the retry policy after 429 or 503.
 func (c *Client) send(ctx context.Context, u string, header http.Header) (*http.Response, error) {
-	freshToken := false
-	for attempt := 1; ; attempt++ {
-		resp, err := c.sendOnce(ctx, u, header)
-		if err == nil {
-			return resp, nil
-		}
-		var ae *APIError
-		if !errors.As(err, &ae) {
-			return nil, err
-		}
-		if ae.staleToken && !freshToken {
-			freshToken = true
-			attempt--
-			continue
-		}
-		if !ae.retryable() || attempt >= c.retry.MaxAttempts {
-			return nil, err
-		}
-		wait, ok := c.backoff(attempt, ae.RetryAfter)
-		if !ok {
-			return nil, err
-		}
-		if err := c.sleep(ctx, wait); err != nil {
-			return nil, err
-		}
-	}
+	return withRetries(ctx, c, func() (*http.Response, error) { return c.sendOnce(ctx, u, header) })
 }
 
 func (c *Client) sendOnce(ctx context.Context, u string, header http.Header) (*http.Response, error) {

@@ -178,15 +178,23 @@ func sleepContext(ctx context.Context, d time.Duration) error {
 // get fetches path?query with retries and returns the body of a 200.
 func (c *Client) get(ctx context.Context, path string, query url.Values) ([]byte, error) {
 	u := c.base + path + "?" + query.Encode()
+	return withRetries(ctx, c, func() ([]byte, error) { return c.getOnce(ctx, u) })
+}
+
+// withRetries calls once until it succeeds or fails for good: one more try
+// with a new token after a 401, and tries under the retry policy after 429
+// or 503. Any other error is returned as it is.
+func withRetries[T any](ctx context.Context, c *Client, once func() (T, error)) (T, error) {
+	var zero T
 	freshToken := false
 	for attempt := 1; ; attempt++ {
-		body, err := c.getOnce(ctx, u)
+		v, err := once()
 		if err == nil {
-			return body, nil
+			return v, nil
 		}
 		var ae *APIError
 		if !errors.As(err, &ae) {
-			return nil, err
+			return zero, err
 		}
 		if ae.staleToken && !freshToken {
 			// The token expired or was revoked early: one more try with a
@@ -196,14 +204,14 @@ func (c *Client) get(ctx context.Context, path string, query url.Values) ([]byte
 			continue
 		}
 		if !ae.retryable() || attempt >= c.retry.MaxAttempts {
-			return nil, err
+			return zero, err
 		}
 		wait, ok := c.backoff(attempt, ae.RetryAfter)
 		if !ok {
-			return nil, err
+			return zero, err
 		}
 		if err := c.sleep(ctx, wait); err != nil {
-			return nil, err
+			return zero, err
 		}
 	}
 }
