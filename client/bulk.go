@@ -120,21 +120,9 @@ func (c *Client) send(ctx context.Context, u string, header http.Header) (*http.
 }
 
 func (c *Client) sendOnce(ctx context.Context, u string, header http.Header) (*http.Response, error) {
-	var token string
-	if c.tokens != nil {
-		var err error
-		if token, err = c.tokens.get(ctx); err != nil {
-			return nil, err
-		}
-	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
+	req, token, err := c.newGet(ctx, u, header)
 	if err != nil {
-		return nil, fmt.Errorf("client: %w", err)
-	}
-	req.Header = header.Clone()
-	req.Header.Set("User-Agent", c.userAgent)
-	if token != "" {
-		req.Header.Set("Authorization", "Bearer "+token)
+		return nil, err
 	}
 	resp, err := c.hc.Do(req)
 	if err != nil {
@@ -146,12 +134,7 @@ func (c *Client) sendOnce(ctx context.Context, u string, header http.Header) (*h
 	}
 	defer resp.Body.Close()
 	body, _ := readBody(resp)
-	ae := newAPIError(resp.StatusCode, resp.Header, body, c.now())
-	if resp.StatusCode == http.StatusUnauthorized && token != "" {
-		c.tokens.invalidate(token)
-		ae.staleToken = true
-	}
-	return nil, ae
+	return nil, c.refused(resp, body, token)
 }
 
 // MirrorOptions choose what Mirror mirrors.

@@ -239,25 +239,14 @@ func (c *Client) backoff(attempt int, retryAfter time.Duration) (wait time.Durat
 
 // getOnce makes one request. Answers other than 200 are *APIError.
 func (c *Client) getOnce(ctx context.Context, u string) ([]byte, error) {
-	var token string
-	if c.tokens != nil {
-		var err error
-		if token, err = c.tokens.get(ctx); err != nil {
-			return nil, err
-		}
-	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
+	req, token, err := c.newGet(ctx, u, nil)
 	if err != nil {
-		return nil, fmt.Errorf("client: %w", err)
+		return nil, err
 	}
 	req.Header.Set("Accept", "application/json")
 	// Set here, the header turns off http.Transport's own gzip handling
 	// (which asks for gzip only): readBody decodes either coding.
 	req.Header.Set("Accept-Encoding", acceptEncoding)
-	req.Header.Set("User-Agent", c.userAgent)
-	if token != "" {
-		req.Header.Set("Authorization", "Bearer "+token)
-	}
 	var cachedTag string
 	var cached []byte
 	if c.cache != nil {
@@ -284,10 +273,41 @@ func (c *Client) getOnce(ctx context.Context, u string) ([]byte, error) {
 		}
 		return body, nil
 	}
+	return nil, c.refused(resp, body, token)
+}
+
+// newGet builds a GET of u with header, the User-Agent and, when the client
+// has credentials, the bearer token, which it returns for refused.
+func (c *Client) newGet(ctx context.Context, u string, header http.Header) (*http.Request, string, error) {
+	var token string
+	if c.tokens != nil {
+		var err error
+		if token, err = c.tokens.get(ctx); err != nil {
+			return nil, "", err
+		}
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
+	if err != nil {
+		return nil, "", fmt.Errorf("client: %w", err)
+	}
+	if header != nil {
+		req.Header = header.Clone()
+	}
+	req.Header.Set("User-Agent", c.userAgent)
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	return req, token, nil
+}
+
+// refused returns the *APIError of an answer other than the ones asked
+// for. A 401 to a request that carried token lets the token go and marks
+// the error, so that the next try fetches a new one.
+func (c *Client) refused(resp *http.Response, body []byte, token string) *APIError {
 	ae := newAPIError(resp.StatusCode, resp.Header, body, c.now())
 	if resp.StatusCode == http.StatusUnauthorized && token != "" {
 		c.tokens.invalidate(token)
 		ae.staleToken = true
 	}
-	return nil, ae
+	return ae
 }
