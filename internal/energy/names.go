@@ -88,19 +88,29 @@ func RegionNames() *Names {
 	for _, r := range regionTable() {
 		es = append(es, Name{Value: r.name, Aliases: r.aliases})
 	}
-	slices.SortFunc(es, func(a, b Name) int { return cmp.Compare(a.Value, b.Value) })
-	return NewNames(es...)
+	return sortedNames(es)
 }
 
 // ProvinceNames returns Italy's provinces, each belonging to its region,
 // sorted byte-wise.
 func ProvinceNames() *Names {
+	return provinceNames(func(region string) string { return region })
+}
+
+// provinceNames returns Italy's provinces sorted byte-wise, each belonging
+// to its region as parent spells it.
+func provinceNames(parent func(region string) string) *Names {
 	var es []Name
 	for _, r := range regionTable() {
 		for _, p := range r.provinces {
-			es = append(es, Name{Value: p.name, Aliases: p.aliases, Parent: r.name})
+			es = append(es, Name{Value: p.name, Aliases: p.aliases, Parent: parent(r.name)})
 		}
 	}
+	return sortedNames(es)
+}
+
+// sortedNames returns es as a reference list sorted byte-wise by value.
+func sortedNames(es []Name) *Names {
 	slices.SortFunc(es, func(a, b Name) int { return cmp.Compare(a.Value, b.Value) })
 	return NewNames(es...)
 }
