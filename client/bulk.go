@@ -116,50 +116,13 @@ func (c *Client) bulkManifest(ctx context.Context, dataset, from, to, tag string
 // answers are *APIError. It retries as get does: once with a new token
 // after a 401, and under the retry policy after 429 or 503.
 func (c *Client) send(ctx context.Context, u string, header http.Header) (*http.Response, error) {
-	freshToken := false
-	for attempt := 1; ; attempt++ {
-		resp, err := c.sendOnce(ctx, u, header)
-		if err == nil {
-			return resp, nil
-		}
-		var ae *APIError
-		if !errors.As(err, &ae) {
-			return nil, err
-		}
-		if ae.staleToken && !freshToken {
-			freshToken = true
-			attempt--
-			continue
-		}
-		if !ae.retryable() || attempt >= c.retry.MaxAttempts {
-			return nil, err
-		}
-		wait, ok := c.backoff(attempt, ae.RetryAfter)
-		if !ok {
-			return nil, err
-		}
-		if err := c.sleep(ctx, wait); err != nil {
-			return nil, err
-		}
-	}
+	return withRetries(ctx, c, func() (*http.Response, error) { return c.sendOnce(ctx, u, header) })
 }
 
 func (c *Client) sendOnce(ctx context.Context, u string, header http.Header) (*http.Response, error) {
-	var token string
-	if c.tokens != nil {
-		var err error
-		if token, err = c.tokens.get(ctx); err != nil {
-			return nil, err
-		}
-	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
+	req, token, err := c.newGet(ctx, u, header)
 	if err != nil {
-		return nil, fmt.Errorf("client: %w", err)
-	}
-	req.Header = header.Clone()
-	req.Header.Set("User-Agent", c.userAgent)
-	if token != "" {
-		req.Header.Set("Authorization", "Bearer "+token)
+		return nil, err
 	}
 	resp, err := c.hc.Do(req)
 	if err != nil {
@@ -171,12 +134,7 @@ func (c *Client) sendOnce(ctx context.Context, u string, header http.Header) (*h
 	}
 	defer resp.Body.Close()
 	body, _ := readBody(resp)
-	ae := newAPIError(resp.StatusCode, resp.Header, body, c.now())
-	if resp.StatusCode == http.StatusUnauthorized && token != "" {
-		c.tokens.invalidate(token)
-		ae.staleToken = true
-	}
-	return nil, ae
+	return nil, c.refused(resp, body, token)
 }
 
 // MirrorOptions choose what Mirror mirrors.

@@ -178,15 +178,23 @@ func sleepContext(ctx context.Context, d time.Duration) error {
 // get fetches path?query with retries and returns the body of a 200.
 func (c *Client) get(ctx context.Context, path string, query url.Values) ([]byte, error) {
 	u := c.base + path + "?" + query.Encode()
+	return withRetries(ctx, c, func() ([]byte, error) { return c.getOnce(ctx, u) })
+}
+
+// withRetries calls once until it succeeds or fails for good: one more try
+// with a new token after a 401, and tries under the retry policy after 429
+// or 503. Any other error is returned as it is.
+func withRetries[T any](ctx context.Context, c *Client, once func() (T, error)) (T, error) {
+	var zero T
 	freshToken := false
 	for attempt := 1; ; attempt++ {
-		body, err := c.getOnce(ctx, u)
+		v, err := once()
 		if err == nil {
-			return body, nil
+			return v, nil
 		}
 		var ae *APIError
 		if !errors.As(err, &ae) {
-			return nil, err
+			return zero, err
 		}
 		if ae.staleToken && !freshToken {
 			// The token expired or was revoked early: one more try with a
@@ -196,14 +204,14 @@ func (c *Client) get(ctx context.Context, path string, query url.Values) ([]byte
 			continue
 		}
 		if !ae.retryable() || attempt >= c.retry.MaxAttempts {
-			return nil, err
+			return zero, err
 		}
 		wait, ok := c.backoff(attempt, ae.RetryAfter)
 		if !ok {
-			return nil, err
+			return zero, err
 		}
 		if err := c.sleep(ctx, wait); err != nil {
-			return nil, err
+			return zero, err
 		}
 	}
 }
@@ -231,25 +239,14 @@ func (c *Client) backoff(attempt int, retryAfter time.Duration) (wait time.Durat
 
 // getOnce makes one request. Answers other than 200 are *APIError.
 func (c *Client) getOnce(ctx context.Context, u string) ([]byte, error) {
-	var token string
-	if c.tokens != nil {
-		var err error
-		if token, err = c.tokens.get(ctx); err != nil {
-			return nil, err
-		}
-	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
+	req, token, err := c.newGet(ctx, u, nil)
 	if err != nil {
-		return nil, fmt.Errorf("client: %w", err)
+		return nil, err
 	}
 	req.Header.Set("Accept", "application/json")
 	// Set here, the header turns off http.Transport's own gzip handling
 	// (which asks for gzip only): readBody decodes either coding.
 	req.Header.Set("Accept-Encoding", acceptEncoding)
-	req.Header.Set("User-Agent", c.userAgent)
-	if token != "" {
-		req.Header.Set("Authorization", "Bearer "+token)
-	}
 	var cachedTag string
 	var cached []byte
 	if c.cache != nil {
@@ -276,10 +273,41 @@ func (c *Client) getOnce(ctx context.Context, u string) ([]byte, error) {
 		}
 		return body, nil
 	}
+	return nil, c.refused(resp, body, token)
+}
+
+// newGet builds a GET of u with header, the User-Agent and, when the client
+// has credentials, the bearer token, which it returns for refused.
+func (c *Client) newGet(ctx context.Context, u string, header http.Header) (*http.Request, string, error) {
+	var token string
+	if c.tokens != nil {
+		var err error
+		if token, err = c.tokens.get(ctx); err != nil {
+			return nil, "", err
+		}
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
+	if err != nil {
+		return nil, "", fmt.Errorf("client: %w", err)
+	}
+	if header != nil {
+		req.Header = header.Clone()
+	}
+	req.Header.Set("User-Agent", c.userAgent)
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	return req, token, nil
+}
+
+// refused returns the *APIError of an answer other than the ones asked
+// for. A 401 to a request that carried token lets the token go and marks
+// the error, so that the next try fetches a new one.
+func (c *Client) refused(resp *http.Response, body []byte, token string) *APIError {
 	ae := newAPIError(resp.StatusCode, resp.Header, body, c.now())
 	if resp.StatusCode == http.StatusUnauthorized && token != "" {
 		c.tokens.invalidate(token)
 		ae.staleToken = true
 	}
-	return nil, ae
+	return ae
 }

@@ -43,7 +43,50 @@ Exit status: 0 success, 1 failure, 2 usage error.
 
 // commands are the names run dispatches on, for suggestions.
 func commands() []string {
-	return []string{"serve", "init", "clients", "plans", "import", "demo", "datasets", "get", "version", "help"}
+	var names []string
+	for _, c := range commandTable() {
+		names = append(names, c.name)
+	}
+	return names
+}
+
+// command is a command's name and what runs it, given the arguments after
+// the name.
+type command struct {
+	name string
+	run  func(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error
+}
+
+// commandTable is every command, in the order help lists them, with what
+// runs it; the commands that need less than run gives are wrapped.
+func commandTable() []command {
+	return []command{
+		{"serve", runServe},
+		{"init", runInit},
+		{"clients", runClients},
+		{"plans", runPlans},
+		{"import", runImport},
+		{"demo", runDemo},
+		{"datasets", func(_ context.Context, rest []string, getenv func(string) string, stdout, _ io.Writer) error {
+			return runDatasets(rest, getenv, stdout, isTerminal(stdout))
+		}},
+		{"get", func(ctx context.Context, rest []string, getenv func(string) string, stdout, stderr io.Writer) error {
+			if len(rest) > 0 && isHelpArg(rest[0]) {
+				return &helpError{text: getHelp(getenv)}
+			}
+			return runGet(ctx, rest, getenv, stdout, stderr)
+		}},
+		{"version", func(_ context.Context, rest []string, getenv func(string) string, stdout, _ io.Writer) error {
+			return runVersion(rest, getenv, stdout)
+		}},
+		{"help", func(ctx context.Context, rest []string, getenv func(string) string, stdout, stderr io.Writer) error {
+			if len(rest) > 0 {
+				// "help serve" is "serve -h".
+				return dispatch(ctx, []string{rest[0], "-h"}, getenv, stdout, stderr)
+			}
+			return &helpError{text: usage}
+		}},
+	}
 }
 
 // run dispatches to a subcommand. It never exits the process; main does.
@@ -65,35 +108,15 @@ func dispatch(ctx context.Context, args []string, getenv func(string) string, st
 	}
 	cmd, rest := args[0], args[1:]
 	switch cmd {
-	case "serve":
-		return runServe(ctx, rest, getenv, stdout, stderr)
-	case "init":
-		return runInit(ctx, rest, getenv, stdout, stderr)
-	case "clients":
-		return runClients(ctx, rest, getenv, stdout, stderr)
-	case "plans":
-		return runPlans(ctx, rest, getenv, stdout, stderr)
-	case "import":
-		return runImport(ctx, rest, getenv, stdout, stderr)
-	case "demo":
-		return runDemo(ctx, rest, getenv, stdout, stderr)
-	case "get":
-		if len(rest) > 0 && isHelpArg(rest[0]) {
-			return &helpError{text: getHelp(getenv)}
-		}
-		return runGet(ctx, rest, getenv, stdout, stderr)
-	case "datasets":
-		return runDatasets(rest, getenv, stdout, isTerminal(stdout))
-	case "version", "--version", "-version":
-		return runVersion(rest, getenv, stdout)
-	case "help":
-		if len(rest) > 0 {
-			// "help serve" is "serve -h".
-			return dispatch(ctx, []string{rest[0], "-h"}, getenv, stdout, stderr)
-		}
-		return &helpError{text: usage}
+	case "--version", "-version":
+		cmd = "version"
 	case "-h", "-help", "--help":
 		return &helpError{text: usage}
+	}
+	for _, c := range commandTable() {
+		if c.name == cmd {
+			return c.run(ctx, rest, getenv, stdout, stderr)
+		}
 	}
 	return unknownWord("command", cmd, "energyapi help", commands())
 }

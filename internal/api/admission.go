@@ -58,10 +58,10 @@ type admission struct {
 	// reached the outermost handler; nil for none.
 	schedDelay func(now time.Time) time.Duration
 
-	mu         sync.Mutex
-	running    int
-	head, tail *waiter // oldest and newest waiter
-	queued     int
+	mu      sync.Mutex
+	running int
+	waiting fifo[waiter, *waiter] // oldest at head
+	queued  int
 	// CoDel state.
 	intervalEnd time.Time
 	minDelay    time.Duration // shortest wait granted since the interval began
@@ -75,10 +75,10 @@ type admission struct {
 
 // waiter is a request waiting for a slot.
 type waiter struct {
-	arrived    time.Time
-	prev, next *waiter
-	ready      chan struct{} // closed when the outcome is set
-	outcome    admit         // set under admission.mu before ready closes
+	arrived time.Time
+	links[waiter]
+	ready   chan struct{} // closed when the outcome is set
+	outcome admit         // set under admission.mu before ready closes
 }
 
 // admit is the outcome of asking for a slot.
@@ -126,7 +126,7 @@ func (a *admission) acquire(ctx context.Context, arrived time.Time) admit {
 			return shed
 		}
 	}
-	if a.running < a.cfg.Slots && a.head == nil {
+	if a.running < a.cfg.Slots && a.waiting.head == nil {
 		a.running++
 		a.observeLocked(now, now.Sub(arrived)+sched)
 		a.mu.Unlock()
@@ -174,7 +174,7 @@ func (a *admission) release() {
 	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	if !a.overloaded && a.head == nil {
+	if !a.overloaded && a.waiting.head == nil {
 		// Nothing to sweep and no one to pass the slot to: no need to read
 		// the clock, which costs more than the rest of a release.
 		a.running--
@@ -182,9 +182,9 @@ func (a *admission) release() {
 	}
 	now := a.now()
 	a.sweepLocked(now)
-	w := a.head
+	w := a.waiting.head
 	if a.overloaded {
-		w = a.tail
+		w = a.waiting.tail
 	}
 	if w == nil {
 		a.running--
@@ -203,7 +203,7 @@ func (a *admission) sweepLocked(now time.Time) {
 		return
 	}
 	slough := 2 * a.cfg.Target
-	for w := a.head; w != nil && now.Sub(w.arrived) > slough; w = a.head {
+	for w := a.waiting.head; w != nil && now.Sub(w.arrived) > slough; w = a.waiting.head {
 		a.removeLocked(w)
 		w.outcome = shed
 		close(w.ready)
@@ -237,28 +237,12 @@ func (a *admission) observeLocked(now time.Time, delay time.Duration) {
 }
 
 func (a *admission) pushLocked(w *waiter) {
-	w.prev = a.tail
-	if a.tail != nil {
-		a.tail.next = w
-	} else {
-		a.head = w
-	}
-	a.tail = w
+	a.waiting.push(w)
 	a.queued++
 }
 
 func (a *admission) removeLocked(w *waiter) {
-	if w.prev != nil {
-		w.prev.next = w.next
-	} else {
-		a.head = w.next
-	}
-	if w.next != nil {
-		w.next.prev = w.prev
-	} else {
-		a.tail = w.prev
-	}
-	w.prev, w.next = nil, nil
+	a.waiting.remove(w)
 	a.queued--
 }
 

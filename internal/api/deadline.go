@@ -53,9 +53,9 @@ type deadline struct {
 
 	// Under deadlines.mu: the list links, and whether the deadline passed
 	// and its answer is being written (answered waits for it).
-	prev, next *deadline
-	expired    bool
-	answered   sync.WaitGroup
+	links[deadline]
+	expired  bool
+	answered sync.WaitGroup
 }
 
 // deadlineOf returns the deadline kept in r's entry, or a new one for a
@@ -76,10 +76,10 @@ type deadlines struct {
 	log *slog.Logger
 	d   time.Duration
 
-	mu         sync.Mutex
-	head, tail *deadline
-	timer      *time.Timer
-	armed      bool // the timer is set: for the head, or for one since removed
+	mu    sync.Mutex
+	list  fifo[deadline, *deadline]
+	timer *time.Timer
+	armed bool // the timer is set: for the head, or for one since removed
 }
 
 func newDeadlines(log *slog.Logger, d time.Duration) *deadlines {
@@ -95,13 +95,8 @@ func (q *deadlines) add(dl *deadline) {
 	defer q.mu.Unlock()
 	// Read under the lock, so that the list stays in deadline order.
 	dl.ctx.at = time.Now().Add(q.d)
-	dl.prev, dl.next, dl.expired = q.tail, nil, false
-	if q.tail != nil {
-		q.tail.next = dl
-	} else {
-		q.head = dl
-	}
-	q.tail = dl
+	dl.expired = false
+	q.list.push(dl)
 	if !q.armed {
 		q.armed = true
 		q.timer.Reset(q.d)
@@ -117,22 +112,8 @@ func (q *deadlines) remove(dl *deadline) {
 		dl.answered.Wait()
 		return
 	}
-	q.unlinkLocked(dl)
+	q.list.remove(dl)
 	q.mu.Unlock()
-}
-
-func (q *deadlines) unlinkLocked(dl *deadline) {
-	if dl.prev != nil {
-		dl.prev.next = dl.next
-	} else {
-		q.head = dl.next
-	}
-	if dl.next != nil {
-		dl.next.prev = dl.prev
-	} else {
-		q.tail = dl.prev
-	}
-	dl.prev, dl.next = nil, nil
 }
 
 // fire answers the requests whose deadline has passed, each on a goroutine
@@ -142,18 +123,18 @@ func (q *deadlines) fire() {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	now := time.Now()
-	for q.head != nil && !q.head.ctx.at.After(now) {
-		dl := q.head
-		q.unlinkLocked(dl)
+	for q.list.head != nil && !q.list.head.ctx.at.After(now) {
+		dl := q.list.head
+		q.list.remove(dl)
 		dl.expired = true
 		dl.answered.Add(1)
 		go q.answer(dl)
 	}
-	if q.head == nil {
+	if q.list.head == nil {
 		q.armed = false
 		return
 	}
-	q.timer.Reset(q.head.ctx.at.Sub(now))
+	q.timer.Reset(q.list.head.ctx.at.Sub(now))
 }
 
 // answer answers 503 for dl's request, unless its handler has begun its own

@@ -1,6 +1,7 @@
 package dataset
 
 import (
+	"cmp"
 	"context"
 	"encoding/binary"
 	"hash/fnv"
@@ -98,7 +99,7 @@ func (t *Table) Latest() (version int64, written time.Time, ok bool) {
 }
 
 func (t *Table) part(id string) (PartMeta, bool) {
-	i, ok := slices.BinarySearchFunc(t.Parts, id, func(p PartMeta, id string) int { return compareString(p.ID, id) })
+	i, ok := slices.BinarySearchFunc(t.Parts, id, func(p PartMeta, id string) int { return cmp.Compare(p.ID, id) })
 	if !ok {
 		return PartMeta{}, false
 	}
@@ -106,7 +107,7 @@ func (t *Table) part(id string) (PartMeta, bool) {
 }
 
 func sortMetas(ms []PartMeta) {
-	slices.SortFunc(ms, func(a, b PartMeta) int { return compareString(a.ID, b.ID) })
+	slices.SortFunc(ms, func(a, b PartMeta) int { return cmp.Compare(a.ID, b.ID) })
 }
 
 // Snapshot is one immutable version of every dataset's served records:

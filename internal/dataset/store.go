@@ -364,16 +364,6 @@ func (im *importPlan) decodeStored(stored []StoredPart) (old map[PartRef]*Part, 
 	return old, held, nil
 }
 
-func compareString(a, b string) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
-}
-
 // DescribeKey returns a record's key for messages: its moment and key fields.
 func (d *Dataset) DescribeKey(r Row) string {
 	s := time.Unix(r.Time, 0).In(energy.Rome()).Format("2006-01-02 15:04:05 -07:00")

@@ -1,6 +1,7 @@
 package energy
 
 import (
+	"cmp"
 	"fmt"
 	"time"
 	_ "time/tzdata" // Europe/Rome must resolve on machines without a zoneinfo database.
@@ -62,11 +63,11 @@ func (d Date) AddDays(n int) Date {
 func (d Date) Compare(o Date) int {
 	switch {
 	case d.Year != o.Year:
-		return cmpInt(d.Year, o.Year)
+		return cmp.Compare(d.Year, o.Year)
 	case d.Month != o.Month:
-		return cmpInt(int(d.Month), int(o.Month))
+		return cmp.Compare(int(d.Month), int(o.Month))
 	default:
-		return cmpInt(d.Day, o.Day)
+		return cmp.Compare(d.Day, o.Day)
 	}
 }
 
@@ -82,16 +83,6 @@ func (d Date) String() string { return fmt.Sprintf("%04d-%02d-%02d", d.Year, int
 
 // DMY returns the day as zero-padded dd/mm/yyyy, the API's query format.
 func (d Date) DMY() string { return fmt.Sprintf("%02d/%02d/%04d", d.Day, int(d.Month), d.Year) }
-
-func cmpInt(a, b int) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
-}
 
 // unixIn returns the instant u (Unix seconds) located in Europe/Rome.
 func unixIn(u int64) time.Time { return time.Unix(u, 0).In(rome) }

@@ -19,7 +19,6 @@ func DeriveDay(day Date, pts []LoadPoint) (ext DayExtremes, ok bool) {
 		sum      float64
 		zones    uint8 // bit per bidding zone seen
 	}
-	const allZones = 1<<7 - 1
 	at := make(map[int64]*instant, 100)
 	for _, p := range pts {
 		u := p.At.Unix()
@@ -70,22 +69,16 @@ func DeriveDay(day Date, pts []LoadPoint) (ext DayExtremes, ok bool) {
 	}, true
 }
 
+// allZones is the set of all seven bidding zones, as zoneBit's bits.
+const allZones = 1<<len(biddingZones) - 1
+
+// zoneBit is z's bit in a set of the seven bidding zones (the bit of its
+// row in biddingZones), or 0 for Italy and any other zone.
 func zoneBit(z Zone) uint8 {
-	switch z {
-	case North:
-		return 1 << 0
-	case CentreNorth:
-		return 1 << 1
-	case CentreSouth:
-		return 1 << 2
-	case South:
-		return 1 << 3
-	case Calabria:
-		return 1 << 4
-	case Sicily:
-		return 1 << 5
-	case Sardinia:
-		return 1 << 6
+	for i, b := range biddingZones {
+		if b.Zone == z {
+			return 1 << i
+		}
 	}
 	return 0
 }
@@ -114,7 +107,7 @@ func CheckDay(day Date, pts []LoadPoint) (ok bool, why string) {
 	}
 	full := 0
 	for _, z := range zones {
-		if z == 1<<7-1 {
+		if z == allZones {
 			full++
 		}
 	}

@@ -1,6 +1,9 @@
 package energy
 
-import "slices"
+import (
+	"cmp"
+	"slices"
+)
 
 // Names is a reference list matched by the rules at the top of
 // reference.go: canonical values in their documented order, each with the
@@ -85,20 +88,30 @@ func RegionNames() *Names {
 	for _, r := range regionTable() {
 		es = append(es, Name{Value: r.name, Aliases: r.aliases})
 	}
-	slices.SortFunc(es, func(a, b Name) int { return compareStrings(a.Value, b.Value) })
-	return NewNames(es...)
+	return sortedNames(es)
 }
 
 // ProvinceNames returns Italy's provinces, each belonging to its region,
 // sorted byte-wise.
 func ProvinceNames() *Names {
+	return provinceNames(func(region string) string { return region })
+}
+
+// provinceNames returns Italy's provinces sorted byte-wise, each belonging
+// to its region as parent spells it.
+func provinceNames(parent func(region string) string) *Names {
 	var es []Name
 	for _, r := range regionTable() {
 		for _, p := range r.provinces {
-			es = append(es, Name{Value: p.name, Aliases: p.aliases, Parent: r.name})
+			es = append(es, Name{Value: p.name, Aliases: p.aliases, Parent: parent(r.name)})
 		}
 	}
-	slices.SortFunc(es, func(a, b Name) int { return compareStrings(a.Value, b.Value) })
+	return sortedNames(es)
+}
+
+// sortedNames returns es as a reference list sorted byte-wise by value.
+func sortedNames(es []Name) *Names {
+	slices.SortFunc(es, func(a, b Name) int { return cmp.Compare(a.Value, b.Value) })
 	return NewNames(es...)
 }
 
@@ -113,14 +126,4 @@ func ZoneNames() *Names {
 		vs[i] = string(z)
 	}
 	return Plain(vs...)
-}
-
-func compareStrings(a, b string) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }

@@ -57,22 +57,12 @@ func PlantRegionNames() *Names {
 		}
 		es = append(es, e)
 	}
-	slices.SortFunc(es, func(a, b Name) int { return compareStrings(a.Value, b.Value) })
-	return NewNames(es...)
+	return sortedNames(es)
 }
 
 // PlantProvinceNames returns ProvinceNames, each belonging to its region
 // as PlantRegionNames spells it.
-func PlantProvinceNames() *Names {
-	var es []Name
-	for _, r := range regionTable() {
-		for _, p := range r.provinces {
-			es = append(es, Name{Value: p.name, Aliases: p.aliases, Parent: PlantRegion(r.name)})
-		}
-	}
-	slices.SortFunc(es, func(a, b Name) int { return compareStrings(a.Value, b.Value) })
-	return NewNames(es...)
-}
+func PlantProvinceNames() *Names { return provinceNames(PlantRegion) }
 
 // RenewableSourceNames returns the sources of renewable-sources-production.
 func RenewableSourceNames() *Names {

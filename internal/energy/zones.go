@@ -1,6 +1,9 @@
 package energy
 
-import "slices"
+import (
+	"cmp"
+	"slices"
+)
 
 // BiddingZone is one of the seven bidding zones of the Italian market with
 // every name the API's endpoints give it and the larger areas it belongs
@@ -113,10 +116,10 @@ func BalanceZones() []BalanceZone {
 		out = append(out, BalanceZone{z.Macrozone, z.Code})
 	}
 	slices.SortFunc(out, func(a, b BalanceZone) int {
-		if c := compareStrings(a.Macrozone, b.Macrozone); c != 0 {
+		if c := cmp.Compare(a.Macrozone, b.Macrozone); c != 0 {
 			return c
 		}
-		return compareStrings(a.Code, b.Code)
+		return cmp.Compare(a.Code, b.Code)
 	})
 	return out
 }
