@@ -113,7 +113,8 @@ func TestV1TransparencyMessage(t *testing.T) {
 // offset were.
 func TestV1TransparencyDataStop(t *testing.T) {
 	t.Parallel()
-	cat, src := demoDays(t, energy.Date{Year: 2023, Month: time.July, Day: 30}, energy.Date{Year: 2023, Month: time.July, Day: 31})
+	// The days TestCatalogPathsCoverWhatTheyAnswer reads too: generated once.
+	cat, src := demoDays(t, energy.Date{Year: 2023, Month: time.July, Day: 29}, energy.Date{Year: 2023, Month: time.August, Day: 1})
 	h := newHarnessWith(t, apitest.Options{Catalog: cat, Source: src})
 	q := "?dateFrom=30/07/2023&dateTo=31/07/2023&biddingZone=Italy"
 	old := recordsOf(t, "v1.0", h.get(t, "/transparency/v1.0/gettotalload"+q), "totalLoad")
