@@ -9,6 +9,7 @@ import (
 )
 
 func TestDirCache(t *testing.T) {
+	t.Parallel()
 	c := client.DirCache(t.TempDir() + "/answers")
 	if _, _, ok := c.Load("http://x/a"); ok {
 		t.Fatal("empty cache: got an entry")
@@ -29,6 +30,7 @@ func TestDirCache(t *testing.T) {
 }
 
 func TestRevisionParams(t *testing.T) {
+	t.Parallel()
 	at := time.Date(2024, 5, 3, 12, 0, 0, 500_000_000, time.FixedZone("", 2*3600))
 	p := client.IncludeMeta(client.ChangedSince(client.AsOf(nil, at), at.Add(-time.Hour)))
 	if want := (url.Values{"asOf": {"2024-05-03T10:00:00.5Z"}, "changedSince": {"2024-05-03T09:00:00.5Z"}, "include": {"meta"}}); p.Encode() != want.Encode() {

@@ -117,6 +117,7 @@ const (
 )
 
 func TestThermoelectricTypedRecords(t *testing.T) {
+	t.Parallel()
 	srv := apitest.NewServer(t, apitest.Options{Data: testData()})
 	c, _ := newClient(t, srv)
 	got, err := c.Thermoelectric(context.Background(), client.ThermoQuery{Year: 2023, Region: "Puglia", Provinces: []string{"Brindisi", "Taranto"}})
@@ -143,6 +144,7 @@ func TestThermoelectricTypedRecords(t *testing.T) {
 }
 
 func TestThermoelectricItalianNegativeWithThousands(t *testing.T) {
+	t.Parallel()
 	srv := apitest.NewServer(t, apitest.Options{Data: testData()})
 	c, _ := newClient(t, srv)
 	got, err := c.Thermoelectric(context.Background(), client.ThermoQuery{Year: 2022})
@@ -156,6 +158,7 @@ func TestThermoelectricItalianNegativeWithThousands(t *testing.T) {
 }
 
 func TestThermoelectricEmptyBodyIsZeroRecords(t *testing.T) {
+	t.Parallel()
 	srv := apitest.NewServer(t, apitest.Options{Data: testData()})
 	tp := &tap{base: apitest.NewValidator(t).Transport(t, nil)}
 	c := client.New(srv.URL, client.WithHTTPClient(&http.Client{Transport: tp}), client.WithCredentials(apitest.ClientID, apitest.ClientSecret))
@@ -176,6 +179,7 @@ func TestThermoelectricEmptyBodyIsZeroRecords(t *testing.T) {
 }
 
 func TestPeakValleyInstantsInRome(t *testing.T) {
+	t.Parallel()
 	srv := apitest.NewServer(t, apitest.Options{Data: testData()})
 	c, _ := newClient(t, srv)
 	got, err := c.PeakValley(context.Background(), client.Date{Year: 2024, Month: 10, Day: 26}, client.Date{Year: 2024, Month: 10, Day: 28})
@@ -206,6 +210,7 @@ func TestPeakValleyInstantsInRome(t *testing.T) {
 }
 
 func TestPeakValleySplitsLongRange(t *testing.T) {
+	t.Parallel()
 	srv := apitest.NewServer(t, apitest.Options{Data: testData()}) // the server allows 60 days
 	var progress []client.Progress
 	c, _ := newClient(t, srv, client.WithProgress(func(p client.Progress) { progress = append(progress, p) }))
@@ -243,6 +248,7 @@ func TestPeakValleySplitsLongRange(t *testing.T) {
 }
 
 func TestPeakValleyWindowsOfChosenSize(t *testing.T) {
+	t.Parallel()
 	srv := apitest.NewServer(t, apitest.Options{Data: testData()})
 	c, _ := newClient(t, srv, client.WithMaxRangeDays(7))
 	if _, err := c.PeakValley(context.Background(), client.Date{Year: 2024, Month: 1, Day: 1}, client.Date{Year: 2024, Month: 1, Day: 31}); err != nil {
@@ -258,6 +264,7 @@ func TestPeakValleyWindowsOfChosenSize(t *testing.T) {
 }
 
 func TestRangeOverTheServerLimitIsInvalidInput(t *testing.T) {
+	t.Parallel()
 	srv := apitest.NewServer(t, apitest.Options{Data: testData()})
 	c, s := newClient(t, srv, client.WithMaxRangeDays(0)) // one request, whatever the range
 	_, err := c.PeakValley(context.Background(), client.Date{Year: 2024, Month: 1, Day: 1}, client.Date{Year: 2024, Month: 3, Day: 31})
@@ -274,6 +281,7 @@ func TestRangeOverTheServerLimitIsInvalidInput(t *testing.T) {
 // 200 s with every data request, so that the 300 s token runs out in the
 // middle of the range. The client replaces it before the server refuses it.
 func TestTokenRefreshedBeforeExpiry(t *testing.T) {
+	t.Parallel()
 	clk := apitest.NewClock(time.Date(2025, 1, 10, 9, 0, 0, 0, time.UTC))
 	slow := func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -308,6 +316,7 @@ func TestTokenRefreshedBeforeExpiry(t *testing.T) {
 // the client learns of the expiry from a 401. It fetches a new token and
 // repeats that window once.
 func TestTokenExpiryMidRangeRetriedWithFreshToken(t *testing.T) {
+	t.Parallel()
 	clk := apitest.NewClock(time.Now())
 	var once sync.Once
 	jump := func(next http.Handler) http.Handler {
@@ -340,6 +349,7 @@ func TestTokenExpiryMidRangeRetriedWithFreshToken(t *testing.T) {
 }
 
 func TestUnauthorizedWithFreshTokenIsAnError(t *testing.T) {
+	t.Parallel()
 	const refused = `{"result":{"message":"The access token is malformed, expired or revoked","status":"ERROR"}}`
 	srv := apitest.NewServer(t, apitest.Options{Data: testData(),
 		Wrap: apitest.Inject(-1, thermoPath, http.StatusUnauthorized, refused, "WWW-Authenticate", `Bearer realm="energyapi", error="invalid_token"`)})
@@ -358,6 +368,7 @@ func TestUnauthorizedWithFreshTokenIsAnError(t *testing.T) {
 }
 
 func TestBadCredentials(t *testing.T) {
+	t.Parallel()
 	srv := apitest.NewServer(t, apitest.Options{Data: testData()})
 	c, s := newClient(t, srv, client.WithCredentials(apitest.ClientID, "wrong"))
 	_, err := c.Thermoelectric(context.Background(), client.ThermoQuery{Year: 2023})
@@ -372,6 +383,7 @@ func TestBadCredentials(t *testing.T) {
 }
 
 func TestRateLimitedThenSuccess(t *testing.T) {
+	t.Parallel()
 	srv := apitest.NewServer(t, apitest.Options{Data: testData(), Wrap: apitest.Inject(1, thermoPath, http.StatusTooManyRequests, tooMany, "Retry-After", "7")})
 	c, s := newClient(t, srv)
 	got, err := c.Thermoelectric(context.Background(), client.ThermoQuery{Year: 2022})
@@ -391,6 +403,7 @@ func TestRateLimitedThenSuccess(t *testing.T) {
 // "Developer Over Qps" without Retry-After. This server never does, so the
 // exchange is not checked against the document.
 func TestOverQpsBacksOff(t *testing.T) {
+	t.Parallel()
 	srv := apitest.NewServer(t, apitest.Options{Data: testData(), Wrap: apitest.Inject(2, thermoPath, http.StatusForbidden, "<h1>Developer Over Qps</h1>", "Content-Type", "text/html")})
 	s := &apitest.Sleeps{}
 	c := client.New(srv.URL, client.WithCredentials(apitest.ClientID, apitest.ClientSecret), client.WithSleep(s.Sleep),
@@ -411,6 +424,7 @@ func TestOverQpsBacksOff(t *testing.T) {
 }
 
 func TestOverQpsIsRateLimitedWhenRetriesRunOut(t *testing.T) {
+	t.Parallel()
 	srv := apitest.NewServer(t, apitest.Options{Data: testData(), Wrap: apitest.Inject(-1, thermoPath, http.StatusForbidden, "Developer Over Qps", "Content-Type", "text/plain")})
 	s := &apitest.Sleeps{}
 	c := client.New(srv.URL, client.WithCredentials(apitest.ClientID, apitest.ClientSecret), client.WithSleep(s.Sleep),
@@ -425,6 +439,7 @@ func TestOverQpsIsRateLimitedWhenRetriesRunOut(t *testing.T) {
 }
 
 func TestRetriesGiveUp(t *testing.T) {
+	t.Parallel()
 	srv := apitest.NewServer(t, apitest.Options{Data: testData(), Wrap: apitest.Inject(-1, thermoPath, http.StatusServiceUnavailable, unavailable)})
 	c, s := newClient(t, srv, client.WithRetry(client.RetryPolicy{MaxAttempts: 3, BaseDelay: 100 * time.Millisecond, MaxDelay: time.Second}))
 	_, err := c.Thermoelectric(context.Background(), client.ThermoQuery{Year: 2023})
@@ -441,6 +456,7 @@ func TestRetriesGiveUp(t *testing.T) {
 }
 
 func TestRetryAfterLongerThanMaxDelayIsReturned(t *testing.T) {
+	t.Parallel()
 	srv := apitest.NewServer(t, apitest.Options{Data: testData(), Wrap: apitest.Inject(1, thermoPath, http.StatusTooManyRequests, tooMany, "Retry-After", "120")})
 	c, s := newClient(t, srv, client.WithRetry(client.RetryPolicy{MaxAttempts: 5, BaseDelay: time.Second, MaxDelay: 30 * time.Second}))
 	_, err := c.Thermoelectric(context.Background(), client.ThermoQuery{Year: 2023})
@@ -480,6 +496,7 @@ func (c cancelOnStatus) RoundTrip(r *http.Request) (*http.Response, error) {
 // TestCancelDuringBackoff uses the real sleep: the server asks for an hour,
 // and the context is cancelled while the client waits.
 func TestCancelDuringBackoff(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	srv := apitest.NewServer(t, apitest.Options{Data: testData(), Wrap: apitest.Inject(1, thermoPath, http.StatusTooManyRequests, tooMany, "Retry-After", "3600")})
@@ -497,6 +514,7 @@ func TestCancelDuringBackoff(t *testing.T) {
 }
 
 func TestCancelBetweenWindows(t *testing.T) {
+	t.Parallel()
 	srv := apitest.NewServer(t, apitest.Options{Data: testData()})
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -515,6 +533,7 @@ func TestCancelBetweenWindows(t *testing.T) {
 }
 
 func TestRangeBackwardsRefusedWithoutRequest(t *testing.T) {
+	t.Parallel()
 	srv := apitest.NewServer(t, apitest.Options{Data: testData()})
 	c, _ := newClient(t, srv)
 	if _, err := c.PeakValley(context.Background(), client.Date{Year: 2024, Month: 2, Day: 1}, client.Date{Year: 2024, Month: 1, Day: 1}); err == nil {
@@ -526,6 +545,7 @@ func TestRangeBackwardsRefusedWithoutRequest(t *testing.T) {
 }
 
 func TestUserAgentOnEveryRequest(t *testing.T) {
+	t.Parallel()
 	srv := apitest.NewServer(t, apitest.Options{Data: testData()})
 	c, _ := newClient(t, srv, client.WithUserAgent("probe/1.0"))
 	if _, err := c.Thermoelectric(context.Background(), client.ThermoQuery{Year: 2023}); err != nil {

@@ -47,6 +47,7 @@ func (w *wire) RoundTrip(r *http.Request) (*http.Response, error) {
 // cache keeps the answer's own tag (the gzip form's), which the server
 // answers 304 on the next fetch.
 func TestCompressedAnswersAndCache(t *testing.T) {
+	t.Parallel()
 	srv := apitest.NewServer(t, apitest.Options{Data: apitest.Rows{"thermoelectric": demo.Thermoelectric()}})
 	w := &wire{base: apitest.NewValidator(t).Transport(t, nil)}
 	dir := filepath.Join(t.TempDir(), "answers")
@@ -97,6 +98,7 @@ func TestCompressedAnswersAndCache(t *testing.T) {
 // TestZstdAnswerDecoded: an answer in zstd (from a server that prefers it)
 // is decoded too.
 func TestZstdAnswerDecoded(t *testing.T) {
+	t.Parallel()
 	srv := apitest.NewServer(t, apitest.Options{Data: apitest.Rows{"thermoelectric": demo.Thermoelectric()}})
 	w := &wire{base: onlyZstd{apitest.NewValidator(t).Transport(t, nil)}}
 	c := client.New(srv.URL, client.WithHTTPClient(&http.Client{Transport: w}), client.WithCredentials(apitest.ClientID, apitest.ClientSecret))

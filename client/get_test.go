@@ -11,6 +11,7 @@ import (
 )
 
 func TestGetByNameSplitsRangesAndReadsRecords(t *testing.T) {
+	t.Parallel()
 	rome, _ := time.LoadLocation("Europe/Rome")
 	jan := time.Date(2024, 1, 10, 18, 0, 0, 0, rome)
 	mar := time.Date(2024, 3, 20, 18, 0, 0, 0, rome)

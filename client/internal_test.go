@@ -7,6 +7,7 @@ import (
 )
 
 func TestParseItalian(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		in   string
 		want float64
@@ -36,6 +37,7 @@ func TestParseItalian(t *testing.T) {
 }
 
 func TestParsePoint(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		in   string
 		want float64
@@ -57,6 +59,7 @@ func TestParsePoint(t *testing.T) {
 }
 
 func TestParseDate(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]Date{
 		"01/03/2024": {2024, 3, 1},
 		"1/3/2024":   {2024, 3, 1},
@@ -79,6 +82,7 @@ func TestParseDate(t *testing.T) {
 }
 
 func TestSplitRange(t *testing.T) {
+	t.Parallel()
 	d := func(y int, m time.Month, dd int) Date { return Date{y, m, dd} }
 	cases := []struct {
 		name     string
@@ -107,6 +111,7 @@ func TestSplitRange(t *testing.T) {
 }
 
 func TestRetryAfter(t *testing.T) {
+	t.Parallel()
 	now := time.Date(2025, 1, 10, 9, 0, 0, 0, time.UTC)
 	for in, want := range map[string]time.Duration{
 		"":                              0,
@@ -124,6 +129,7 @@ func TestRetryAfter(t *testing.T) {
 }
 
 func TestBackoffBounds(t *testing.T) {
+	t.Parallel()
 	c := &Client{retry: RetryPolicy{MaxAttempts: 10, BaseDelay: time.Second, MaxDelay: 5 * time.Second}}
 	for _, tc := range []struct {
 		attempt    int
@@ -150,6 +156,7 @@ func TestBackoffBounds(t *testing.T) {
 }
 
 func TestAPIErrorShapes(t *testing.T) {
+	t.Parallel()
 	now := time.Date(2025, 1, 10, 9, 0, 0, 0, time.UTC)
 	cases := []struct {
 		name          string

@@ -61,8 +61,9 @@ func etag(b []byte) string {
 // the description is public, and CORS is open so that browser-based editors
 // and viewers can load it by URL. A document that failed to convert is
 // answered 500 rather than stopping a server whose data endpoints work.
-func handleOpenAPI(log *slog.Logger, z *coding.Compressor, doc *openapiDoc, asJSON bool) http.Handler {
+func handleOpenAPI(log *slog.Logger, z *coding.Compressor, docOf func() *openapiDoc, asJSON bool) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		doc := docOf()
 		if doc.err != nil {
 			writeError(w, r, log, doc.err)
 			return
