@@ -100,3 +100,22 @@ func TestJSONLogLeavesTheRestToSlog(t *testing.T) {
 		})
 	}
 }
+
+// TestPlainPrefixStopsAtEscapes: the words plainPrefix passes over hold
+// nothing appendJSONString would escape, wherever such a byte lies, and it
+// passes over DEL, which needs no escaping.
+func TestPlainPrefixStopsAtEscapes(t *testing.T) {
+	for _, c := range []byte{0, 0x1f, '"', '\\', 0x7f, 0x80, 0xff} {
+		for at := 0; at < 24; at++ {
+			s := []byte(strings.Repeat("abcdefgh", 3))
+			s[at] = c
+			n, want := plainPrefix(string(s)), at/8*8
+			if c == 0x7f {
+				want = 24
+			}
+			if n != want {
+				t.Errorf("byte %#x at %d: got plain prefix %d, want %d", c, at, n, want)
+			}
+		}
+	}
+}

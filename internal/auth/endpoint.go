@@ -100,8 +100,9 @@ type refusal struct {
 // serve answers the token request and, if it refused it, says why.
 func (e *TokenEndpoint) serve(w http.ResponseWriter, r *http.Request) refusal {
 	// Every answer, error or not, carries credentials or speaks of them: never cache.
-	w.Header().Set("Cache-Control", "no-store")
-	w.Header().Set("Pragma", "no-cache")
+	h := w.Header()
+	h["Cache-Control"] = noStoreValue
+	h["Pragma"] = noCacheValue
 	form, f := e.readForm(w, r)
 	if f.reason != "" {
 		return f
@@ -128,8 +129,32 @@ func (e *TokenEndpoint) serve(w http.ResponseWriter, r *http.Request) refusal {
 		return refusal{reason: e.fail(w, http.StatusInternalServerError, ServerError, "server_error", "The server could not issue a token")}
 	}
 	e.observe(Issued)
-	writeJSON(w, http.StatusOK, tokenResponse{AccessToken: tok, TokenType: "bearer", ExpiresIn: int(e.Tokens.TTL() / time.Second)})
+	e.writeToken(w, tok)
 	return refusal{}
+}
+
+// Header values of every token answer, shared rather than made anew (net/http
+// only reads them).
+var (
+	tokenJSONType = []string{"application/json;charset=UTF-8"}
+	noStoreValue  = []string{"no-store"}
+	noCacheValue  = []string{"no-cache"}
+)
+
+// writeToken writes the answer of an issued token: writeJSON's bytes for a
+// tokenResponse, appended directly. The token needs no escaping: Issue
+// signs only Base64url parts joined by dots (TestWriteTokenAsWriteJSON),
+// and checking its 400 bytes one by one cost half as much as the rest.
+func (e *TokenEndpoint) writeToken(w http.ResponseWriter, tok string) {
+	ttl := int(e.Tokens.TTL() / time.Second)
+	b := make([]byte, 0, len(tok)+64)
+	b = append(append(append(b, `{"access_token":"`...), tok...), `","token_type":"bearer","expires_in":`...)
+	b = append(strconv.AppendInt(b, int64(ttl), 10), '}')
+	h := w.Header()
+	h["Content-Type"] = tokenJSONType
+	h["Content-Length"] = []string{strconv.Itoa(len(b))}
+	w.WriteHeader(http.StatusOK)
+	_, _ = w.Write(b)
 }
 
 // readForm returns the form of a well-formed client-credentials request:
