@@ -183,7 +183,9 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 // serveOn serves st as cfg says until ctx ends. Tests call it with a
 // store wrapped to observe what serving asks of it.
 func serveOn(ctx context.Context, cfg serveConfig, st store, stdout, stderr io.Writer) error {
-	log := newLogger(stderr, cfg.logFormat, cfg.logLevel)
+	logOut, flushLog := bufferLog(stderr)
+	defer flushLog()
+	log := newLogger(logOut, cfg.logFormat, cfg.logLevel)
 	p, err := newParts(ctx, cfg, log, st)
 	if err != nil {
 		return err

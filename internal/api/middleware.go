@@ -231,8 +231,11 @@ func logRequests(log *slog.Logger, now func() time.Time, ids *requestIDs, m Reco
 			if !lh.Enabled(r.Context(), slog.LevelInfo) {
 				return
 			}
+			if j, ok := lh.(*jsonLog); ok && j.writeRequestLine(start.Add(d), r, e, route, d, remoteAddr(r), bid) {
+				return
+			}
 			var buf [16]slog.Attr // enough for the line's own and a handler's few
-			attrs := requestAttrs(buf[:0], r, e, route, sw, d, remoteAddr(r), bid)
+			attrs := requestAttrs(buf[:0], r, e, route, &e.w, d, remoteAddr(r), bid)
 			logRecord(r.Context(), lh, start.Add(d), slog.LevelInfo, "request", attrs)
 		})
 	}

@@ -200,3 +200,15 @@ func (g *Registry) tokenValid(ctx context.Context, id, gen string) (ok, final bo
 	}
 	return true, false
 }
+
+// generation returns c.Generation(), from the table when it holds c with
+// the same secret hash (a SHA-256 the token endpoint then does not compute
+// again for every token).
+func (g *Registry) generation(c Client) string {
+	if t := g.table.Load(); t != nil {
+		if held, ok := t.byID[c.ID]; ok && string(held.SecretHash) == string(c.SecretHash) {
+			return held.gen
+		}
+	}
+	return c.Generation()
+}

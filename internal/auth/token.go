@@ -91,7 +91,11 @@ func (t *Tokens) Issue(c Client) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return signJWS(header, newAccessClaims(t.issuer, c.ID, c.Generation(), now, t.ttl, base64.RawURLEncoding.EncodeToString(jti)), key.Private)
+	gen := c.Generation
+	if t.clients != nil {
+		gen = func() string { return t.clients.generation(c) }
+	}
+	return signJWS(header, newAccessClaims(t.issuer, c.ID, gen(), now, t.ttl, base64.RawURLEncoding.EncodeToString(jti)), key.Private)
 }
 
 // errInvalidToken is the one message for every unusable token: callers learn

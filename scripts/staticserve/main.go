@@ -20,8 +20,9 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
+
+	"github.com/energyapi/energyapi/internal/yardstick"
 )
 
 func main() {
@@ -55,14 +56,8 @@ func run(args []string) error {
 	return http.Serve(ln, handler(answers, tokenBody))
 }
 
-// answer is one target's body and ETag, as it is and in gzip if stored.
-type answer struct {
-	body, gzip []byte
-	tag, gzTag string
-}
-
 // load reads the answers that dir's index.json names.
-func load(dir string) (map[string]answer, error) {
+func load(dir string) (map[string]yardstick.Answer, error) {
 	index, err := os.ReadFile(filepath.Join(dir, "index.json"))
 	if err != nil {
 		return nil, err
@@ -71,15 +66,15 @@ func load(dir string) (map[string]answer, error) {
 	if err := json.Unmarshal(index, &files); err != nil {
 		return nil, err
 	}
-	answers := map[string]answer{}
+	answers := map[string]yardstick.Answer{}
 	for target, name := range files {
-		var a answer
-		if a.body, err = os.ReadFile(filepath.Join(dir, name)); err != nil {
+		var a yardstick.Answer
+		if a.Body, err = os.ReadFile(filepath.Join(dir, name)); err != nil {
 			return nil, err
 		}
-		a.tag = readTag(filepath.Join(dir, name))
+		a.Tag = readTag(filepath.Join(dir, name))
 		if gz, err := os.ReadFile(filepath.Join(dir, name+".gz")); err == nil {
-			a.gzip, a.gzTag = gz, readTag(filepath.Join(dir, name+".gz"))
+			a.Gzip, a.GzTag = gz, readTag(filepath.Join(dir, name+".gz"))
 		}
 		answers[target] = a
 	}
@@ -97,34 +92,6 @@ func readTag(file string) string {
 
 // handler answers each target with its stored answer, and the token path
 // with tokenBody.
-func handler(answers map[string]answer, tokenBody []byte) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path == "/public-api/access-token" {
-			w.Header().Set("Content-Type", "application/json")
-			w.Header().Set("Content-Length", strconv.Itoa(len(tokenBody)))
-			_, _ = w.Write(tokenBody)
-			return
-		}
-		a, ok := answers[r.URL.RequestURI()]
-		if !ok {
-			http.NotFound(w, r)
-			return
-		}
-		body, tag := a.body, a.tag
-		if a.gzip != nil && strings.Contains(r.Header.Get("Accept-Encoding"), "gzip") {
-			body, tag = a.gzip, a.gzTag
-			w.Header().Set("Content-Encoding", "gzip")
-			w.Header().Set("Vary", "Accept-Encoding")
-		}
-		if tag != "" {
-			w.Header().Set("ETag", tag)
-			if r.Header.Get("If-None-Match") == tag {
-				w.WriteHeader(http.StatusNotModified)
-				return
-			}
-		}
-		w.Header().Set("Content-Type", "application/json")
-		w.Header().Set("Content-Length", strconv.Itoa(len(body)))
-		_, _ = w.Write(body)
-	})
+func handler(answers map[string]yardstick.Answer, tokenBody []byte) http.Handler {
+	return yardstick.Static(answers, tokenBody)
 }

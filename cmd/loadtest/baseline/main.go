@@ -21,10 +21,10 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
-	"strconv"
-	"strings"
 	"syscall"
 	"time"
+
+	"github.com/energyapi/energyapi/internal/yardstick"
 )
 
 func main() {
@@ -79,34 +79,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 }
 
 // answer is a token response padded to size bytes.
-func answer(size int) ([]byte, error) {
-	const head, tail = `{"access_token":"`, `","token_type":"bearer","expires_in":300}`
-	pad := size - len(head) - len(tail)
-	if pad < 100 {
-		return nil, fmt.Errorf("-body-bytes must be at least %d", len(head)+len(tail)+100)
-	}
-	return []byte(head + strings.Repeat("x", pad) + tail), nil
-}
+func answer(size int) ([]byte, error) { return yardstick.TokenAnswer(size) }
 
 // handler parses the form as the token endpoint does and answers body, with
 // the part before the token's signature signed by key when key is not nil.
-func handler(body []byte, key ed25519.PrivateKey) http.Handler {
-	signed := body[:len(body)-len(`","token_type":"bearer","expires_in":300}`)-86] // what a JWS signature covers
-	length := strconv.Itoa(len(body))
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		r.Body = http.MaxBytesReader(w, r.Body, 8<<10)
-		if r.Method != http.MethodPost || r.ParseForm() != nil ||
-			r.PostForm.Get("grant_type") != "client_credentials" || r.PostForm.Get("client_id") == "" || r.PostForm.Get("client_secret") == "" {
-			http.Error(w, `{"error":"invalid_request"}`, http.StatusBadRequest)
-			return
-		}
-		if key != nil {
-			_ = ed25519.Sign(key, signed)
-		}
-		h := w.Header()
-		h.Set("Content-Type", "application/json;charset=UTF-8")
-		h.Set("Content-Length", length)
-		w.WriteHeader(http.StatusOK)
-		_, _ = w.Write(body)
-	})
-}
+func handler(body []byte, key ed25519.PrivateKey) http.Handler { return yardstick.TokenForm(body, key) }
