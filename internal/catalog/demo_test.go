@@ -18,16 +18,19 @@ import (
 // quarter hours (92, 96 or 100) or hours (23, 24 or 25), and that the
 // instants rise strictly, one step apart, from the first day to the last:
 // the clock changes neither drop nor repeat an instant. It looks at the
-// months of the clock changes of the demo range's last year (seven years
+// weeks of the clock changes of the demo range's last year (seven years
 // of every dataset are tens of millions of records), which
 // TestDemoPeriodsMatchTheWholeRange shows are as the whole range has them.
 func TestDemoSeriesHaveWholeDays(t *testing.T) {
 	t.Parallel()
 	_, last := demo.LoadRange()
 	for _, m := range []time.Month{time.March, time.October} {
-		first := energy.Date{Year: last.Year, Month: m, Day: 1}
-		next := first.AddDays(31)
-		checkDemoWholeDays(t, dataset.DemoInput{First: first, Last: energy.Date{Year: next.Year, Month: next.Month, Day: 1}.AddDays(-1), Seed: demo.DefaultSeed})
+		// The change is on the month's last Sunday.
+		change := energy.Date{Year: last.Year, Month: m + 1, Day: 1}.AddDays(-1)
+		for time.Date(change.Year, change.Month, change.Day, 12, 0, 0, 0, time.UTC).Weekday() != time.Sunday {
+			change = change.AddDays(-1)
+		}
+		checkDemoWholeDays(t, dataset.DemoInput{First: change.AddDays(-3), Last: change.AddDays(3), Seed: demo.DefaultSeed})
 	}
 }
 
