@@ -57,7 +57,7 @@ func energyapiBinary(tb testing.TB) string {
 // the test ends, and returns it once it listens.
 func startBinary(tb testing.TB, args ...string) *server {
 	tb.Helper()
-	cmd := exec.Command(energyapiBinary(tb), append([]string{"serve", "--addr", "127.0.0.1:0", "--log-level", "warn"}, args...)...)
+	cmd := exec.Command(energyapiBinary(tb), append([]string{"serve", "--addr", "127.0.0.1:0", "--log-level", "warn"}, calmQueue(args)...)...)
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		tb.Fatal(err)
