@@ -156,6 +156,21 @@ func requirePython(t *testing.T) string {
 	return python
 }
 
+// runPyClientOnDemo serves the demo data of the days first to last and
+// runs scripts/pyclient/script against it with the test client's
+// credentials, returning what it printed; the test fails if it fails.
+func runPyClientOnDemo(t *testing.T, script string, first, last energy.Date) []byte {
+	t.Helper()
+	python := requirePython(t)
+	cat, src := demoDays(t, first, last)
+	srv := apitest.NewServer(t, apitest.Options{Catalog: cat, Source: src})
+	out, err := exec.Command(python, filepath.Join("..", "..", "scripts", "pyclient", script), srv.URL, apitest.ClientID, apitest.ClientSecret).CombinedOutput()
+	if err != nil {
+		t.Fatalf("%s: %v\n%s", script, err, out)
+	}
+	return out
+}
+
 // TestFamilyClientReadsJanuary2024 runs scripts/pyclient/family.py, a
 // client written from the pages and live client code of catalogue.md
 // sections 4.1 and 4.2 (array and field names as they give them), against
@@ -167,13 +182,7 @@ func TestFamilyClientReadsJanuary2024(t *testing.T) {
 	if testing.Short() {
 		t.Skip("generates the demo data")
 	}
-	python := requirePython(t)
-	cat, m := demoDays(t, energy.Date{Year: 2024, Month: time.January, Day: 1}, energy.Date{Year: 2024, Month: time.January, Day: 14})
-	srv := apitest.NewServer(t, apitest.Options{Catalog: cat, Source: m})
-	out, err := exec.Command(python, filepath.Join("..", "..", "scripts", "pyclient", "family.py"), srv.URL, apitest.ClientID, apitest.ClientSecret).CombinedOutput()
-	if err != nil {
-		t.Fatalf("family.py: %v\n%s", err, out)
-	}
+	out := runPyClientOnDemo(t, "family.py", energy.Date{Year: 2024, Month: time.January, Day: 1}, energy.Date{Year: 2024, Month: time.January, Day: 14})
 	if n := strings.Count(string(out), "\nok ") + 1; n < 20 {
 		t.Fatalf("family.py read %d endpoints, want 20:\n%s", n, out)
 	}

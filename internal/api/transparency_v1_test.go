@@ -4,8 +4,6 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/url"
-	"os/exec"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -289,13 +287,7 @@ func TestV1PythonClientReadsJanuary2023(t *testing.T) {
 	if testing.Short() {
 		t.Skip("generates the demo data")
 	}
-	python := requirePython(t)
-	cat, src := demoDays(t, energy.Date{Year: 2023, Month: time.January, Day: 1}, energy.Date{Year: 2023, Month: time.January, Day: 9})
-	srv := apitest.NewServer(t, apitest.Options{Catalog: cat, Source: src})
-	out, err := exec.Command(python, filepath.Join("..", "..", "scripts", "pyclient", "transparency_v1.py"), srv.URL, apitest.ClientID, apitest.ClientSecret).CombinedOutput()
-	if err != nil {
-		t.Fatalf("transparency_v1.py: %v\n%s", err, out)
-	}
+	out := runPyClientOnDemo(t, "transparency_v1.py", energy.Date{Year: 2023, Month: time.January, Day: 1}, energy.Date{Year: 2023, Month: time.January, Day: 9})
 	if n := strings.Count(string(out), "ok /transparency/v1.0/"); n != 8 {
 		t.Fatalf("transparency_v1.py read %d paths, want 8:\n%s", n, out)
 	}
