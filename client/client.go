@@ -36,6 +36,7 @@ type Client struct {
 	progress  func(Progress)
 	rome      *time.Location // nil when the system has no zone database
 	catalog   catalogue
+	tokenURL  string      // "" for the base URL's tokenPath
 	tokens    *tokenCache // nil without credentials
 	cache     Cache       // nil: no conditional requests
 }
@@ -62,6 +63,10 @@ func WithUserAgent(ua string) Option { return func(c *Client) { c.userAgent = ua
 // the public deployment and of this project's server. 0 or less sends every
 // range in one request.
 func WithMaxRangeDays(n int) Option { return func(c *Client) { c.maxDays = n } }
+
+// WithTokenURL sets the token endpoint's URL, for a deployment that serves
+// it elsewhere than at the base URL's /public-api/access-token.
+func WithTokenURL(u string) Option { return func(c *Client) { c.tokenURL = u } }
 
 // WithRetry sets the retry policy; see RetryPolicy.
 func WithRetry(p RetryPolicy) Option { return func(c *Client) { c.retry = p } }
@@ -136,7 +141,10 @@ func New(baseURL string, opts ...Option) *Client {
 		c.rome = loc
 	}
 	if c.id != "" || c.secret != "" {
-		c.tokens = newTokenCache(c.base+tokenPath, c.id, c.secret, c.tokenHTTPClient(), c.now)
+		if c.tokenURL == "" {
+			c.tokenURL = c.base + tokenPath
+		}
+		c.tokens = newTokenCache(c.tokenURL, c.id, c.secret, c.tokenHTTPClient(), c.now)
 	}
 	return c
 }
@@ -176,6 +184,15 @@ func sleepContext(ctx context.Context, d time.Duration) error {
 }
 
 // get fetches path?query with retries and returns the body of a 200.
+// Fetch returns the body of one GET of path (a path of the API, such as
+// "/load/v2.0/total-load") with the query parameters as they are: no
+// splitting of date ranges, no parsing. The empty-body answer is an empty
+// body. It retries under the client's policy (WithRetry); errors the
+// server answered are *APIError.
+func (c *Client) Fetch(ctx context.Context, path string, query url.Values) ([]byte, error) {
+	return c.get(ctx, path, query)
+}
+
 func (c *Client) get(ctx context.Context, path string, query url.Values) ([]byte, error) {
 	u := c.base + path + "?" + query.Encode()
 	return withRetries(ctx, c, func() ([]byte, error) { return c.getOnce(ctx, u) })

@@ -30,6 +30,10 @@ const (
 	// ErrRateLimited: over the rate, still after the retries (429, or 403
 	// "Developer Over Qps").
 	ErrRateLimited ErrorKind = "rate limited"
+	// ErrOverQuota: the credentials' calls for the day are used up: the
+	// quota gateway's 403 "Developer Over Rate". It is not retried: the
+	// quota comes back at the gateway's reset (00:00 UTC).
+	ErrOverQuota ErrorKind = "over quota"
 )
 
 // APIError is an answer of the server other than success.
@@ -78,6 +82,8 @@ func (e *APIError) Is(target error) bool {
 		return e.StatusCode == http.StatusBadRequest
 	case ErrRateLimited:
 		return e.StatusCode == http.StatusTooManyRequests || e.overQPS()
+	case ErrOverQuota:
+		return e.StatusCode == http.StatusForbidden && strings.Contains(strings.ToLower(e.Message), "over rate")
 	}
 	return false
 }

@@ -29,6 +29,7 @@ Usage:
   energyapi demo [--from --to --seed]       write the demo dataset into the store
   energyapi datasets                        list the datasets: path, parameters, fields
   energyapi get DATASET [--PARAM VALUE...]  fetch a dataset from a server (get DATASET -h for its parameters)
+  energyapi mirror --upstream URL           keep a copy of another deployment's data in the store (mirror -h)
   energyapi version                         print the version
 
 Only "init", "import", "demo" and "serve --demo" create a SQLite store; the
@@ -67,6 +68,7 @@ func commandTable() []command {
 		{"plans", runPlans},
 		{"import", runImport},
 		{"demo", runDemo},
+		{"mirror", runMirror},
 		{"datasets", func(_ context.Context, rest []string, getenv func(string) string, stdout, _ io.Writer) error {
 			return runDatasets(rest, getenv, stdout, isTerminal(stdout))
 		}},

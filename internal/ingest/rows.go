@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -27,10 +28,14 @@ func ReadRows(c *dataset.Catalog, d *dataset.Dataset, name string, r io.Reader) 
 	if d.Import == nil {
 		return nil, energy.Errorf(energy.Invalid, "dataset %s takes no import files", d.Name)
 	}
-	if d.Import.Parse != nil {
+	// An answer of the API (JSON) names every field as the API does, which
+	// the generic reader reads for every dataset; a dataset's own parser is
+	// for the files of the download section.
+	f, _ := FormatOf(name)
+	if d.Import.Parse != nil && (f != JSON || hasHidden(d)) {
 		return readParsed(c, d, name, r)
 	}
-	tr, err := newTableReader(c, d, name, r)
+	tr, err := newTableReader(c, d, name, r, f == JSON)
 	if err != nil {
 		return nil, err
 	}
@@ -67,12 +72,12 @@ type tableReader struct {
 }
 
 // newTableReader reads the table and finds its header.
-func newTableReader(c *dataset.Catalog, d *dataset.Dataset, name string, r io.Reader) (*tableReader, error) {
+func newTableReader(c *dataset.Catalog, d *dataset.Dataset, name string, r io.Reader, answer bool) (*tableReader, error) {
 	t, err := ReadTable(name, r)
 	if err != nil {
 		return nil, err
 	}
-	cols, err := columnsOf(d)
+	cols, err := columnsOf(d, answer)
 	if err != nil {
 		return nil, err
 	}
@@ -234,25 +239,33 @@ type column struct {
 	isOffset bool // the UTC offset beside an Instant
 }
 
-func columnsOf(d *dataset.Dataset) ([]column, error) {
+func columnsOf(d *dataset.Dataset, answer bool) ([]column, error) {
 	var cols []column
 	for _, f := range d.Fields {
 		if f.Hidden {
 			return nil, energy.Errorf(energy.Invalid, "dataset %s has no generic file format: import its own files", d.Name)
 		}
-		name := f.Name
-		if f.Column != "" {
+		name, names := f.Name, f.Aliases
+		if f.Column != "" && answer {
+			names = append([]string{f.Column}, names...)
+		} else if f.Column != "" {
 			name = f.Column
 		}
 		// A zone name column (date_tz) may be present and is not read: the
 		// moment's offset decides.
 		optional := (f.Kind == dataset.Number && f.Optional) || f.Kind == dataset.Zone
-		cols = append(cols, column{field: f, names: append([]string{name}, f.Aliases...), optional: optional})
+		cols = append(cols, column{field: f, names: append([]string{name}, names...), optional: optional})
 		if f.Kind == dataset.Instant && f.Offset != "" {
 			cols = append(cols, column{field: f, names: []string{f.Offset}, optional: true, isOffset: true})
 		}
 	}
 	return cols, nil
+}
+
+// hasHidden reports whether d has fields its answers leave out: its own
+// parser reads even its answers.
+func hasHidden(d *dataset.Dataset) bool {
+	return slices.ContainsFunc(d.Fields, func(f dataset.Field) bool { return f.Hidden })
 }
 
 func hasInstant(d *dataset.Dataset) bool { return instantName(d) != "" }

@@ -9,9 +9,12 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/csv"
+	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"path/filepath"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -69,8 +72,63 @@ func ReadTable(name string, r io.Reader) (*Table, error) {
 		return readCSV(name, r)
 	case XLSX:
 		return readXLSX(name, r)
+	case JSON:
+		return readAnswer(name, r)
 	}
-	return nil, energy.Errorf(energy.Invalid, "%s: not a table (want .csv or .xlsx)", name)
+	return nil, energy.Errorf(energy.Invalid, "%s: not a table (want .csv, .xlsx or .json)", name)
+}
+
+// readAnswer reads an answer of the API as it serves it (the result
+// envelope and one array of records whose values are strings) into a
+// Table: a header of every field name the records hold, sorted, then one
+// row a record. A null is an empty cell; a number or a boolean its JSON
+// text. It is how a mirror imports what an upstream deployment answered.
+func readAnswer(name string, r io.Reader) (*Table, error) {
+	dec := json.NewDecoder(io.LimitReader(r, maxFileBytes+1))
+	dec.UseNumber()
+	var doc map[string]json.RawMessage
+	if err := dec.Decode(&doc); err != nil {
+		return nil, energy.Errorf(energy.Invalid, "%s: not an answer of the API: %v", name, err)
+	}
+	var recs []map[string]any
+	arrays := 0
+	for k, raw := range doc {
+		if k == "result" || len(raw) == 0 || raw[0] != '[' {
+			continue
+		}
+		arrays++
+		if err := json.Unmarshal(raw, &recs); err != nil {
+			return nil, energy.Errorf(energy.Invalid, "%s: %s is not an array of records: %v", name, k, err)
+		}
+	}
+	if arrays != 1 {
+		return nil, energy.Errorf(energy.Invalid, "%s: an answer holds one array of records, this one %d", name, arrays)
+	}
+	fields := map[string]bool{}
+	for _, rec := range recs {
+		for k := range rec {
+			fields[k] = true
+		}
+	}
+	head := slices.Sorted(maps.Keys(fields))
+	t := &Table{File: name, Rows: [][]string{head}, Lines: []int{1}}
+	for i, rec := range recs {
+		row := make([]string, len(head))
+		for j, k := range head {
+			switch v := rec[k].(type) {
+			case nil:
+			case string:
+				row[j] = v
+			case json.Number, bool:
+				row[j] = fmt.Sprint(v)
+			default:
+				return nil, energy.Errorf(energy.Invalid, "%s: record %d: %s is not a value", name, i+1, k)
+			}
+		}
+		t.Rows = append(t.Rows, row)
+		t.Lines = append(t.Lines, i+2)
+	}
+	return t, nil
 }
 
 func readCSV(name string, r io.Reader) (*Table, error) {

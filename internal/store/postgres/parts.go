@@ -25,6 +25,13 @@ var (
 // returns an error with code Invalid, and stores nothing, if name or a ref
 // is not text a store keeps; merge's error as it is.
 func (s *Store) UpdateParts(ctx context.Context, name string, started time.Time, refs []dataset.PartRef, merge dataset.MergeFunc) (energy.ImportStats, error) {
+	return s.UpdatePartsThen(ctx, name, started, refs, merge, nil)
+}
+
+// UpdatePartsThen is UpdateParts that also runs then, unless nil, in the
+// import's transaction after the import's writes: what then writes
+// commits with the import, and its error rolls the import back.
+func (s *Store) UpdatePartsThen(ctx context.Context, name string, started time.Time, refs []dataset.PartRef, merge dataset.MergeFunc, then func(ctx context.Context, tx store.Querier) error) (energy.ImportStats, error) {
 	if err := store.CheckPartRefs(name, refs); err != nil {
 		return energy.ImportStats{}, fmt.Errorf("postgres: import %s: %w", name, err)
 	}
@@ -35,7 +42,10 @@ func (s *Store) UpdateParts(ctx context.Context, name string, started time.Time,
 		}
 		var err error
 		st, err = store.UpdateParts(ctx, partTx{tx: tx}, s.now, name, started, refs, merge)
-		return err
+		if err != nil || then == nil {
+			return err
+		}
+		return then(ctx, conn{tx})
 	})
 	if err != nil {
 		return energy.ImportStats{}, fmt.Errorf("postgres: import %s: %w", name, err)

@@ -95,7 +95,7 @@ func (db DB) Query(tb testing.TB, q string) []string {
 }
 
 // Migrations are the migrations of either store, by NNNN_name.
-const Migrations = "[0001_init 0002_parts 0003_parts_only 0004_import_events 0005_registration 0006_plans 0007_part_spans 0008_parts_listing 0009_revocation_log]"
+const Migrations = "[0001_init 0002_parts 0003_parts_only 0004_import_events 0005_registration 0006_plans 0007_part_spans 0008_parts_listing 0009_revocation_log 0010_mirror]"
 
 // Applied returns the migrations applied to db, as Migrations lists them.
 func Applied(tb testing.TB, db DB) string {
