@@ -9,7 +9,10 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -276,4 +279,141 @@ func TestMirrorFillsWithinTheUpstreamsLimits(t *testing.T) {
 	}
 	t.Logf("%d windows, %d calls (faults by rule: %v), %d days", len(requests), len(j), faults, days.moved+1)
 	compareWithUpstream(t, up, db, requests)
+}
+
+// mirrorProcess runs the built energyapi mirror of up into db with args,
+// its log in the returned buffer.
+func mirrorProcess(t *testing.T, up *upstream, db string, args ...string) (*exec.Cmd, *apitest.Buffer) {
+	t.Helper()
+	cmd := exec.Command(energyapiBinary(t), append([]string{"mirror", "--upstream", up.base, "--db", db, "--log-format", "text"}, args...)...)
+	cmd.Env = append(os.Environ(), "ENERGYAPI_UPSTREAM_CLIENT_ID="+up.client.ClientID, "ENERGYAPI_UPSTREAM_CLIENT_SECRET="+up.client.ClientSecret)
+	log := &apitest.Buffer{}
+	cmd.Stdout, cmd.Stderr = log, log
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill() })
+	return cmd, log
+}
+
+// mirrorQuarter are the windows of the kill and replica tests: four kinds
+// of window over a quarter, about 110 calls.
+var mirrorQuarter = []string{"--datasets", "total-load,aste-fcr,market-quantity,imcei", "--from", "2024-01-01", "--to", "2024-03-31", "--per-day", "0", "--once"}
+
+// windowsOf returns what the store records of its windows: key, digest
+// and records of each fetched one.
+func windowsOf(t *testing.T, db string) []string {
+	t.Helper()
+	st, err := openStore(t.Context(), db, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	ws, err := st.(mirror.Store).MirrorWindows(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, w := range ws {
+		out = append(out, fmt.Sprintf("%s %d %s %d", w.Key, w.Fetches, w.Digest, w.Records))
+	}
+	return out
+}
+
+// TestMirrorKilledLosesNothingAndFetchesNothingTwice kills a mirror with
+// SIGKILL five times during its fill and runs it again each time: the
+// store it ends with is the one an uninterrupted run leaves, and the
+// upstream saw each window asked for once, but for at most the one in
+// flight at each kill (its answer was never committed).
+func TestMirrorKilledLosesNothingAndFetchesNothingTwice(t *testing.T) {
+	t.Parallel()
+	up := startUpstream(t, 20, 0, time.Now().UTC().Format(time.RFC3339))
+	db := filepath.Join(t.TempDir(), "killed.db")
+	args := append([]string{"--per-second", "20"}, mirrorQuarter...)
+	var kills []time.Time
+	for i := range 5 {
+		cmd, log := mirrorProcess(t, up, db, args...)
+		testwait.For(t, time.Minute, "the mirror fetching", func() bool { return strings.Contains(log.String(), "mirror: progress") })
+		time.Sleep(time.Duration(150+i*170) * time.Millisecond)
+		kills = append(kills, time.Now())
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+	}
+	cmd, log := mirrorProcess(t, up, db, args...)
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("the last run: %v\n%s", err, log)
+	}
+	seen := map[string][]time.Time{}
+	for _, e := range up.journal(t) {
+		seen[e.request()] = append(seen[e.request()], e.Time)
+	}
+	twice := 0
+	for r, at := range seen {
+		if len(at) == 1 {
+			continue
+		}
+		twice += len(at) - 1
+		inFlight := false
+		for _, k := range kills {
+			inFlight = inFlight || (!at[0].After(k) && k.Sub(at[0]) < 5*time.Second)
+		}
+		if len(at) > 2 || !inFlight {
+			t.Errorf("%s asked for %d times (%v), not only again after a kill during its fetch (kills %v)", r, len(at), at, kills)
+		}
+	}
+	if twice > len(kills) {
+		t.Errorf("%d windows asked for again after %d kills", twice, len(kills))
+	}
+	whole := filepath.Join(t.TempDir(), "whole.db")
+	cmd, log = mirrorProcess(t, up, whole, args...)
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("the uninterrupted run: %v\n%s", err, log)
+	}
+	if got, want := windowsOf(t, db), windowsOf(t, whole); !slices.Equal(got, want) || len(got) == 0 {
+		t.Errorf("the killed mirror's windows differ from an uninterrupted run's:\n got %d: %.500v\nwant %d: %.500v", len(got), got, len(want), want)
+	}
+	t.Logf("%d windows, %d asked for again after %d kills", len(seen), twice, len(kills))
+	var requests []string
+	for r := range seen {
+		requests = append(requests, r)
+	}
+	compareWithUpstream(t, up, db, requests)
+}
+
+// TestTwoMirrorsOnOnePostgreSQL runs two mirror processes on one
+// PostgreSQL store: no window is asked for by both, and together they
+// keep to the upstream's calls a second.
+func TestTwoMirrorsOnOnePostgreSQL(t *testing.T) {
+	t.Parallel()
+	up := startUpstream(t, 10, 0, time.Now().UTC().Format(time.RFC3339))
+	dsn := cluster.Database(t)
+	args := append([]string{"--per-second", "10"}, mirrorQuarter...)
+	a, alog := mirrorProcess(t, up, dsn, append(args, "--id", "a")...)
+	b, blog := mirrorProcess(t, up, dsn, append(args, "--id", "b")...)
+	if err := a.Wait(); err != nil {
+		t.Fatalf("mirror a: %v\n%s", err, alog)
+	}
+	if err := b.Wait(); err != nil {
+		t.Fatalf("mirror b: %v\n%s", err, blog)
+	}
+	seen := map[string]int{}
+	for _, e := range up.journal(t) {
+		seen[e.request()]++
+		if e.Status != http.StatusOK {
+			t.Errorf("%s: answered %d", e.request(), e.Status)
+		}
+	}
+	for r, n := range seen {
+		if n != 1 {
+			t.Errorf("%s asked for %d times", r, n)
+		}
+	}
+	for _, log := range []*apitest.Buffer{alog, blog} {
+		if !strings.Contains(log.String(), "mirror: progress") {
+			t.Errorf("a mirror fetched nothing:\n%s", log)
+		}
+	}
+	if ws := windowsOf(t, dsn); len(ws) != len(seen) || len(ws) == 0 {
+		t.Errorf("%d windows in the store, %d asked for", len(ws), len(seen))
+	}
 }

@@ -84,7 +84,9 @@ func (m *Mirror) pick(states []store.MirrorWindow, r *runState) (st store.Mirror
 			continue
 		}
 		if s.LeaseOwner != "" && s.LeaseOwner != m.cfg.ID && s.LeaseUntil.After(now) {
-			next = earliest(next, s.LeaseUntil)
+			// Another mirror fetches it: look again soon, as it may fail
+			// and leave it to this one.
+			next = earliest(next, now.Add(time.Second))
 			continue
 		}
 		due := m.dueAt(pw, s)
