@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -20,6 +21,7 @@ import (
 	"github.com/energyapi/energyapi/internal/api/apitest"
 	"github.com/energyapi/energyapi/internal/energy"
 	"github.com/energyapi/energyapi/internal/mirror"
+	sqlstore "github.com/energyapi/energyapi/internal/store"
 	"github.com/energyapi/energyapi/internal/testwait"
 )
 
@@ -119,6 +121,9 @@ type fakeDays struct {
 	at time.Time
 	// moved counts the days the clock was moved across.
 	moved int
+	// manual: a long wait lasts until the test moves the clock.
+	manual bool
+	moves  chan struct{}
 }
 
 func (f *fakeDays) Now() time.Time {
@@ -128,6 +133,13 @@ func (f *fakeDays) Now() time.Time {
 }
 
 func (f *fakeDays) Sleep(ctx context.Context, d time.Duration) error {
+	if f.manual && d >= time.Minute {
+		select {
+		case <-ctx.Done():
+		case <-f.moves:
+		}
+		return ctx.Err()
+	}
 	if d < time.Minute {
 		t := time.NewTimer(d)
 		defer t.Stop()
@@ -151,6 +163,12 @@ func (f *fakeDays) advance(d time.Duration) {
 	}
 	f.mu.Unlock()
 	f.up.adminDo(f.t, http.MethodPut, "/sandbox/clock", `{"now": "`+at.Format(time.RFC3339Nano)+`"}`)
+	if f.manual {
+		select {
+		case f.moves <- struct{}{}:
+		default:
+		}
+	}
 }
 
 // mirrorSetting is a mirror of up into db as the CLI would build it, with
@@ -416,4 +434,138 @@ func TestTwoMirrorsOnOnePostgreSQL(t *testing.T) {
 	if ws := windowsOf(t, dsn); len(ws) != len(seen) || len(ws) == 0 {
 		t.Errorf("%d windows in the store, %d asked for", len(ws), len(seen))
 	}
+}
+
+// TestMirrorServesCorrectionsWithinOneRefresh corrects a week of values
+// upstream after the fill (an import there, as a late final publication):
+// once the clock has moved one refresh period the mirror serves the new
+// values, changedSince on the mirror returns exactly the changed records,
+// and its updates feed names the import that changed them.
+func TestMirrorServesCorrectionsWithinOneRefresh(t *testing.T) {
+	t.Parallel()
+	now := time.Date(2024, 3, 20, 12, 0, 0, 0, time.UTC)
+	up := startUpstream(t, 20, 0, now.Format(time.RFC3339))
+	db := filepath.Join(t.TempDir(), "mirror.db")
+	days := &fakeDays{t: t, up: up, at: now, manual: true, moves: make(chan struct{}, 1)}
+	c := mirrorConfig{datasets: "total-load", from: "2024-02-01", perSecond: 20, refresh: time.Hour}
+	cfg, log := mirrorSetting(t, up, db, c, days)
+	ctx, cancel := context.WithCancel(t.Context())
+	done := make(chan error, 1)
+	go func() { done <- mirror.New(cfg).Run(ctx) }()
+	t.Cleanup(func() { cancel(); <-done })
+	// fetched reports whether every window that holds a day of March 2024
+	// was fetched after after.
+	fetched := func(after time.Time) func() bool {
+		return func() bool {
+			ws := windowsState(t, cfg)
+			for _, w := range ws {
+				if w.FirstDay <= "2024-03-31" && w.LastDay >= "2024-03-01" && w.FetchedAt.Before(after) {
+					return false
+				}
+			}
+			return len(ws) > 0
+		}
+	}
+	testwait.For(t, time.Minute, "the fill", fetched(time.Time{}.Add(1)))
+
+	week := "/load/v2.0/total-load?dateFrom=11/03/2024&dateTo=17/03/2024"
+	corrected := correctUpstream(t, up, week)
+	before := time.Now()
+	refreshed := days.Now().Add(time.Hour)
+	days.advance(time.Hour)
+	testwait.For(t, time.Minute, "the refresh", fetched(refreshed))
+
+	env := map[string]string{"ENERGYAPI_DB": db}
+	m := startBinary(t, "--db", db, "--sandbox=false")
+	rc := createClient(t, env, "--name", "reader")
+	mt, _ := m.token(t, rc.ClientID, rc.ClientSecret)
+	ut, _ := up.token(t, demoClientID, demoClientSecret)
+	if _, ub := up.get(t, week, ut); true {
+		if _, mb := m.get(t, week, mt); !bytes.Equal(ub, mb) {
+			t.Fatalf("after one refresh the mirror serves %.300s, the upstream %.300s\n%s", mb, ub, log)
+		}
+	}
+	month := "/load/v2.0/total-load?dateFrom=01/03/2024&dateTo=31/03/2024&changedSince=" + url.QueryEscape(before.UTC().Format(time.RFC3339Nano))
+	_, body := m.get(t, month, mt)
+	var changed struct {
+		TotalLoad []map[string]string `json:"total_load"`
+	}
+	if err := json.Unmarshal(body, &changed); err != nil {
+		t.Fatalf("%s: %v: %.300s", month, err, body)
+	}
+	got := map[string]bool{}
+	for _, r := range changed.TotalLoad {
+		got[r["date"]+" "+r["bidding_zone"]] = true
+	}
+	if len(got) != len(corrected) || len(changed.TotalLoad) != len(corrected) {
+		t.Errorf("changedSince: %d records, want the %d corrected", len(changed.TotalLoad), len(corrected))
+	}
+	for k := range corrected {
+		if !got[k] {
+			t.Errorf("changedSince lacks the corrected record %s", k)
+			break
+		}
+	}
+	_, feed := m.get(t, "/updates", mt)
+	var updates struct {
+		Updates []struct {
+			Dataset string
+			Changed bool
+			Rows    struct{ Updated int }
+		}
+	}
+	if err := json.Unmarshal(feed, &updates); err != nil || len(updates.Updates) == 0 {
+		t.Fatalf("/updates: %v: %.300s", err, feed)
+	}
+	last := updates.Updates[len(updates.Updates)-1]
+	if last.Dataset != "total-load" || !last.Changed || last.Rows.Updated != len(corrected) {
+		t.Errorf("the feed's last update: %+v, want total-load changed with %d records updated", last, len(corrected))
+	}
+}
+
+// windowsState returns the mirror's windows as its store holds them.
+func windowsState(t *testing.T, cfg mirror.Config) []sqlstore.MirrorWindow {
+	t.Helper()
+	ws, err := cfg.Store.MirrorWindows(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ws
+}
+
+// correctUpstream imports into the upstream's store the records of its
+// answer to request with every total_load_MW value raised by 1000, and
+// returns their keys (date and bidding zone).
+func correctUpstream(t *testing.T, up *upstream, request string) map[string]bool {
+	t.Helper()
+	tok, _ := up.token(t, demoClientID, demoClientSecret)
+	_, body := up.get(t, request, tok)
+	var doc map[string]any
+	if err := json.Unmarshal(body, &doc); err != nil {
+		t.Fatal(err)
+	}
+	keys := map[string]bool{}
+	for _, r := range doc["total_load"].([]any) {
+		rec := r.(map[string]any)
+		v, err := energy.ParseNumber(rec["total_load_MW"].(string))
+		if err != nil {
+			t.Fatal(err)
+		}
+		rec["total_load_MW"] = strconv.FormatFloat(v+1000, 'f', -1, 64)
+		keys[rec["date"].(string)+" "+rec["bidding_zone"].(string)] = true
+	}
+	b, _ := json.Marshal(doc)
+	f := filepath.Join(t.TempDir(), "corrected.json")
+	if err := os.WriteFile(f, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := runCmd(t, map[string]string{"ENERGYAPI_DB": up.db}, "import", "--dataset", "total-load", f); err != nil {
+		t.Fatal(err)
+	}
+	ut, _ := up.token(t, demoClientID, demoClientSecret)
+	testwait.For(t, 30*time.Second, "the upstream serving the correction", func() bool {
+		_, now := up.get(t, request, ut)
+		return !bytes.Equal(now, body)
+	})
+	return keys
 }
