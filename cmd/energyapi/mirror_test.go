@@ -5,12 +5,14 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"log/slog"
 	"net/http"
 	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -19,6 +21,7 @@ import (
 	"time"
 
 	"github.com/energyapi/energyapi/internal/api/apitest"
+	"github.com/energyapi/energyapi/internal/catalog"
 	"github.com/energyapi/energyapi/internal/energy"
 	"github.com/energyapi/energyapi/internal/mirror"
 	sqlstore "github.com/energyapi/energyapi/internal/store"
@@ -278,25 +281,114 @@ func TestMirrorFillsWithinTheUpstreamsLimits(t *testing.T) {
 		t.Fatalf("mirror: %v\n%s", err, log)
 	}
 	j := up.journal(t)
-	faults, ok := map[string]int{}, 0
+	faults, answered := map[string]int{}, map[string]int{}
 	for _, e := range j {
 		switch {
 		case e.Fault != nil:
 			faults[e.Fault.Rule]++
 		case e.Status == http.StatusOK:
-			ok++
+			answered[e.request()]++
 		default:
 			t.Errorf("%s: answered %d without a fault rule: refused for a limit", e.request(), e.Status)
 		}
 	}
-	if ok != len(requests) || len(faults) != 4 {
-		t.Errorf("%d answers of 200 for %d windows, faults by rule %v: want one answer a window and each of the 4 rules fired", ok, len(requests), faults)
+	for _, r := range requests {
+		if answered[r] == 0 {
+			t.Errorf("%s: never answered", r)
+		}
+	}
+	if len(faults) != 4 {
+		t.Errorf("faults by rule %v: want each of the 4 rules fired", faults)
 	}
 	if days.moved < 2 {
 		t.Errorf("the fill took %d day changes, want 2 at least (%d windows, %d calls a day)", days.moved, len(requests), perDay)
 	}
 	t.Logf("%d windows, %d calls (faults by rule: %v), %d days", len(requests), len(j), faults, days.moved+1)
 	compareWithUpstream(t, up, db, requests)
+	checkMirrorShown(t, up, db, plannedByDataset(probe, now), int64(perDay))
+}
+
+// plannedByDataset counts the windows of cfg's plan by dataset.
+func plannedByDataset(cfg mirror.Config, today time.Time) map[string]int {
+	o := cfg.Plan
+	o.Today = energy.DateOf(today)
+	out := map[string]int{}
+	for _, w := range mirror.Plan(o) {
+		out[w.Dataset.Name]++
+	}
+	return out
+}
+
+var metricsOn = regexp.MustCompile(`metrics on (http://\S+)`)
+
+// checkMirrorShown serves the mirror's store and checks what it says of
+// the mirror: GET /catalog gives each dataset's windows, all fetched, and
+// the days they cover; /metrics the windows, the calls of the day and how
+// far behind the copy is; the banner the upstream and the windows.
+func checkMirrorShown(t *testing.T, up *upstream, db string, windows map[string]int, perDay int64) {
+	t.Helper()
+	stdout, stderr := serveInProcess(t, map[string]string{"ENERGYAPI_DB": db}, "--addr", "127.0.0.1:0", "--metrics-addr", "127.0.0.1:0", "--sandbox=false")
+	s := awaitServing(t, stdout, stderr)
+	a := s.do(t, http.MethodGet, "/catalog", "", "")
+	var cat struct {
+		Datasets []struct {
+			Name   string
+			Mirror *struct {
+				Upstream         string
+				Windows, Fetched int
+				First, Last      string
+			}
+		}
+	}
+	if err := json.Unmarshal(a.body, &cat); err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range cat.Datasets {
+		want, mirrored := windows[d.Name]
+		switch {
+		case !mirrored && d.Mirror != nil:
+			t.Errorf("/catalog: %s is not mirrored, yet shows %+v", d.Name, d.Mirror)
+		case mirrored && (d.Mirror == nil || d.Mirror.Windows != want || d.Mirror.Fetched != want || d.Mirror.Upstream != up.base || d.Mirror.First > "2024-01-01" || d.Mirror.Last < "2024-03-31"):
+			t.Errorf("/catalog: %s shows %+v, want %d windows fetched from %s covering the first quarter of 2024", d.Name, d.Mirror, want, up.base)
+		}
+	}
+	m := metricsOn.FindStringSubmatch(stdout.String())
+	if m == nil {
+		t.Fatalf("no metrics address in %q", stdout.String())
+	}
+	resp, err := http.Get(m[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	for _, line := range []string{
+		fmt.Sprintf(`energyapi_mirror_windows_fetched{dataset="aste-fcr"} %d`, windows["aste-fcr"]),
+		fmt.Sprintf(`energyapi_mirror_windows{dataset="total-load"} %d`, windows["total-load"]),
+		"energyapi_mirror_behind_seconds ",
+	} {
+		if !bytes.Contains(body, []byte(line)) {
+			t.Errorf("/metrics lacks %q", line)
+		}
+	}
+	st, err := openStore(t.Context(), db, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	cat0, err := catalog.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var banner bytes.Buffer
+	newMirrorWatch(t.Context(), st, cat0, slog.New(slog.DiscardHandler)).writeBanner(&banner)
+	total := 0
+	for _, n := range windows {
+		total += n
+	}
+	if want := fmt.Sprintf("[%s]: %d of %d request windows of %d datasets fetched", up.base, total, total, len(windows)); !strings.Contains(banner.String(), want) {
+		t.Errorf("banner %q lacks %q", banner.String(), want)
+	}
 }
 
 // mirrorProcess runs the built energyapi mirror of up into db with args,

@@ -206,6 +206,7 @@ func newHandler(cfg serveConfig, p *parts) http.Handler {
 			AsOf:              p.live.AsOf,
 			Updates:           p.feed,
 			Bulk:              bulkFiles(cfg, p),
+			Mirrored:          p.mirror.mirrored,
 			MaxRangeDays:      cfg.maxRangeDays,
 			UnmatchedFilter:   cfg.unmatchedFilter,
 			UnknownParameters: cfg.unknownParams,
@@ -275,6 +276,7 @@ func (p *parts) announce(cfg serveConfig, addr net.Addr, stdout, stderr io.Write
 			demo:  cfg.demo,
 			mem:   cfg.memoryBudget,
 			gen:   p.demo,
+			mir:   p.mirror,
 		})
 	}
 	p.log.Info("serving", "addr", addr.String(), "data_version", p.live.Snapshot().Version)

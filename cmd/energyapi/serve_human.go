@@ -70,6 +70,7 @@ type banner struct {
 	demo  bool
 	mem   memorySize          // --memory-budget
 	gen   *dataset.DemoSource // the demo data on demand, if the store holds them
+	mir   *mirrorWatch        // the store's mirrors, if any
 }
 
 // writeBanner writes b as a few aligned lines: one for each dataset of the
@@ -85,6 +86,7 @@ func writeBanner(w io.Writer, b banner) {
 		fmt.Fprintf(tw, "  demo data\t%s to %s (seed %d) and the statistics from %d: each part generated when first asked, then kept in the store\n",
 			in.First.DMY(), in.Last.DMY(), in.Seed, in.StatsFirst)
 	}
+	b.mir.writeBanner(tw)
 	for _, d := range b.data.Catalog.All() {
 		fmt.Fprintf(tw, "  %s\t%s\n", d.Name, b.coverage(d))
 	}

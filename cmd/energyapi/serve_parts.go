@@ -41,6 +41,9 @@ type parts struct {
 	// demo holds the demo data on demand on a store serve --demo created;
 	// nil on any other.
 	demo *dataset.DemoSource
+	// mirror is what the store's mirrors have done; nil for a store that
+	// cannot hold a mirror.
+	mirror *mirrorWatch
 }
 
 // newParts builds the parts on st, with --demo marking a new store as
@@ -97,6 +100,12 @@ func newParts(ctx context.Context, cfg serveConfig, log *slog.Logger, st store) 
 	p := &parts{
 		log: log, served: served, cat: cat, live: live, feed: api.NewFeed(served, live.Snapshot),
 		hard: hard, sb: sb, plans: plans, plansFlush: cfg.plans.flush, demo: ds,
+		mirror: newMirrorWatch(ctx, st, cat, log),
+	}
+	if p.mirror != nil {
+		if err := hard.metrics.Mirror(p.mirror.metricsView); err != nil {
+			return nil, err
+		}
 	}
 	if cfg.compression {
 		p.compression = coding.New()
@@ -146,6 +155,9 @@ func (p *parts) startPolling(interval time.Duration) (stop func()) {
 	wg.Go(func() { p.reg.Sync(ctx, interval, report("client sync failed")) })
 	wg.Go(func() { poll.Every(ctx, keyReload, nil, p.refreshKeys) })
 	wg.Go(func() { p.plans.Run(ctx, p.plansFlush) }) // its last flush follows the drain
+	if p.mirror != nil {
+		wg.Go(func() { poll.Every(ctx, mirrorRead, nil, p.mirror.read) })
+	}
 	return func() { cancel(); wg.Wait() }
 }
 

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -50,6 +51,21 @@ type catalogDataset struct {
 	// DataVersion the store's data version of that import, 0 before any.
 	LastUpdate  *string `json:"last_update"`
 	DataVersion int64   `json:"data_version"`
+	// Mirror is what a mirror of an upstream deployment fetched of the
+	// dataset into the store; absent on a store that mirrors nothing.
+	Mirror *catalogMirror `json:"mirror,omitempty"`
+}
+
+// catalogMirror is a dataset's mirrored coverage: the upstream, its
+// request windows planned and fetched, the days the fetched ones cover
+// and when the last was fetched.
+type catalogMirror struct {
+	Upstream  string `json:"upstream"`
+	Windows   int    `json:"windows"`
+	Fetched   int    `json:"fetched"`
+	First     string `json:"first,omitempty"`
+	Last      string `json:"last,omitempty"`
+	LastFetch string `json:"last_fetch,omitempty"`
 }
 
 // catalogPath is one path a dataset answers at: its own, an alias, or a
@@ -113,8 +129,9 @@ type catalogCoverage struct {
 // catalogAnswer is the catalogue as of one snapshot, encoded, with the
 // compressed forms made so far.
 type catalogAnswer struct {
-	snap  *dataset.Snapshot
-	forms *coding.Forms
+	snap   *dataset.Snapshot
+	mirror *Mirrored
+	forms  *coding.Forms
 }
 
 // handleCatalog serves GET /catalog. The body changes only with the data,
@@ -127,7 +144,11 @@ func handleCatalog(o Options) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		snap := o.Data.Snapshot()
 		a := last.Load()
-		if a == nil || a.snap != snap {
+		var mirrored *Mirrored
+		if o.Data.Mirrored != nil {
+			mirrored = o.Data.Mirrored()
+		}
+		if a == nil || a.snap != snap || a.mirror != mirrored {
 			out := catalogBody{Datasets: []catalogDataset{}}
 			for _, d := range o.Data.Catalog.All() {
 				t, err := snap.TableOf(r.Context(), d)
@@ -135,14 +156,16 @@ func handleCatalog(o Options) http.Handler {
 					writeError(w, r, o.Log, err)
 					return
 				}
-				out.Datasets = append(out.Datasets, describeDataset(o, d, t, requestDate(o, r)))
+				cd := describeDataset(o, d, t, requestDate(o, r))
+				cd.Mirror = mirroredOf(mirrored, d.Name)
+				out.Datasets = append(out.Datasets, cd)
 			}
 			body, err := json.Marshal(out)
 			if err != nil { // our own types always marshal
 				writeError(w, r, o.Log, err)
 				return
 			}
-			a = &catalogAnswer{snap: snap, forms: coding.NewForms(body)}
+			a = &catalogAnswer{snap: snap, mirror: mirrored, forms: coding.NewForms(body)}
 			last.Store(a)
 		}
 		h := w.Header()
@@ -150,6 +173,22 @@ func handleCatalog(o Options) http.Handler {
 		h.Set("Content-Type", "application/json")
 		o.Cache.Compression.ServeBody(w, r, http.StatusOK, a.forms)
 	})
+}
+
+// mirroredOf is the mirrored coverage of dataset name, nil for none.
+func mirroredOf(m *Mirrored, name string) *catalogMirror {
+	if m == nil {
+		return nil
+	}
+	ds, ok := m.Datasets[name]
+	if !ok {
+		return nil
+	}
+	out := &catalogMirror{Upstream: strings.Join(m.Upstreams, " "), Windows: ds.Windows, Fetched: ds.Fetched, First: ds.First, Last: ds.Last}
+	if !ds.LastFetch.IsZero() {
+		out.LastFetch = ds.LastFetch.UTC().Format(time.RFC3339)
+	}
+	return out
 }
 
 func describeDataset(o Options, d *dataset.Dataset, t *dataset.Table, now time.Time) catalogDataset {

@@ -60,6 +60,10 @@ type Data struct {
 	// /bulk (bulk.go), and the updates feed names the files an import
 	// changed; nil: no such route, and the feed as before.
 	Bulk *bulk.Producer
+	// Mirrored, when set, returns what the store holds of an upstream
+	// deployment it mirrors (nil: nothing), for GET /catalog; the value
+	// changes only when the mirror's state does.
+	Mirrored func() *Mirrored
 	// MaxRangeDays bounds a date-range request, both ends counted; 0 for no limit.
 	MaxRangeDays int
 	// UnmatchedFilter is the answer to a filter value outside its list;
@@ -210,4 +214,19 @@ func requestDate(o Options, r *http.Request) time.Time {
 		}
 	}
 	return o.Clock()
+}
+
+// Mirrored is a store's copy of an upstream deployment (internal/mirror):
+// the upstreams and, by dataset, the windows fetched.
+type Mirrored struct {
+	Upstreams []string
+	Datasets  map[string]MirroredDataset
+}
+
+// MirroredDataset is one dataset's windows: planned and fetched, the days
+// the fetched ones cover and the last fetch.
+type MirroredDataset struct {
+	Windows, Fetched int
+	First, Last      string // yyyy-mm-dd
+	LastFetch        time.Time
 }
