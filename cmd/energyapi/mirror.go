@@ -47,7 +47,7 @@ func mirrorFlags(c *mirrorConfig, stderr io.Writer) *flag.FlagSet {
 	fs.Int64Var(&c.perSecond, "per-second", 1, "the upstream's calls a second (the public gateway's: 1); 0 for no limit")
 	fs.Int64Var(&c.perDay, "per-day", 300, "the upstream's calls a UTC day for these credentials (the public gateway's: about 300); 0 for no limit")
 	fs.IntVar(&c.maxRangeDays, "max-range-days", 60, "the upstream's longest date range of a request, for datasets that declare none")
-	fs.DurationVar(&c.refresh, "refresh", 6*time.Hour, "how often windows whose values may still change are fetched again (0: never)")
+	fs.DurationVar(&c.refresh, "refresh", 24*time.Hour, "how often windows whose values may still change are fetched again (0: never); each refresh of every dataset costs about 140 calls")
 	fs.DurationVar(&c.fetchTimeout, "fetch-timeout", time.Minute, "the longest one call may take")
 	fs.StringVar(&c.id, "id", "mirror", "this mirror's name in the store: each process mirroring into one store needs its own")
 	fs.BoolVar(&c.once, "once", false, "stop when every window is fetched, rather than keep the copy fresh")
