@@ -36,7 +36,7 @@ type mirrorConfig struct {
 func mirrorFlags(c *mirrorConfig, stderr io.Writer) *flag.FlagSet {
 	fs := newFlagSet("mirror", stderr)
 	fs.StringVar(&c.db, "db", defaultDB, dbUsage)
-	fs.Var(newBaseURLValue(&c.upstream, ""), "upstream", "the upstream deployment's base URL (required), such as https://api.terna.it")
+	fs.Var(newBaseURLValue(&c.upstream, ""), "upstream", "the upstream deployment's base URL (required), such as https://api.example.org")
 	fs.StringVar(&c.tokenURL, "token-url", "", "the upstream's token endpoint (default: the base URL's /public-api/access-token)")
 	fs.StringVar(&c.clientID, "upstream-client-id", "", "the upstream client ID (prefer ENERGYAPI_UPSTREAM_CLIENT_ID)")
 	fs.StringVar(&c.clientSecret, "upstream-client-secret", "", "the upstream client secret (prefer ENERGYAPI_UPSTREAM_CLIENT_SECRET: a flag shows in the process list)")
@@ -51,7 +51,7 @@ func mirrorFlags(c *mirrorConfig, stderr io.Writer) *flag.FlagSet {
 	fs.DurationVar(&c.fetchTimeout, "fetch-timeout", time.Minute, "the longest one call may take")
 	fs.StringVar(&c.id, "id", "mirror", "this mirror's name in the store: each process mirroring into one store needs its own")
 	fs.BoolVar(&c.once, "once", false, "stop when every window is fetched, rather than keep the copy fresh")
-	fs.TextVar(&c.logLevel, "log-level", slog.LevelInfo, "log level: DEBUG, INFO, WARN or ERROR")
+	fs.TextVar(&c.logLevel, "log-level", slog.LevelInfo, "log level: debug, info, warn or error")
 	c.logFormat = logAuto
 	fs.Var(&c.logFormat, "log-format", "log format on stderr: text, json, or auto (text on a terminal, json otherwise)")
 	return fs

@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"net/http"
 	"net/url"
 	"os"
@@ -660,4 +662,35 @@ func correctUpstream(t *testing.T, up *upstream, request string) map[string]bool
 		return !bytes.Equal(now, body)
 	})
 	return keys
+}
+
+// TestMirrorRefusesBadFlags: each mistake in mirror's flags is a usage
+// error naming it, before anything is opened or fetched.
+func TestMirrorRefusesBadFlags(t *testing.T) {
+	t.Parallel()
+	creds := map[string]string{"ENERGYAPI_UPSTREAM_CLIENT_ID": "id", "ENERGYAPI_UPSTREAM_CLIENT_SECRET": "secret"}
+	db := filepath.Join(t.TempDir(), "never.db")
+	for _, tc := range []struct {
+		env  map[string]string
+		args []string
+		want string
+	}{
+		{creds, nil, "needs --upstream"},
+		{nil, []string{"--upstream", "http://127.0.0.1:1"}, "credentials"},
+		{creds, []string{"--upstream", "http://127.0.0.1:1", "--datasets", "total-lod"}, "total-lod"},
+		{creds, []string{"--upstream", "http://127.0.0.1:1", "--datasets", "total-load", "--first", "aste-fcr"}, "--first"},
+		{creds, []string{"--upstream", "http://127.0.0.1:1", "--from", "2024-13-01"}, "--from"},
+		{creds, []string{"--upstream", "http://127.0.0.1:1", "--from", "2024-03-01", "--to", "2024-02-01"}, "after"},
+		{creds, []string{"--upstream", "http://127.0.0.1:1", "extra"}, "no arguments"},
+	} {
+		env := map[string]string{"ENERGYAPI_DB": db}
+		maps.Copy(env, tc.env)
+		_, err := runCmd(t, env, append([]string{"mirror"}, tc.args...)...)
+		if !errors.Is(err, errUsage) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("mirror %v: got %v, want a usage error naming %q", tc.args, err, tc.want)
+		}
+	}
+	if _, err := os.Stat(db); !os.IsNotExist(err) {
+		t.Errorf("a refused mirror created the store: %v", err)
+	}
 }
