@@ -368,6 +368,8 @@ func checkMirrorShown(t *testing.T, up *upstream, db string, windows map[string]
 		fmt.Sprintf(`energyapi_mirror_windows_fetched{dataset="aste-fcr"} %d`, windows["aste-fcr"]),
 		fmt.Sprintf(`energyapi_mirror_windows{dataset="total-load"} %d`, windows["total-load"]),
 		"energyapi_mirror_behind_seconds ",
+		fmt.Sprintf(`energyapi_mirror_call_limit{limit="per_day"} %d`, perDay),
+		"energyapi_mirror_calls_today ", // of the real day: the fill's days were the sandbox's
 	} {
 		if !bytes.Contains(body, []byte(line)) {
 			t.Errorf("/metrics lacks %q", line)

@@ -77,7 +77,7 @@ func (m *mirrorWatch) metricsView() *metrics.MirrorView {
 	if s == nil {
 		return nil
 	}
-	v := &metrics.MirrorView{Windows: map[string]int{}, Fetched: map[string]int{}, CallsToday: s.CallsToday, BehindSeconds: s.Behind.Seconds()}
+	v := &metrics.MirrorView{Windows: map[string]int{}, Fetched: map[string]int{}, CallsToday: s.CallsToday, PerDay: s.PerDay, PerSecond: s.PerSecond, BehindSeconds: s.Behind.Seconds()}
 	for name, d := range s.Datasets {
 		v.Windows[name], v.Fetched[name] = d.Windows, d.Fetched
 	}
@@ -98,6 +98,10 @@ func (m *mirrorWatch) writeBanner(w io.Writer) {
 		windows += d.Windows
 		fetched += d.Fetched
 	}
-	fmt.Fprintf(w, "  mirror of\t%v: %s of %s request windows of %d datasets fetched, %d calls today, the oldest open window fetched %s ago\n",
-		s.Upstreams, count(fetched), count(windows), len(s.Datasets), s.CallsToday, s.Behind.Round(time.Second))
+	limits := "no daily limit"
+	if s.PerDay > 0 {
+		limits = fmt.Sprintf("of %d", s.PerDay)
+	}
+	fmt.Fprintf(w, "  mirror of\t%v: %s of %s request windows of %d datasets fetched, %d calls today (%s), the oldest open window fetched %s ago\n",
+		s.Upstreams, count(fetched), count(windows), len(s.Datasets), s.CallsToday, limits, s.Behind.Round(time.Second))
 }

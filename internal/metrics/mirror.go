@@ -11,8 +11,10 @@ type MirrorView struct {
 	// Windows and Fetched are, by dataset, the windows planned and those
 	// fetched at least once.
 	Windows, Fetched map[string]int
-	// CallsToday are the calls spent against the upstream's daily quota.
-	CallsToday int64
+	// CallsToday are the calls spent against the upstream's daily quota;
+	// PerDay and PerSecond the upstream's limits (0: none).
+	CallsToday        int64
+	PerDay, PerSecond int64
 	// BehindSeconds is the age of the oldest fetch of a window whose
 	// records may still change upstream.
 	BehindSeconds float64
@@ -30,16 +32,17 @@ func (m *Metrics) Mirror(view func() *MirrorView) error {
 		fetched: desc("mirror_windows_fetched", "Request windows the mirror has fetched at least once, by dataset.", "dataset"),
 		calls:   desc("mirror_calls_today", "Calls the store's mirrors spent against the upstream's daily quota this UTC day."),
 		behind:  desc("mirror_behind_seconds", "Age of the oldest fetch of a window whose records may still change upstream: how stale the copy may be."),
+		limit:   desc("mirror_call_limit", "The upstream's limits on calls the mirrors keep to (0: none), by limit: per_day, per_second.", "limit"),
 	})
 }
 
 type mirrorCollector struct {
-	view                            func() *MirrorView
-	windows, fetched, calls, behind *prometheus.Desc
+	view                                   func() *MirrorView
+	windows, fetched, calls, behind, limit *prometheus.Desc
 }
 
 func (c *mirrorCollector) Describe(ch chan<- *prometheus.Desc) {
-	for _, d := range []*prometheus.Desc{c.windows, c.fetched, c.calls, c.behind} {
+	for _, d := range []*prometheus.Desc{c.windows, c.fetched, c.calls, c.behind, c.limit} {
 		ch <- d
 	}
 }
@@ -55,4 +58,6 @@ func (c *mirrorCollector) Collect(ch chan<- prometheus.Metric) {
 	}
 	ch <- prometheus.MustNewConstMetric(c.calls, prometheus.GaugeValue, float64(v.CallsToday))
 	ch <- prometheus.MustNewConstMetric(c.behind, prometheus.GaugeValue, v.BehindSeconds)
+	ch <- prometheus.MustNewConstMetric(c.limit, prometheus.GaugeValue, float64(v.PerDay), "per_day")
+	ch <- prometheus.MustNewConstMetric(c.limit, prometheus.GaugeValue, float64(v.PerSecond), "per_second")
 }

@@ -118,7 +118,7 @@ func New(cfg Config) *Mirror {
 	if cfg.Gone == nil {
 		cfg.Gone = func(int64) bool { return false }
 	}
-	return &Mirror{cfg: cfg, self: store.MirrorInstance{ID: cfg.ID, Host: cfg.Host, PID: cfg.PID, Upstream: cfg.UpstreamURL}}
+	return &Mirror{cfg: cfg, self: store.MirrorInstance{ID: cfg.ID, Host: cfg.Host, PID: cfg.PID, Upstream: cfg.UpstreamURL, PerSecond: cfg.PerSecond, PerDay: cfg.PerDay}}
 }
 
 // heartbeat is how often a running mirror says so in the store; a mirror

@@ -24,8 +24,11 @@ type Status struct {
 	Upstreams []string
 	// Datasets is each mirrored dataset's state, by name.
 	Datasets map[string]DatasetStatus
-	// CallsToday are the calls spent against the UTC day's quota.
-	CallsToday int64
+	// CallsToday are the calls spent against the UTC day's quota;
+	// PerDay and PerSecond the limits the mirrors keep to (the smallest
+	// any of them names; 0: none).
+	CallsToday        int64
+	PerDay, PerSecond int64
 	// Behind is how long ago the oldest fetch of a window whose records
 	// may still change upstream was made: how stale the copy may be.
 	// Windows never fetched are counted in Datasets, not here.
@@ -80,6 +83,7 @@ func ReadStatus(ctx context.Context, st StatusStore, c *dataset.Catalog, settlin
 		if !slices.Contains(s.Upstreams, in.Upstream) {
 			s.Upstreams = append(s.Upstreams, in.Upstream)
 		}
+		s.PerDay, s.PerSecond = smallestLimit(s.PerDay, in.PerDay), smallestLimit(s.PerSecond, in.PerSecond)
 	}
 	return s, nil
 }
@@ -96,6 +100,14 @@ func open(d *dataset.Dataset, w store.MirrorWindow, settling func(*dataset.Datas
 
 func minDay(a, b string) string {
 	if a == "" || b < a {
+		return b
+	}
+	return a
+}
+
+// smallestLimit is the smaller of two limits, where 0 is none.
+func smallestLimit(a, b int64) int64 {
+	if a == 0 || (b != 0 && b < a) {
 		return b
 	}
 	return a

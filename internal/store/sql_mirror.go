@@ -216,7 +216,9 @@ func (db *DB) MirrorCalls(ctx context.Context, day string) (int64, error) {
 type MirrorInstance struct {
 	ID, Host, Upstream string
 	PID                int64
-	Heartbeat          time.Time
+	// PerSecond and PerDay are the upstream's limits it keeps to.
+	PerSecond, PerDay int64
+	Heartbeat         time.Time
 }
 
 // ErrMirrorRunning is StartMirrorInstance's error when a live process runs
@@ -239,9 +241,10 @@ func (db *DB) StartMirrorInstance(ctx context.Context, in MirrorInstance, stale 
 			return fmt.Errorf("%w: %q, process %d on %s, alive %s ago (give this one another --id)",
 				ErrMirrorRunning, in.ID, prev.PID, prev.Host, in.Heartbeat.Sub(prev.Heartbeat).Round(time.Second))
 		}
-		_, err = tx.Exec(ctx, `INSERT INTO mirror_instances (id, host, pid, upstream, heartbeat) VALUES (?, ?, ?, ?, ?)
-			ON CONFLICT (id) DO UPDATE SET host = excluded.host, pid = excluded.pid, upstream = excluded.upstream, heartbeat = excluded.heartbeat`,
-			in.ID, in.Host, in.PID, in.Upstream, in.Heartbeat)
+		_, err = tx.Exec(ctx, `INSERT INTO mirror_instances (id, host, pid, upstream, per_second, per_day, heartbeat) VALUES (?, ?, ?, ?, ?, ?, ?)
+			ON CONFLICT (id) DO UPDATE SET host = excluded.host, pid = excluded.pid, upstream = excluded.upstream,
+			per_second = excluded.per_second, per_day = excluded.per_day, heartbeat = excluded.heartbeat`,
+			in.ID, in.Host, in.PID, in.Upstream, in.PerSecond, in.PerDay, in.Heartbeat)
 		return err
 	}))
 }
@@ -261,8 +264,8 @@ func (db *DB) HeartbeatMirrorInstance(ctx context.Context, in MirrorInstance) er
 // MirrorInstances returns the mirror processes recorded, by ID.
 func (db *DB) MirrorInstances(ctx context.Context) ([]MirrorInstance, error) {
 	out, err := QueryAll(ctx, db.read, func(row Row) (in MirrorInstance, err error) {
-		err = row.Scan(&in.ID, &in.Host, &in.PID, &in.Upstream, &in.Heartbeat)
+		err = row.Scan(&in.ID, &in.Host, &in.PID, &in.Upstream, &in.PerSecond, &in.PerDay, &in.Heartbeat)
 		return in, err
-	}, `SELECT id, host, pid, upstream, heartbeat FROM mirror_instances ORDER BY id`)
+	}, `SELECT id, host, pid, upstream, per_second, per_day, heartbeat FROM mirror_instances ORDER BY id`)
 	return out, db.wrap("mirror instances", err)
 }

@@ -25,5 +25,7 @@ CREATE TABLE mirror_instances (
     host      text NOT NULL,
     pid       bigint NOT NULL,
     upstream  text NOT NULL,
+    per_second bigint NOT NULL DEFAULT 0,
+    per_day    bigint NOT NULL DEFAULT 0,
     heartbeat timestamptz NOT NULL
 );

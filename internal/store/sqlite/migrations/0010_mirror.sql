@@ -30,11 +30,13 @@ CREATE TABLE mirror_calls (
 ) STRICT;
 
 -- The mirror processes of this store, by the --id each runs under: one
--- process per ID at a time.
+-- process per ID at a time, with the upstream's limits it keeps to.
 CREATE TABLE mirror_instances (
     id        TEXT PRIMARY KEY NOT NULL,
     host      TEXT NOT NULL,
     pid       INTEGER NOT NULL,
     upstream  TEXT NOT NULL,
+    per_second INTEGER NOT NULL DEFAULT 0,
+    per_day    INTEGER NOT NULL DEFAULT 0,
     heartbeat INTEGER NOT NULL
 ) STRICT;
