@@ -80,7 +80,7 @@ func Open(ctx context.Context, dsn string) (*Store, error) {
 		pool.Close()
 		return nil, fmt.Errorf("postgres: open %s: %w", where(cfg), err)
 	}
-	if err := migrate(ctx, pool); err != nil {
+	if err := store.Migrate(ctx, schema(pool), migrationFiles, 0); err != nil {
 		pool.Close()
 		return nil, fmt.Errorf("postgres: open %s: %w", where(cfg), err)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/energyapi/energyapi/internal/auth"
 	"github.com/energyapi/energyapi/internal/catalog"
+	"github.com/energyapi/energyapi/internal/store"
 	"github.com/energyapi/energyapi/internal/store/postgres/pgtest"
 	"github.com/energyapi/energyapi/internal/store/storetest"
 	"github.com/energyapi/energyapi/internal/testwait"
@@ -202,11 +203,7 @@ func raw(tb testing.TB, dsn string) (storetest.DB, *pgxpool.Pool) {
 func atVersion(tb testing.TB, dsn string, v int) storetest.DB {
 	tb.Helper()
 	r, pool := raw(tb, dsn)
-	ms, err := migrations()
-	if err != nil {
-		tb.Fatal(err)
-	}
-	if err := apply(tb.Context(), pool, ms[:v], steps()); err != nil {
+	if err := store.Migrate(tb.Context(), schema(pool), migrationFiles, v); err != nil {
 		tb.Fatal(err)
 	}
 	return r

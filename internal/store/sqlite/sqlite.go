@@ -94,7 +94,7 @@ func open(ctx context.Context, path string, create bool) (*Store, error) {
 		w.Close()
 		return nil, fmt.Errorf("sqlite: open %s: %w", path, err)
 	}
-	if err := migrate(ctx, w); err != nil {
+	if err := store.Migrate(ctx, schema(w), migrationFiles, 0); err != nil {
 		w.Close()
 		return nil, fmt.Errorf("sqlite: open %s: %w", path, err)
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/energyapi/energyapi/internal/catalog"
+	"github.com/energyapi/energyapi/internal/store"
 	"github.com/energyapi/energyapi/internal/store/storetest"
 )
 
@@ -85,7 +86,7 @@ func TestPaths(t *testing.T) {
 }
 
 func TestEmbeddedMigrationsParse(t *testing.T) {
-	ms, err := migrations()
+	ms, err := store.ParseMigrations(migrationFiles, "migrations")
 	if err != nil {
 		t.Fatalf("embedded migrations: %v", err)
 	}
@@ -200,11 +201,7 @@ func atVersion(tb testing.TB, path string, v int) storetest.DB {
 	if err := setWAL(tb.Context(), db); err != nil {
 		tb.Fatal(err)
 	}
-	ms, err := migrations()
-	if err != nil {
-		tb.Fatal(err)
-	}
-	if err := apply(tb.Context(), db, ms[:v], steps()); err != nil {
+	if err := store.Migrate(tb.Context(), schema(db), migrationFiles, v); err != nil {
 		tb.Fatal(err)
 	}
 	return r
