@@ -236,6 +236,12 @@ type env struct {
 
 var keyCfg = auth.KeyringConfig{Rotation: 24 * time.Hour, Activation: 2 * time.Minute, TokenTTL: 300 * time.Second}
 
+// tokensOf returns tokens issued and verified over e's keys with the
+// clients of reg, as a replica whose registry reg is holds them.
+func (e *env) tokensOf(reg *auth.Registry) *auth.Tokens {
+	return auth.NewTokens(e.keys, reg, auth.DefaultIssuer, 300*time.Second, e.clock.Now, rand.Reader)
+}
+
 func newEnv(tb testing.TB) *env {
 	tb.Helper()
 	ctx := context.Background()
@@ -247,7 +253,7 @@ func newEnv(tb testing.TB) *env {
 	if e.keys, err = auth.NewKeyring(ctx, e.store, keyCfg, e.clock.Now, rand.Reader); err != nil {
 		tb.Fatal(err)
 	}
-	e.tokens = auth.NewTokens(e.keys, e.reg, auth.DefaultIssuer, 300*time.Second, e.clock.Now, rand.Reader)
+	e.tokens = e.tokensOf(e.reg)
 	return e
 }
 

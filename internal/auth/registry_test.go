@@ -5,7 +5,6 @@ import (
 	"crypto/rand"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/energyapi/energyapi/internal/auth"
 	"github.com/energyapi/energyapi/internal/energy"
@@ -55,6 +54,15 @@ func mustCreate(tb testing.TB, g *auth.Registry, name string) (auth.Client, stri
 	return c, secret
 }
 
+// createLoaded creates a client named name through g, as mustCreate does,
+// and has serving load it.
+func createLoaded(tb testing.TB, g, serving *auth.Registry, name string) (auth.Client, string) {
+	tb.Helper()
+	c, secret := mustCreate(tb, g, name)
+	mustLoad(tb, serving, true)
+	return c, secret
+}
+
 // mustRotate gives client id a new secret through g and returns it.
 func mustRotate(tb testing.TB, g *auth.Registry, id string) string {
 	tb.Helper()
@@ -92,8 +100,7 @@ func wantAuth(tb testing.TB, g *auth.Registry, id, secret, wantReason string) {
 
 func TestRegistryAuthenticatesFromMemory(t *testing.T) {
 	_, serving, counted, admin := replicas(t)
-	c, secret := mustCreate(t, admin, "c")
-	mustLoad(t, serving, true)
+	c, secret := createLoaded(t, admin, serving, "c")
 	mustLoad(t, serving, false) // same version: nothing to reload
 	for range 100 {
 		wantAuth(t, serving, c.ID, secret, "")
@@ -106,13 +113,9 @@ func TestRegistryAuthenticatesFromMemory(t *testing.T) {
 func TestRegistryPicksUpRevocationWhenVersionChanges(t *testing.T) {
 	e, serving, _, admin := replicas(t)
 	ctx := context.Background()
-	c, secret := mustCreate(t, admin, "c")
-	mustLoad(t, serving, true)
-	tokens := auth.NewTokens(e.keys, serving, auth.DefaultIssuer, 300*time.Second, e.clock.Now, rand.Reader)
-	tok, err := tokens.Issue(c)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c, secret := createLoaded(t, admin, serving, "c")
+	tokens := e.tokensOf(serving)
+	tok := issue(t, tokens, c)
 	if err := admin.Revoke(ctx, c.ID); err != nil {
 		t.Fatal(err)
 	}
@@ -133,8 +136,7 @@ func TestRegistryPicksUpRevocationWhenVersionChanges(t *testing.T) {
 
 func TestRegistryFallsBackToStoreForWhatMemoryRefuses(t *testing.T) {
 	_, serving, counted, admin := replicas(t)
-	c, old := mustCreate(t, admin, "c")
-	mustLoad(t, serving, true)
+	c, old := createLoaded(t, admin, serving, "c")
 
 	// A client created after the load works at once: the store decides.
 	fresh, freshSecret := mustCreate(t, admin, "fresh")
@@ -161,8 +163,7 @@ func TestRegistryFallsBackToStoreForWhatMemoryRefuses(t *testing.T) {
 func TestRegistryChangesApplyAtOnceInTheSameProcess(t *testing.T) {
 	_, serving, _, _ := replicas(t)
 	ctx := context.Background()
-	c, secret := mustCreate(t, serving, "c")
-	mustLoad(t, serving, true)
+	c, secret := createLoaded(t, serving, serving, "c")
 	rotated := mustRotate(t, serving, c.ID)
 	wantAuth(t, serving, c.ID, secret, auth.ReasonWrongSecret)
 	if err := serving.Revoke(ctx, c.ID); err != nil {

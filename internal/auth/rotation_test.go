@@ -153,13 +153,9 @@ func waitUntil(tb testing.TB, what string, cond func() bool) {
 func TestTokensAgainstATableBehindTheStore(t *testing.T) {
 	e, serving, counted, other := replicas(t)
 	ctx := context.Background()
-	c, _ := mustCreate(t, other, "c")
-	mustLoad(t, serving, true)
-	tokens := auth.NewTokens(e.keys, serving, auth.DefaultIssuer, 300*time.Second, e.clock.Now, rand.Reader)
-	before, err := tokens.Issue(c)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c, _ := createLoaded(t, other, serving, "c")
+	tokens := e.tokensOf(serving)
+	before := issue(t, tokens, c)
 	mustRotate(t, other, c.ID)
 	rotated, err := e.store.Client(ctx, c.ID)
 	if err != nil {
