@@ -3,7 +3,6 @@ package client_test
 import (
 	"context"
 	"errors"
-	"io"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -63,16 +62,10 @@ type tap struct {
 }
 
 func (t *tap) RoundTrip(r *http.Request) (*http.Response, error) {
-	resp, err := t.base.RoundTrip(r)
+	resp, b, err := apitest.RoundTripRead(t.base, r)
 	if err != nil {
 		return resp, err
 	}
-	b, err := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	if err != nil {
-		return nil, err
-	}
-	resp.Body = io.NopCloser(strings.NewReader(string(b)))
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.bodies = append(t.bodies, string(b))
@@ -479,18 +472,11 @@ type cancelOnStatus struct {
 }
 
 func (c cancelOnStatus) RoundTrip(r *http.Request) (*http.Response, error) {
-	resp, err := c.base.RoundTrip(r)
-	if err != nil || resp.StatusCode != c.status {
-		return resp, err
+	resp, _, err := apitest.RoundTripRead(c.base, r)
+	if err == nil && resp.StatusCode == c.status {
+		c.cancel()
 	}
-	b, err := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	if err != nil {
-		return nil, err
-	}
-	resp.Body = io.NopCloser(strings.NewReader(string(b)))
-	c.cancel()
-	return resp, nil
+	return resp, err
 }
 
 // TestCancelDuringBackoff uses the real sleep: the server asks for an hour,
