@@ -24,7 +24,29 @@ const (
 	thermoPath     = "/generation/v2.0/thermoelectric-production"
 	peakValleyPath = "/load/v2.0/peak-valley-load"
 	tokenPath      = "/public-api/access-token"
+	// tokenGranted is the exchange of a token request the server grants,
+	// the first of every client's run.
+	tokenGranted = "POST " + tokenPath + " 200"
 )
+
+// firstQuarter returns c's peak-valley records of 1 January to 31 March
+// 2024, failing t on an error.
+func firstQuarter(t *testing.T, c *client.Client) []client.PeakValleyRecord {
+	t.Helper()
+	got, err := c.PeakValley(context.Background(), client.Date{Year: 2024, Month: 1, Day: 1}, client.Date{Year: 2024, Month: 3, Day: 31})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return got
+}
+
+// wantSeen asserts that srv saw n requests (what) of path.
+func wantSeen(t *testing.T, srv *apitest.Server, path string, n int, what string) {
+	t.Helper()
+	if got := len(srv.SeenPath(path)); got != n {
+		t.Errorf("got %d %s, want %d", got, what, n)
+	}
+}
 
 // utc is an instant written in UTC, so that the repeated autumn hour is not
 // ambiguous.
@@ -132,7 +154,7 @@ func TestThermoelectricTypedRecords(t *testing.T) {
 	}
 	// The server received the filters as the API names them.
 	wantExchanges(t, srv,
-		"POST "+tokenPath+" 200",
+		tokenGranted,
 		"GET "+thermoPath+"?province=Brindisi&province=Taranto&region=Puglia&year=2023 200")
 }
 
@@ -207,13 +229,10 @@ func TestPeakValleySplitsLongRange(t *testing.T) {
 	srv := apitest.NewServer(t, apitest.Options{Data: testData()}) // the server allows 60 days
 	var progress []client.Progress
 	c, _ := newClient(t, srv, client.WithProgress(func(p client.Progress) { progress = append(progress, p) }))
-	got, err := c.PeakValley(context.Background(), client.Date{Year: 2024, Month: 1, Day: 1}, client.Date{Year: 2024, Month: 3, Day: 31})
-	if err != nil {
-		t.Fatal(err)
-	}
+	got := firstQuarter(t, c)
 	// 91 days: 60 (1 January to 29 February) and 31.
 	wantExchanges(t, srv,
-		"POST "+tokenPath+" 200",
+		tokenGranted,
 		"GET "+peakValleyPath+"?dateFrom=01%2F01%2F2024&dateTo=29%2F02%2F2024 200",
 		"GET "+peakValleyPath+"?dateFrom=01%2F03%2F2024&dateTo=31%2F03%2F2024 200")
 	wantAt := []time.Time{
@@ -248,7 +267,7 @@ func TestPeakValleyWindowsOfChosenSize(t *testing.T) {
 		t.Fatal(err)
 	}
 	wantExchanges(t, srv,
-		"POST "+tokenPath+" 200",
+		tokenGranted,
 		"GET "+peakValleyPath+"?dateFrom=01%2F01%2F2024&dateTo=07%2F01%2F2024 200",
 		"GET "+peakValleyPath+"?dateFrom=08%2F01%2F2024&dateTo=14%2F01%2F2024 200",
 		"GET "+peakValleyPath+"?dateFrom=15%2F01%2F2024&dateTo=21%2F01%2F2024 200",
@@ -292,10 +311,10 @@ func TestTokenRefreshedBeforeExpiry(t *testing.T) {
 	// Requests at 0, 200, 400 and 600 s: the token fetched at 0 is replaced
 	// after 270 s (30 s before it expires), at 400 s.
 	wantExchanges(t, srv,
-		"POST "+tokenPath+" 200",
+		tokenGranted,
 		"GET "+peakValleyPath+"?dateFrom=01%2F01%2F2024&dateTo=01%2F01%2F2024 200",
 		"GET "+peakValleyPath+"?dateFrom=02%2F01%2F2024&dateTo=02%2F01%2F2024 200",
-		"POST "+tokenPath+" 200",
+		tokenGranted,
 		"GET "+peakValleyPath+"?dateFrom=03%2F01%2F2024&dateTo=03%2F01%2F2024 200",
 		"GET "+peakValleyPath+"?dateFrom=04%2F01%2F2024&dateTo=04%2F01%2F2024 200")
 	data := srv.SeenPath(peakValleyPath)
@@ -322,15 +341,12 @@ func TestTokenExpiryMidRangeRetriedWithFreshToken(t *testing.T) {
 	}
 	srv := apitest.NewServer(t, apitest.Options{Data: testData(), Now: clk.Now, Wrap: jump})
 	c, s := newClient(t, srv, client.WithMaxRangeDays(31))
-	got, err := c.PeakValley(context.Background(), client.Date{Year: 2024, Month: 1, Day: 1}, client.Date{Year: 2024, Month: 3, Day: 31})
-	if err != nil {
-		t.Fatal(err)
-	}
+	got := firstQuarter(t, c)
 	wantExchanges(t, srv,
-		"POST "+tokenPath+" 200",
+		tokenGranted,
 		"GET "+peakValleyPath+"?dateFrom=01%2F01%2F2024&dateTo=31%2F01%2F2024 200",
 		"GET "+peakValleyPath+"?dateFrom=01%2F02%2F2024&dateTo=02%2F03%2F2024 401",
-		"POST "+tokenPath+" 200",
+		tokenGranted,
 		"GET "+peakValleyPath+"?dateFrom=01%2F02%2F2024&dateTo=02%2F03%2F2024 200",
 		"GET "+peakValleyPath+"?dateFrom=03%2F03%2F2024&dateTo=31%2F03%2F2024 200")
 	if len(got) != 10 {
@@ -354,9 +370,9 @@ func TestUnauthorizedWithFreshTokenIsAnError(t *testing.T) {
 	}
 	// One retry with a new token, and no more.
 	wantExchanges(t, srv,
-		"POST "+tokenPath+" 200",
+		tokenGranted,
 		"GET "+thermoPath+"?year=2023 401",
-		"POST "+tokenPath+" 200",
+		tokenGranted,
 		"GET "+thermoPath+"?year=2023 401")
 }
 
@@ -384,7 +400,7 @@ func TestRateLimitedThenSuccess(t *testing.T) {
 		t.Fatalf("got %v, %v; want the one 2022 record", got, err)
 	}
 	wantExchanges(t, srv,
-		"POST "+tokenPath+" 200",
+		tokenGranted,
 		"GET "+thermoPath+"?year=2022 429",
 		"GET "+thermoPath+"?year=2022 200")
 	if w := s.Got(); len(w) != 1 || w[0] != 7*time.Second {
@@ -405,7 +421,7 @@ func TestOverQpsBacksOff(t *testing.T) {
 		t.Fatal(err)
 	}
 	wantExchanges(t, srv,
-		"POST "+tokenPath+" 200",
+		tokenGranted,
 		"GET "+thermoPath+"?year=2023 403",
 		"GET "+thermoPath+"?year=2023 403",
 		"GET "+thermoPath+"?year=2023 200")
@@ -426,9 +442,7 @@ func TestOverQpsIsRateLimitedWhenRetriesRunOut(t *testing.T) {
 	if !errors.Is(err, client.ErrRateLimited) {
 		t.Errorf("got %v, want ErrRateLimited", err)
 	}
-	if n := len(srv.SeenPath(thermoPath)); n != 2 {
-		t.Errorf("got %d attempts, want 2", n)
-	}
+	wantSeen(t, srv, thermoPath, 2, "attempts")
 }
 
 func TestRetriesGiveUp(t *testing.T) {
@@ -440,9 +454,7 @@ func TestRetriesGiveUp(t *testing.T) {
 	if !errors.As(err, &ae) || ae.StatusCode != 503 || ae.Message != "Service unavailable" {
 		t.Fatalf("got %v, want the 503 APIError", err)
 	}
-	if n := len(srv.SeenPath(thermoPath)); n != 3 {
-		t.Errorf("got %d attempts, want 3", n)
-	}
+	wantSeen(t, srv, thermoPath, 3, "attempts")
 	if n := len(s.Got()); n != 2 {
 		t.Errorf("got %d waits, want 2", n)
 	}
@@ -494,9 +506,7 @@ func TestCancelDuringBackoff(t *testing.T) {
 	if !errors.Is(err, context.Canceled) || errors.As(err, &ue) {
 		t.Errorf("got %v, want context.Canceled from the wait, not from a request", err)
 	}
-	if n := len(srv.SeenPath(thermoPath)); n != 1 {
-		t.Errorf("got %d requests, want 1", n)
-	}
+	wantSeen(t, srv, thermoPath, 1, "requests")
 }
 
 func TestCancelBetweenWindows(t *testing.T) {
@@ -513,9 +523,7 @@ func TestCancelBetweenWindows(t *testing.T) {
 	if !errors.Is(err, context.Canceled) {
 		t.Errorf("got %v, want context.Canceled", err)
 	}
-	if n := len(srv.SeenPath(peakValleyPath)); n != 1 {
-		t.Errorf("got %d data requests, want 1", n)
-	}
+	wantSeen(t, srv, peakValleyPath, 1, "data requests")
 }
 
 func TestRangeBackwardsRefusedWithoutRequest(t *testing.T) {
