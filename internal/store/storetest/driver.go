@@ -26,9 +26,11 @@ type Driver struct {
 	// NewDB returns where a new, empty database is for tb: a file path or
 	// a URL.
 	NewDB func(tb testing.TB) string
-	// Open opens the store at loc, migrating its schema, with now as its
-	// clock (time.Now if nil). The caller closes it.
-	Open func(ctx context.Context, loc string, now func() time.Time) (HistoryStore, error)
+	// OpenStore opens the store at loc, migrating its schema. The caller
+	// closes it.
+	OpenStore func(ctx context.Context, loc string) (HistoryStore, error)
+	// SetClock makes now the clock of s, which OpenStore opened.
+	SetClock func(s HistoryStore, now func() time.Time)
 	// Raw connects to the database at loc, outside any store, until tb
 	// ends.
 	Raw func(tb testing.TB, loc string) DB
@@ -60,6 +62,15 @@ type DB struct {
 	ExecSQL func(ctx context.Context, stmt string) error
 	// QuerySQL returns the values of each row of q.
 	QuerySQL func(ctx context.Context, q string) ([][]any, error)
+}
+
+// ExecWith returns an ExecSQL that runs each statement with exec, a
+// connection's own method, dropping what it returns but the error.
+func ExecWith[R any](exec func(ctx context.Context, sql string, args ...any) (R, error)) func(context.Context, string) error {
+	return func(ctx context.Context, stmt string) error {
+		_, err := exec(ctx, stmt)
+		return err
+	}
 }
 
 // Exec runs statements, failing tb on the first error.
@@ -108,6 +119,27 @@ func Applied(tb testing.TB, db DB) string {
 		names = append(names, fmt.Sprintf("%04d_%s", n, name))
 	}
 	return fmt.Sprint(names)
+}
+
+// Open opens the store at loc (OpenStore) with now as its clock (time.Now
+// if nil). The caller closes it.
+func (d Driver) Open(ctx context.Context, loc string, now func() time.Time) (HistoryStore, error) {
+	s, err := d.OpenStore(ctx, loc)
+	if err == nil && now != nil {
+		d.SetClock(s, now)
+	}
+	return s, err
+}
+
+// Catalog returns the catalogue newCatalog makes (catalog.New, which no
+// package under internal/store imports), failing tb on an error.
+func Catalog(tb testing.TB, newCatalog func() (*dataset.Catalog, error)) *dataset.Catalog {
+	tb.Helper()
+	c, err := newCatalog()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return c
 }
 
 // open opens the store at loc for tb and closes it when tb ends.
