@@ -32,6 +32,9 @@ type PartDB interface {
 	PartTx
 	PartSnapshot
 	FillTx
+	// Querier is the transaction itself, for shared SQL of its own
+	// (UpdatePartsThen).
+	Querier() Querier
 }
 
 // PartTxFunc runs fn in one transaction of a store and commits it if fn
@@ -44,6 +47,13 @@ type PartTxFunc func(ctx context.Context, write bool, fn func(tx PartDB) error) 
 // nothing, if name or a ref is not text a store keeps; merge's error as it
 // is.
 func (db *DB) UpdateParts(ctx context.Context, name string, started time.Time, refs []dataset.PartRef, merge dataset.MergeFunc) (energy.ImportStats, error) {
+	return db.UpdatePartsThen(ctx, name, started, refs, merge, nil)
+}
+
+// UpdatePartsThen is UpdateParts that also runs then, unless nil, in the
+// import's transaction after the import's writes: what then writes
+// commits with the import, and its error rolls the import back.
+func (db *DB) UpdatePartsThen(ctx context.Context, name string, started time.Time, refs []dataset.PartRef, merge dataset.MergeFunc, then func(ctx context.Context, tx Querier) error) (energy.ImportStats, error) {
 	if err := CheckPartRefs(name, refs); err != nil {
 		return energy.ImportStats{}, db.wrap("import "+name, err)
 	}
@@ -51,7 +61,10 @@ func (db *DB) UpdateParts(ctx context.Context, name string, started time.Time, r
 	err := db.parts(ctx, true, func(tx PartDB) error {
 		var err error
 		st, err = UpdateParts(ctx, tx, db.now, name, started, refs, merge)
-		return err
+		if err != nil || then == nil {
+			return err
+		}
+		return then(ctx, tx.Querier())
 	})
 	if err != nil {
 		return energy.ImportStats{}, db.wrap("import "+name, err)
@@ -182,6 +195,9 @@ func (db *DB) ImportEvents(ctx context.Context, after int64, since time.Time, li
 // databases over its Querier: it reads and sets the data version and
 // records each import run. The stores' transactions embed one.
 type ImportLog struct{ Tx Querier }
+
+// Querier returns the transaction's Querier.
+func (l ImportLog) Querier() Querier { return l.Tx }
 
 // Version returns the data version and when it last changed (zero before
 // the first change).

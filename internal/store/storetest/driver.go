@@ -2,6 +2,7 @@ package storetest
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -14,6 +15,7 @@ import (
 	"github.com/energyapi/energyapi/internal/auth"
 	"github.com/energyapi/energyapi/internal/dataset"
 	"github.com/energyapi/energyapi/internal/energy"
+	"github.com/energyapi/energyapi/internal/store"
 )
 
 // Driver is one kind of store as the suite opens it: each store package
@@ -192,6 +194,50 @@ func RunDriver(t *testing.T, d Driver) {
 	t.Run("PartHistory", func(t *testing.T) { testPartHistory(t, d) })
 	t.Run("ImportFailingMidway", func(t *testing.T) { testFailingMidway(t, d) })
 	t.Run("Fill", func(t *testing.T) { testFillDriver(t, d) })
+	t.Run("ImportThen", func(t *testing.T) { testImportThen(t, d) })
+}
+
+// thenWriter is a store whose imports may write more in their own
+// transaction (store.DB.UpdatePartsThen).
+type thenWriter interface {
+	UpdatePartsThen(ctx context.Context, name string, started time.Time, refs []dataset.PartRef, merge dataset.MergeFunc,
+		then func(ctx context.Context, tx store.Querier) error) (energy.ImportStats, error)
+}
+
+// testImportThen checks that UpdatePartsThen runs then in the import's
+// transaction: what then writes commits with the import, and its error
+// rolls the import back.
+func testImportThen(t *testing.T, d Driver) {
+	ctx := t.Context()
+	s := d.open(t, d.NewDB(t), nil)
+	setClients := func(ctx context.Context, tx store.Querier) error {
+		_, err := tx.Exec(ctx, `UPDATE versions SET version = 41 WHERE name = 'clients'`)
+		return err
+	}
+	refused := errors.New("then refused")
+	_, err := s.(thenWriter).UpdatePartsThen(ctx, "test", time.Now(), nil, WritePart("test", "2023"), func(ctx context.Context, tx store.Querier) error {
+		noErr(t, "then's write", setClients(ctx, tx))
+		return refused
+	})
+	if !errors.Is(err, refused) {
+		t.Fatalf("UpdatePartsThen: got %v, want then's error", err)
+	}
+	if parts, v := listParts(t, s).Parts, clientsVersion(t, s); len(parts) != 0 || v == 41 {
+		t.Fatalf("after then failed: got parts %v and clients version %d, want neither the import nor then's write", refsOf(parts), v)
+	}
+	_, err = s.(thenWriter).UpdatePartsThen(ctx, "test", time.Now(), nil, WritePart("test", "2023"), setClients)
+	noErr(t, "UpdatePartsThen", err)
+	if parts, v := listParts(t, s).Parts, clientsVersion(t, s); len(parts) != 1 || v != 41 {
+		t.Fatalf("after then succeeded: got parts %v and clients version %d, want the import's part and 41", refsOf(parts), v)
+	}
+}
+
+// clientsVersion returns s's clients version.
+func clientsVersion(t *testing.T, s Store) int64 {
+	t.Helper()
+	v, err := s.ClientsVersion(t.Context())
+	noErr(t, "ClientsVersion", err)
+	return v
 }
 
 // testMigrationsAppliedOnce opens a new database, writes, and opens it
