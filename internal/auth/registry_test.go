@@ -36,11 +36,18 @@ func replicas(tb testing.TB) (e *env, serving *auth.Registry, counted *countingS
 	tb.Helper()
 	e = newEnv(tb)
 	counted = &countingStore{memStore: e.store}
-	var err error
-	if serving, err = auth.NewRegistry(context.Background(), counted, e.store, e.clock.Now, rand.Reader); err != nil {
+	return e, newRegistry(tb, e, counted), counted, e.reg
+}
+
+// newRegistry returns a registry of the clients in clients, with e's
+// store for its registrations and revocations: another replica.
+func newRegistry(tb testing.TB, e *env, clients auth.ClientStore) *auth.Registry {
+	tb.Helper()
+	g, err := auth.NewRegistry(context.Background(), clients, e.store, e.clock.Now, rand.Reader)
+	if err != nil {
 		tb.Fatal(err)
 	}
-	return e, serving, counted, e.reg
+	return g
 }
 
 // mustCreate creates a client named name through g and returns it with

@@ -24,14 +24,7 @@ func tokenStatus(tb testing.TB, srvURL, id, secret string) int {
 
 // admin returns a registry on e's store standing for another process, such
 // as "energyapi clients", whose changes e.reg learns of only by reloading.
-func admin(tb testing.TB, e *env) *auth.Registry {
-	tb.Helper()
-	g, err := auth.NewRegistry(context.Background(), e.store, e.store, e.clock.Now, rand.Reader)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return g
-}
+func admin(tb testing.TB, e *env) *auth.Registry { return newRegistry(tb, e, e.store) }
 
 // TestRotationAndRevocationEndEarlierTokensOnReload checks that once the
 // serving registry has reloaded after another process rotated a secret or
@@ -161,10 +154,7 @@ func TestTokensAgainstATableBehindTheStore(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	newer, err := e.tokens.Issue(rotated) // by the replica that rotated
-	if err != nil {
-		t.Fatal(err)
-	}
+	newer := issue(t, e.tokens, rotated) // by the replica that rotated
 	if _, err := tokens.Verify(ctx, newer); err != nil {
 		t.Errorf("a token issued with the new secret, before the reload: got %v, want it accepted", err)
 	}
