@@ -330,16 +330,7 @@ func TestTokenRefreshedBeforeExpiry(t *testing.T) {
 func TestTokenExpiryMidRangeRetriedWithFreshToken(t *testing.T) {
 	t.Parallel()
 	clk := apitest.NewClock(time.Now())
-	var once sync.Once
-	jump := func(next http.Handler) http.Handler {
-		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			next.ServeHTTP(w, r)
-			if r.URL.Path == peakValleyPath {
-				once.Do(func() { clk.Advance(301 * time.Second) })
-			}
-		})
-	}
-	srv := apitest.NewServer(t, apitest.Options{Data: testData(), Now: clk.Now, Wrap: jump})
+	srv := apitest.NewServer(t, apitest.Options{Data: testData(), Now: clk.Now, Wrap: apitest.AdvanceAfter(clk, peakValleyPath, 301*time.Second)})
 	c, s := newClient(t, srv, client.WithMaxRangeDays(31))
 	got := firstQuarter(t, c)
 	wantExchanges(t, srv,
