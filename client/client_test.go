@@ -3,7 +3,6 @@ package client_test
 import (
 	"context"
 	"errors"
-	"io"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -25,7 +24,29 @@ const (
 	thermoPath     = "/generation/v2.0/thermoelectric-production"
 	peakValleyPath = "/load/v2.0/peak-valley-load"
 	tokenPath      = "/public-api/access-token"
+	// tokenGranted is the exchange of a token request the server grants,
+	// the first of every client's run.
+	tokenGranted = "POST " + tokenPath + " 200"
 )
+
+// firstQuarter returns c's peak-valley records of 1 January to 31 March
+// 2024, failing t on an error.
+func firstQuarter(t *testing.T, c *client.Client) []client.PeakValleyRecord {
+	t.Helper()
+	got, err := c.PeakValley(context.Background(), client.Date{Year: 2024, Month: 1, Day: 1}, client.Date{Year: 2024, Month: 3, Day: 31})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return got
+}
+
+// wantSeen asserts that srv saw n requests (what) of path.
+func wantSeen(t *testing.T, srv *apitest.Server, path string, n int, what string) {
+	t.Helper()
+	if got := len(srv.SeenPath(path)); got != n {
+		t.Errorf("got %d %s, want %d", got, what, n)
+	}
+}
 
 // utc is an instant written in UTC, so that the repeated autumn hour is not
 // ambiguous.
@@ -63,16 +84,10 @@ type tap struct {
 }
 
 func (t *tap) RoundTrip(r *http.Request) (*http.Response, error) {
-	resp, err := t.base.RoundTrip(r)
+	resp, b, err := apitest.RoundTripRead(t.base, r)
 	if err != nil {
 		return resp, err
 	}
-	b, err := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	if err != nil {
-		return nil, err
-	}
-	resp.Body = io.NopCloser(strings.NewReader(string(b)))
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.bodies = append(t.bodies, string(b))
@@ -139,7 +154,7 @@ func TestThermoelectricTypedRecords(t *testing.T) {
 	}
 	// The server received the filters as the API names them.
 	wantExchanges(t, srv,
-		"POST "+tokenPath+" 200",
+		tokenGranted,
 		"GET "+thermoPath+"?province=Brindisi&province=Taranto&region=Puglia&year=2023 200")
 }
 
@@ -214,13 +229,10 @@ func TestPeakValleySplitsLongRange(t *testing.T) {
 	srv := apitest.NewServer(t, apitest.Options{Data: testData()}) // the server allows 60 days
 	var progress []client.Progress
 	c, _ := newClient(t, srv, client.WithProgress(func(p client.Progress) { progress = append(progress, p) }))
-	got, err := c.PeakValley(context.Background(), client.Date{Year: 2024, Month: 1, Day: 1}, client.Date{Year: 2024, Month: 3, Day: 31})
-	if err != nil {
-		t.Fatal(err)
-	}
+	got := firstQuarter(t, c)
 	// 91 days: 60 (1 January to 29 February) and 31.
 	wantExchanges(t, srv,
-		"POST "+tokenPath+" 200",
+		tokenGranted,
 		"GET "+peakValleyPath+"?dateFrom=01%2F01%2F2024&dateTo=29%2F02%2F2024 200",
 		"GET "+peakValleyPath+"?dateFrom=01%2F03%2F2024&dateTo=31%2F03%2F2024 200")
 	wantAt := []time.Time{
@@ -255,7 +267,7 @@ func TestPeakValleyWindowsOfChosenSize(t *testing.T) {
 		t.Fatal(err)
 	}
 	wantExchanges(t, srv,
-		"POST "+tokenPath+" 200",
+		tokenGranted,
 		"GET "+peakValleyPath+"?dateFrom=01%2F01%2F2024&dateTo=07%2F01%2F2024 200",
 		"GET "+peakValleyPath+"?dateFrom=08%2F01%2F2024&dateTo=14%2F01%2F2024 200",
 		"GET "+peakValleyPath+"?dateFrom=15%2F01%2F2024&dateTo=21%2F01%2F2024 200",
@@ -299,10 +311,10 @@ func TestTokenRefreshedBeforeExpiry(t *testing.T) {
 	// Requests at 0, 200, 400 and 600 s: the token fetched at 0 is replaced
 	// after 270 s (30 s before it expires), at 400 s.
 	wantExchanges(t, srv,
-		"POST "+tokenPath+" 200",
+		tokenGranted,
 		"GET "+peakValleyPath+"?dateFrom=01%2F01%2F2024&dateTo=01%2F01%2F2024 200",
 		"GET "+peakValleyPath+"?dateFrom=02%2F01%2F2024&dateTo=02%2F01%2F2024 200",
-		"POST "+tokenPath+" 200",
+		tokenGranted,
 		"GET "+peakValleyPath+"?dateFrom=03%2F01%2F2024&dateTo=03%2F01%2F2024 200",
 		"GET "+peakValleyPath+"?dateFrom=04%2F01%2F2024&dateTo=04%2F01%2F2024 200")
 	data := srv.SeenPath(peakValleyPath)
@@ -318,26 +330,14 @@ func TestTokenRefreshedBeforeExpiry(t *testing.T) {
 func TestTokenExpiryMidRangeRetriedWithFreshToken(t *testing.T) {
 	t.Parallel()
 	clk := apitest.NewClock(time.Now())
-	var once sync.Once
-	jump := func(next http.Handler) http.Handler {
-		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			next.ServeHTTP(w, r)
-			if r.URL.Path == peakValleyPath {
-				once.Do(func() { clk.Advance(301 * time.Second) })
-			}
-		})
-	}
-	srv := apitest.NewServer(t, apitest.Options{Data: testData(), Now: clk.Now, Wrap: jump})
+	srv := apitest.NewServer(t, apitest.Options{Data: testData(), Now: clk.Now, Wrap: apitest.AdvanceAfter(clk, peakValleyPath, 301*time.Second)})
 	c, s := newClient(t, srv, client.WithMaxRangeDays(31))
-	got, err := c.PeakValley(context.Background(), client.Date{Year: 2024, Month: 1, Day: 1}, client.Date{Year: 2024, Month: 3, Day: 31})
-	if err != nil {
-		t.Fatal(err)
-	}
+	got := firstQuarter(t, c)
 	wantExchanges(t, srv,
-		"POST "+tokenPath+" 200",
+		tokenGranted,
 		"GET "+peakValleyPath+"?dateFrom=01%2F01%2F2024&dateTo=31%2F01%2F2024 200",
 		"GET "+peakValleyPath+"?dateFrom=01%2F02%2F2024&dateTo=02%2F03%2F2024 401",
-		"POST "+tokenPath+" 200",
+		tokenGranted,
 		"GET "+peakValleyPath+"?dateFrom=01%2F02%2F2024&dateTo=02%2F03%2F2024 200",
 		"GET "+peakValleyPath+"?dateFrom=03%2F03%2F2024&dateTo=31%2F03%2F2024 200")
 	if len(got) != 10 {
@@ -361,9 +361,9 @@ func TestUnauthorizedWithFreshTokenIsAnError(t *testing.T) {
 	}
 	// One retry with a new token, and no more.
 	wantExchanges(t, srv,
-		"POST "+tokenPath+" 200",
+		tokenGranted,
 		"GET "+thermoPath+"?year=2023 401",
-		"POST "+tokenPath+" 200",
+		tokenGranted,
 		"GET "+thermoPath+"?year=2023 401")
 }
 
@@ -391,7 +391,7 @@ func TestRateLimitedThenSuccess(t *testing.T) {
 		t.Fatalf("got %v, %v; want the one 2022 record", got, err)
 	}
 	wantExchanges(t, srv,
-		"POST "+tokenPath+" 200",
+		tokenGranted,
 		"GET "+thermoPath+"?year=2022 429",
 		"GET "+thermoPath+"?year=2022 200")
 	if w := s.Got(); len(w) != 1 || w[0] != 7*time.Second {
@@ -412,7 +412,7 @@ func TestOverQpsBacksOff(t *testing.T) {
 		t.Fatal(err)
 	}
 	wantExchanges(t, srv,
-		"POST "+tokenPath+" 200",
+		tokenGranted,
 		"GET "+thermoPath+"?year=2023 403",
 		"GET "+thermoPath+"?year=2023 403",
 		"GET "+thermoPath+"?year=2023 200")
@@ -433,9 +433,7 @@ func TestOverQpsIsRateLimitedWhenRetriesRunOut(t *testing.T) {
 	if !errors.Is(err, client.ErrRateLimited) {
 		t.Errorf("got %v, want ErrRateLimited", err)
 	}
-	if n := len(srv.SeenPath(thermoPath)); n != 2 {
-		t.Errorf("got %d attempts, want 2", n)
-	}
+	wantSeen(t, srv, thermoPath, 2, "attempts")
 }
 
 func TestRetriesGiveUp(t *testing.T) {
@@ -447,9 +445,7 @@ func TestRetriesGiveUp(t *testing.T) {
 	if !errors.As(err, &ae) || ae.StatusCode != 503 || ae.Message != "Service unavailable" {
 		t.Fatalf("got %v, want the 503 APIError", err)
 	}
-	if n := len(srv.SeenPath(thermoPath)); n != 3 {
-		t.Errorf("got %d attempts, want 3", n)
-	}
+	wantSeen(t, srv, thermoPath, 3, "attempts")
 	if n := len(s.Got()); n != 2 {
 		t.Errorf("got %d waits, want 2", n)
 	}
@@ -479,18 +475,11 @@ type cancelOnStatus struct {
 }
 
 func (c cancelOnStatus) RoundTrip(r *http.Request) (*http.Response, error) {
-	resp, err := c.base.RoundTrip(r)
-	if err != nil || resp.StatusCode != c.status {
-		return resp, err
+	resp, _, err := apitest.RoundTripRead(c.base, r)
+	if err == nil && resp.StatusCode == c.status {
+		c.cancel()
 	}
-	b, err := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	if err != nil {
-		return nil, err
-	}
-	resp.Body = io.NopCloser(strings.NewReader(string(b)))
-	c.cancel()
-	return resp, nil
+	return resp, err
 }
 
 // TestCancelDuringBackoff uses the real sleep: the server asks for an hour,
@@ -508,9 +497,7 @@ func TestCancelDuringBackoff(t *testing.T) {
 	if !errors.Is(err, context.Canceled) || errors.As(err, &ue) {
 		t.Errorf("got %v, want context.Canceled from the wait, not from a request", err)
 	}
-	if n := len(srv.SeenPath(thermoPath)); n != 1 {
-		t.Errorf("got %d requests, want 1", n)
-	}
+	wantSeen(t, srv, thermoPath, 1, "requests")
 }
 
 func TestCancelBetweenWindows(t *testing.T) {
@@ -527,9 +514,7 @@ func TestCancelBetweenWindows(t *testing.T) {
 	if !errors.Is(err, context.Canceled) {
 		t.Errorf("got %v, want context.Canceled", err)
 	}
-	if n := len(srv.SeenPath(peakValleyPath)); n != 1 {
-		t.Errorf("got %d data requests, want 1", n)
-	}
+	wantSeen(t, srv, peakValleyPath, 1, "data requests")
 }
 
 func TestRangeBackwardsRefusedWithoutRequest(t *testing.T) {

@@ -2,7 +2,6 @@ package client_test
 
 import (
 	"bytes"
-	"encoding/json"
 	"net/http"
 	"net/url"
 	"os"
@@ -77,7 +76,7 @@ func TestCompressedAnswersAndCache(t *testing.T) {
 	}
 	// The cache holds the answer as the identity bytes, whatever came on the wire.
 	req, _ := http.NewRequest(http.MethodGet, srv.URL+thermoPath+"?year=2023", nil)
-	req.Header.Set("Authorization", "Bearer "+token(t, srv))
+	req.Header.Set("Authorization", "Bearer "+srv.Token(t, nil))
 	resp, err := (&http.Transport{DisableCompression: true}).RoundTrip(req)
 	if err != nil {
 		t.Fatal(err)
@@ -120,20 +119,4 @@ func (o onlyZstd) RoundTrip(r *http.Request) (*http.Response, error) {
 		r.Header.Set("Accept-Encoding", "zstd")
 	}
 	return o.base.RoundTrip(r)
-}
-
-func token(t *testing.T, srv *apitest.Server) string {
-	t.Helper()
-	resp, err := http.PostForm(srv.URL+tokenPath, url.Values{"client_id": {apitest.ClientID}, "client_secret": {apitest.ClientSecret}, "grant_type": {"client_credentials"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	var tr struct {
-		AccessToken string `json:"access_token"`
-	}
-	if err := json.NewDecoder(resp.Body).Decode(&tr); err != nil || tr.AccessToken == "" {
-		t.Fatalf("token: %d, %v", resp.StatusCode, err)
-	}
-	return tr.AccessToken
 }

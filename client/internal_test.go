@@ -6,54 +6,56 @@ import (
 	"time"
 )
 
-func TestParseItalian(t *testing.T) {
+// TestParseNumbers checks the two number formats of the wire: each
+// parser reads its valid texts as their values and refuses the rest.
+func TestParseNumbers(t *testing.T) {
 	t.Parallel()
-	for _, tc := range []struct {
+	type valid struct {
 		in   string
 		want float64
-	}{
-		{"20,976", 20.976},
-		{"0,408", 0.408},
-		{"27.389,400", 27389.4},
-		{"-16.368,385", -16368.385},
-		{"1.234.567,5", 1234567.5},
-		{"5.234,568", 5234.568},
-		{"20", 20},
-		{"1.234", 1234}, // Italian grouping without decimals
-		{"1234.5", 1234.5},
-		{"0.408", 0.408},
-		{"-0,000", 0},
-	} {
-		got, err := parseItalian(tc.in)
-		if err != nil || got != tc.want {
-			t.Errorf("parseItalian(%q): got %v, %v; want %v", tc.in, got, err, tc.want)
-		}
 	}
-	for _, in := range []string{"", "-", ",5", "1,", "1,2,3", "1.23,4", "12.34.56", "1.234.5", "+1", " 1", "1e3", "NaN", "Inf", "0x1p3", "1 234,5", "1,2.3"} {
-		if got, err := parseItalian(in); err == nil {
-			t.Errorf("parseItalian(%q): got %v, want an error", in, got)
+	for _, p := range []struct {
+		name    string
+		parse   func(string) (float64, error)
+		valid   []valid
+		invalid []string
+	}{{
+		name:  "parseItalian",
+		parse: parseItalian,
+		valid: []valid{
+			{"20,976", 20.976},
+			{"0,408", 0.408},
+			{"27.389,400", 27389.4},
+			{"-16.368,385", -16368.385},
+			{"1.234.567,5", 1234567.5},
+			{"5.234,568", 5234.568},
+			{"20", 20},
+			{"1.234", 1234}, // Italian grouping without decimals
+			{"1234.5", 1234.5},
+			{"0.408", 0.408},
+			{"-0,000", 0},
+		},
+		invalid: []string{"", "-", ",5", "1,", "1,2,3", "1.23,4", "12.34.56", "1.234.5", "+1", " 1", "1e3", "NaN", "Inf", "0x1p3", "1 234,5", "1,2.3"},
+	}, {
+		name:  "parsePoint",
+		parse: parsePoint,
+		valid: []valid{
+			{"34.218", 34.218},
+			{"-488.3051289102222", -488.3051289102222},
+			{"30", 30},
+		},
+		invalid: []string{"", "19,5", "1.2.3", ".5", "5.", "NaN", "Inf", "1e3", "0x10", "1_000"},
+	}} {
+		for _, tc := range p.valid {
+			got, err := p.parse(tc.in)
+			if err != nil || got != tc.want {
+				t.Errorf("%s(%q): got %v, %v; want %v", p.name, tc.in, got, err, tc.want)
+			}
 		}
-	}
-}
-
-func TestParsePoint(t *testing.T) {
-	t.Parallel()
-	for _, tc := range []struct {
-		in   string
-		want float64
-	}{
-		{"34.218", 34.218},
-		{"-488.3051289102222", -488.3051289102222},
-		{"30", 30},
-	} {
-		got, err := parsePoint(tc.in)
-		if err != nil || got != tc.want {
-			t.Errorf("parsePoint(%q): got %v, %v; want %v", tc.in, got, err, tc.want)
-		}
-	}
-	for _, in := range []string{"", "19,5", "1.2.3", ".5", "5.", "NaN", "Inf", "1e3", "0x10", "1_000"} {
-		if got, err := parsePoint(in); err == nil {
-			t.Errorf("parsePoint(%q): got %v, want an error", in, got)
+		for _, in := range p.invalid {
+			if got, err := p.parse(in); err == nil {
+				t.Errorf("%s(%q): got %v, want an error", p.name, in, got)
+			}
 		}
 	}
 }

@@ -103,6 +103,22 @@ func yamlToJSON(y []byte) ([]byte, error) {
 	return out.Bytes(), nil
 }
 
+// writeJSONList writes n items between begin and end, separated by
+// commas, each with item: a JSON object's members or an array's elements.
+func writeJSONList(buf *bytes.Buffer, begin, end byte, n int, item func(i int) error) error {
+	buf.WriteByte(begin)
+	for i := range n {
+		if i > 0 {
+			buf.WriteByte(',')
+		}
+		if err := item(i); err != nil {
+			return err
+		}
+	}
+	buf.WriteByte(end)
+	return nil
+}
+
 func writeJSONNode(buf *bytes.Buffer, n *yaml.Node) error {
 	switch n.Kind {
 	case yaml.DocumentNode:
@@ -113,36 +129,18 @@ func writeJSONNode(buf *bytes.Buffer, n *yaml.Node) error {
 	case yaml.AliasNode:
 		return writeJSONNode(buf, n.Alias)
 	case yaml.MappingNode:
-		buf.WriteByte('{')
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			k, v := n.Content[i], n.Content[i+1]
+		return writeJSONList(buf, '{', '}', len(n.Content)/2, func(i int) error {
+			k, v := n.Content[2*i], n.Content[2*i+1]
 			if k.Kind != yaml.ScalarNode || k.Tag == "!!merge" {
 				return fmt.Errorf("line %d: only plain scalar mapping keys convert to JSON", k.Line)
-			}
-			if i > 0 {
-				buf.WriteByte(',')
 			}
 			kb, _ := json.Marshal(k.Value) // a string always marshals
 			buf.Write(kb)
 			buf.WriteByte(':')
-			if err := writeJSONNode(buf, v); err != nil {
-				return err
-			}
-		}
-		buf.WriteByte('}')
-		return nil
+			return writeJSONNode(buf, v)
+		})
 	case yaml.SequenceNode:
-		buf.WriteByte('[')
-		for i, c := range n.Content {
-			if i > 0 {
-				buf.WriteByte(',')
-			}
-			if err := writeJSONNode(buf, c); err != nil {
-				return err
-			}
-		}
-		buf.WriteByte(']')
-		return nil
+		return writeJSONList(buf, '[', ']', len(n.Content), func(i int) error { return writeJSONNode(buf, n.Content[i]) })
 	case yaml.ScalarNode:
 		// Decode resolves the scalar's tag (string, int, float, bool, null).
 		var v any

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
-	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -52,20 +51,7 @@ func newHarnessWith(tb testing.TB, o apitest.Options) *harness {
 
 func (h *harness) obtainToken(tb testing.TB) string {
 	tb.Helper()
-	resp, err := h.client(tb).PostForm(h.srv.URL+"/public-api/access-token", url.Values{
-		"client_id": {testClientID}, "client_secret": {testClientSecret}, "grant_type": {"client_credentials"},
-	})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	defer resp.Body.Close()
-	var tr struct {
-		AccessToken string `json:"access_token"`
-	}
-	if err := json.NewDecoder(resp.Body).Decode(&tr); err != nil || tr.AccessToken == "" {
-		tb.Fatalf("token: status %d, %v", resp.StatusCode, err)
-	}
-	return tr.AccessToken
+	return h.srv.Token(tb, h.client(tb))
 }
 
 type response struct {

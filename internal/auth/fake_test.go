@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"crypto/rand"
+	"maps"
+	"slices"
 	"sort"
 	"sync"
 	"testing"
@@ -59,22 +61,32 @@ func (m *memStore) CreateRegisteredClient(ctx context.Context, c auth.Client, re
 func (m *memStore) Registrations(context.Context) ([]auth.Registration, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	var out []auth.Registration
-	for _, r := range m.regs {
-		out = append(out, r)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].ClientID < out[j].ClientID })
-	return out, nil
+	return byID(m.regs), nil
 }
 
 func (m *memStore) Registration(_ context.Context, id string) (auth.Registration, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	r, ok := m.regs[id]
-	if !ok {
-		return auth.Registration{}, energy.Errorf(energy.NotFound, "no registration")
+	return found(m.regs, id, "no registration")
+}
+
+// byID returns the values of m sorted by their keys, the client IDs.
+func byID[V any](m map[string]V) []V {
+	var out []V
+	for _, id := range slices.Sorted(maps.Keys(m)) {
+		out = append(out, m[id])
 	}
-	return r, nil
+	return out
+}
+
+// found returns the value of m at id, or an error with code NotFound that
+// says none.
+func found[V any](m map[string]V, id, none string) (V, error) {
+	v, ok := m[id]
+	if !ok {
+		return v, energy.Errorf(energy.NotFound, "%s", none)
+	}
+	return v, nil
 }
 
 // RevokeToken keeps expired tokens, which RevokedSince leaves out: what a
@@ -118,63 +130,54 @@ func (m *memStore) CreateClient(_ context.Context, c auth.Client) error {
 func (m *memStore) Client(_ context.Context, id string) (auth.Client, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	c, ok := m.clients[id]
-	if !ok {
-		return auth.Client{}, energy.Errorf(energy.NotFound, "no client")
-	}
-	return c, nil
+	return found(m.clients, id, "no client")
 }
 
 func (m *memStore) Clients(context.Context) ([]auth.Client, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	var out []auth.Client
-	for _, c := range m.clients {
-		out = append(out, c)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
-	return out, nil
+	return byID(m.clients), nil
 }
 
 func (m *memStore) RevokeClient(_ context.Context, id string, at time.Time) error {
+	return m.change(id, func(c *auth.Client) bool {
+		if !c.Active() {
+			return false
+		}
+		c.Revoked = at
+		return true
+	})
+}
+
+func (m *memStore) SetClientSecret(_ context.Context, id string, hash []byte) error {
+	return m.change(id, func(c *auth.Client) bool {
+		c.SecretHash = bytes.Clone(hash)
+		return true
+	})
+}
+
+// change applies fn to client id and, if fn reports a change, stores it
+// and advances the clients version. It returns an error with code
+// NotFound if there is no such client.
+func (m *memStore) change(id string, fn func(c *auth.Client) bool) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	c, ok := m.clients[id]
-	if !ok {
-		return energy.Errorf(energy.NotFound, "no client")
+	c, err := found(m.clients, id, "no client")
+	if err != nil {
+		return err
 	}
-	if c.Active() {
-		c.Revoked = at
+	if fn(&c) {
 		m.clients[id] = c
 		m.version++
 	}
 	return nil
 }
 
-func (m *memStore) SetClientSecret(_ context.Context, id string, hash []byte) error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	c, ok := m.clients[id]
-	if !ok {
-		return energy.Errorf(energy.NotFound, "no client")
-	}
-	c.SecretHash = bytes.Clone(hash)
-	m.clients[id] = c
-	m.version++
-	return nil
-}
-
 func (m *memStore) RestoreClient(_ context.Context, id string, hash []byte) error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	c, ok := m.clients[id]
-	if !ok {
-		return energy.Errorf(energy.NotFound, "no client")
-	}
-	c.Revoked, c.SecretHash = time.Time{}, bytes.Clone(hash)
-	m.clients[id] = c
-	m.version++
-	return nil
+	return m.change(id, func(c *auth.Client) bool {
+		c.Revoked, c.SecretHash = time.Time{}, bytes.Clone(hash)
+		return true
+	})
 }
 
 func (m *memStore) ClientsVersion(context.Context) (int64, error) {
@@ -236,6 +239,12 @@ type env struct {
 
 var keyCfg = auth.KeyringConfig{Rotation: 24 * time.Hour, Activation: 2 * time.Minute, TokenTTL: 300 * time.Second}
 
+// tokensOf returns tokens issued and verified over e's keys with the
+// clients of reg, as a replica whose registry reg is holds them.
+func (e *env) tokensOf(reg *auth.Registry) *auth.Tokens {
+	return auth.NewTokens(e.keys, reg, auth.DefaultIssuer, 300*time.Second, e.clock.Now, rand.Reader)
+}
+
 func newEnv(tb testing.TB) *env {
 	tb.Helper()
 	ctx := context.Background()
@@ -247,7 +256,7 @@ func newEnv(tb testing.TB) *env {
 	if e.keys, err = auth.NewKeyring(ctx, e.store, keyCfg, e.clock.Now, rand.Reader); err != nil {
 		tb.Fatal(err)
 	}
-	e.tokens = auth.NewTokens(e.keys, e.reg, auth.DefaultIssuer, 300*time.Second, e.clock.Now, rand.Reader)
+	e.tokens = e.tokensOf(e.reg)
 	return e
 }
 

@@ -5,7 +5,6 @@ import (
 	"crypto/rand"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/energyapi/energyapi/internal/auth"
 	"github.com/energyapi/energyapi/internal/energy"
@@ -37,11 +36,18 @@ func replicas(tb testing.TB) (e *env, serving *auth.Registry, counted *countingS
 	tb.Helper()
 	e = newEnv(tb)
 	counted = &countingStore{memStore: e.store}
-	var err error
-	if serving, err = auth.NewRegistry(context.Background(), counted, e.store, e.clock.Now, rand.Reader); err != nil {
+	return e, newRegistry(tb, e, counted), counted, e.reg
+}
+
+// newRegistry returns a registry of the clients in clients, with e's
+// store for its registrations and revocations: another replica.
+func newRegistry(tb testing.TB, e *env, clients auth.ClientStore) *auth.Registry {
+	tb.Helper()
+	g, err := auth.NewRegistry(context.Background(), clients, e.store, e.clock.Now, rand.Reader)
+	if err != nil {
 		tb.Fatal(err)
 	}
-	return e, serving, counted, e.reg
+	return g
 }
 
 // mustCreate creates a client named name through g and returns it with
@@ -52,6 +58,15 @@ func mustCreate(tb testing.TB, g *auth.Registry, name string) (auth.Client, stri
 	if err != nil {
 		tb.Fatal(err)
 	}
+	return c, secret
+}
+
+// createLoaded creates a client named name through g, as mustCreate does,
+// and has serving load it.
+func createLoaded(tb testing.TB, g, serving *auth.Registry, name string) (auth.Client, string) {
+	tb.Helper()
+	c, secret := mustCreate(tb, g, name)
+	mustLoad(tb, serving, true)
 	return c, secret
 }
 
@@ -92,8 +107,7 @@ func wantAuth(tb testing.TB, g *auth.Registry, id, secret, wantReason string) {
 
 func TestRegistryAuthenticatesFromMemory(t *testing.T) {
 	_, serving, counted, admin := replicas(t)
-	c, secret := mustCreate(t, admin, "c")
-	mustLoad(t, serving, true)
+	c, secret := createLoaded(t, admin, serving, "c")
 	mustLoad(t, serving, false) // same version: nothing to reload
 	for range 100 {
 		wantAuth(t, serving, c.ID, secret, "")
@@ -106,13 +120,9 @@ func TestRegistryAuthenticatesFromMemory(t *testing.T) {
 func TestRegistryPicksUpRevocationWhenVersionChanges(t *testing.T) {
 	e, serving, _, admin := replicas(t)
 	ctx := context.Background()
-	c, secret := mustCreate(t, admin, "c")
-	mustLoad(t, serving, true)
-	tokens := auth.NewTokens(e.keys, serving, auth.DefaultIssuer, 300*time.Second, e.clock.Now, rand.Reader)
-	tok, err := tokens.Issue(c)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c, secret := createLoaded(t, admin, serving, "c")
+	tokens := e.tokensOf(serving)
+	tok := issue(t, tokens, c)
 	if err := admin.Revoke(ctx, c.ID); err != nil {
 		t.Fatal(err)
 	}
@@ -133,8 +143,7 @@ func TestRegistryPicksUpRevocationWhenVersionChanges(t *testing.T) {
 
 func TestRegistryFallsBackToStoreForWhatMemoryRefuses(t *testing.T) {
 	_, serving, counted, admin := replicas(t)
-	c, old := mustCreate(t, admin, "c")
-	mustLoad(t, serving, true)
+	c, old := createLoaded(t, admin, serving, "c")
 
 	// A client created after the load works at once: the store decides.
 	fresh, freshSecret := mustCreate(t, admin, "fresh")
@@ -161,8 +170,7 @@ func TestRegistryFallsBackToStoreForWhatMemoryRefuses(t *testing.T) {
 func TestRegistryChangesApplyAtOnceInTheSameProcess(t *testing.T) {
 	_, serving, _, _ := replicas(t)
 	ctx := context.Background()
-	c, secret := mustCreate(t, serving, "c")
-	mustLoad(t, serving, true)
+	c, secret := createLoaded(t, serving, serving, "c")
 	rotated := mustRotate(t, serving, c.ID)
 	wantAuth(t, serving, c.ID, secret, auth.ReasonWrongSecret)
 	if err := serving.Revoke(ctx, c.ID); err != nil {

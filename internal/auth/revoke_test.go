@@ -1,7 +1,6 @@
 package auth_test
 
 import (
-	"crypto/rand"
 	"fmt"
 	"testing"
 	"time"
@@ -16,10 +15,9 @@ import (
 func TestTokenRevocationReloadsNoClient(t *testing.T) {
 	e, serving, counted, other := replicas(t)
 	ctx := t.Context()
-	c, _ := mustCreate(t, other, "c")
-	mustLoad(t, serving, true)
+	c, _ := createLoaded(t, other, serving, "c")
 	mustLoad(t, other, true)
-	tokens := auth.NewTokens(e.keys, serving, auth.DefaultIssuer, 300*time.Second, e.clock.Now, rand.Reader)
+	tokens := e.tokensOf(serving)
 	revoked, kept := issue(t, e.tokens, c), issue(t, e.tokens, c) // through other
 	for _, tok := range []string{revoked, kept} {
 		if _, err := tokens.Verify(ctx, tok); err != nil {
@@ -59,7 +57,7 @@ func TestVerifyAmongManyRevokedAllocatesNothing(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	tokens := auth.NewTokens(e.keys, serving, auth.DefaultIssuer, 300*time.Second, e.clock.Now, rand.Reader)
+	tokens := e.tokensOf(serving)
 	live, revoked := issue(t, e.tokens, c), issue(t, e.tokens, c)
 	if _, err := e.tokens.Revoke(ctx, c.ID, revoked); err != nil {
 		t.Fatal(err)
@@ -87,7 +85,7 @@ func TestSyncHearsOfARevocation(t *testing.T) {
 	ctx := t.Context()
 	c, _ := mustCreate(t, e.reg, "c")
 	serving, notify := syncing(t, e, c.ID)
-	tokens := auth.NewTokens(e.keys, serving, auth.DefaultIssuer, 300*time.Second, e.clock.Now, rand.Reader)
+	tokens := e.tokensOf(serving)
 	tok := issue(t, e.tokens, c)
 	if _, err := tokens.Verify(ctx, tok); err != nil {
 		t.Fatalf("before the revocation: got %v, want the token accepted", err)

@@ -24,14 +24,7 @@ func tokenStatus(tb testing.TB, srvURL, id, secret string) int {
 
 // admin returns a registry on e's store standing for another process, such
 // as "energyapi clients", whose changes e.reg learns of only by reloading.
-func admin(tb testing.TB, e *env) *auth.Registry {
-	tb.Helper()
-	g, err := auth.NewRegistry(context.Background(), e.store, e.store, e.clock.Now, rand.Reader)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return g
-}
+func admin(tb testing.TB, e *env) *auth.Registry { return newRegistry(tb, e, e.store) }
 
 // TestRotationAndRevocationEndEarlierTokensOnReload checks that once the
 // serving registry has reloaded after another process rotated a secret or
@@ -153,22 +146,15 @@ func waitUntil(tb testing.TB, what string, cond func() bool) {
 func TestTokensAgainstATableBehindTheStore(t *testing.T) {
 	e, serving, counted, other := replicas(t)
 	ctx := context.Background()
-	c, _ := mustCreate(t, other, "c")
-	mustLoad(t, serving, true)
-	tokens := auth.NewTokens(e.keys, serving, auth.DefaultIssuer, 300*time.Second, e.clock.Now, rand.Reader)
-	before, err := tokens.Issue(c)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c, _ := createLoaded(t, other, serving, "c")
+	tokens := e.tokensOf(serving)
+	before := issue(t, tokens, c)
 	mustRotate(t, other, c.ID)
 	rotated, err := e.store.Client(ctx, c.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	newer, err := e.tokens.Issue(rotated) // by the replica that rotated
-	if err != nil {
-		t.Fatal(err)
-	}
+	newer := issue(t, e.tokens, rotated) // by the replica that rotated
 	if _, err := tokens.Verify(ctx, newer); err != nil {
 		t.Errorf("a token issued with the new secret, before the reload: got %v, want it accepted", err)
 	}

@@ -323,6 +323,19 @@ func (s *SelfService) clientAuth(w http.ResponseWriter, r *http.Request) (Client
 	return c, true
 }
 
+// ownClient is the start of a developer's change to their own client: the
+// answer is not to be stored, the client authenticates by its credentials
+// (clientAuth) and must not be Reserved (refuseReserved). It reports false
+// when it has answered.
+func (s *SelfService) ownClient(w http.ResponseWriter, r *http.Request, change string) (Client, bool) {
+	noStore(w)
+	c, ok := s.clientAuth(w, r)
+	if !ok || s.refuseReserved(w, r, c, change) {
+		return Client{}, false
+	}
+	return c, true
+}
+
 // refuseReserved answers 403 and reports true if c is one of the Reserved
 // clients, which the developer endpoints must not change.
 func (s *SelfService) refuseReserved(w http.ResponseWriter, r *http.Request, c Client, change string) bool {
@@ -340,9 +353,8 @@ func (s *SelfService) refuseReserved(w http.ResponseWriter, r *http.Request, c C
 // working at once, on every replica. A Reserved client is refused with 403.
 func (s *SelfService) HandleRotate() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		noStore(w)
-		c, ok := s.clientAuth(w, r)
-		if !ok || s.refuseReserved(w, r, c, "rotate") {
+		c, ok := s.ownClient(w, r, "rotate")
+		if !ok {
 			return
 		}
 		_, secret, err := s.Registry.Rotate(r.Context(), c.ID)
@@ -360,9 +372,8 @@ func (s *SelfService) HandleRotate() http.Handler {
 // and its record kept for the operator. A Reserved client is refused with 403.
 func (s *SelfService) HandleDelete() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		noStore(w)
-		c, ok := s.clientAuth(w, r)
-		if !ok || s.refuseReserved(w, r, c, "delete") {
+		c, ok := s.ownClient(w, r, "delete")
+		if !ok {
 			return
 		}
 		if err := s.Registry.Revoke(r.Context(), c.ID); err != nil {

@@ -92,12 +92,20 @@ func dates() dataset.Param {
 // params, the date triple (romeTime) before fields, and the family's
 // date-range message.
 func series(area, resource, title, doc, array string, grain dataset.Grain, params []dataset.Param, fields []dataset.Field) *dataset.Dataset {
+	d := v2(area, resource, title, doc, array, dataset.MessageDates, grain)
+	d.Params = append([]dataset.Param{dates()}, params...)
+	d.Fields = append([]dataset.Field{romeTime()}, fields...)
+	return d
+}
+
+// v2 returns a v2.0 dataset of area at resource, named after it, with its
+// title, description, array, result message and grain: what every v2.0
+// declaration states before its parameters and fields.
+func v2(area, resource, title, doc, array string, msg dataset.Message, grain dataset.Grain) *dataset.Dataset {
 	return &dataset.Dataset{
 		Name: resource, Title: title, Doc: doc,
 		Area: area, Version: "v2.0", Resource: resource,
-		Array: array, Message: dataset.MessageDates, Grain: grain,
-		Params: append([]dataset.Param{dates()}, params...),
-		Fields: append([]dataset.Field{romeTime()}, fields...),
+		Array: array, Message: msg, Grain: grain,
 	}
 }
 

@@ -5,13 +5,12 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/energyapi/energyapi/internal/dataset"
 )
 
 func TestCatalogIsWellFormed(t *testing.T) {
-	c, err := New()
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := mustNew(t)
 	for _, name := range []string{"total-load", "peak-valley", "thermoelectric"} {
 		if _, ok := c.Lookup(name); !ok {
 			t.Errorf("catalogue lacks %s", name)
@@ -56,4 +55,14 @@ func TestDocsNameEverySource(t *testing.T) {
 			t.Errorf("%s: docs line %q, want one naming its source with confidence %s", d.Name, line, d.Source.Confidence)
 		}
 	}
+}
+
+// mustNew returns the catalogue (New), failing tb on an error.
+func mustNew(tb testing.TB) *dataset.Catalog {
+	tb.Helper()
+	c, err := New()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return c
 }

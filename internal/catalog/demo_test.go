@@ -36,11 +36,8 @@ func TestDemoSeriesHaveWholeDays(t *testing.T) {
 
 func checkDemoWholeDays(t *testing.T, in dataset.DemoInput) {
 	t.Helper()
-	c, err := New()
-	if err != nil {
-		t.Fatal(err)
-	}
-	err = c.EachDemo(in, func(_, _ int, d *dataset.Dataset, generate func() []dataset.Row) error {
+	c := mustNew(t)
+	err := c.EachDemo(in, func(_, _ int, d *dataset.Dataset, generate func() []dataset.Row) error {
 		rows := generate()
 		var step int64
 		// Each month checked lies on one side of any grain change.
@@ -127,10 +124,7 @@ func checkWholeDays(t *testing.T, name string, times []int64, step int64) {
 // its base year 2019 must give the same finite values, not +Inf.
 func TestDemoIMCEIDoesNotDependOnTheRange(t *testing.T) {
 	t.Parallel()
-	c, err := New()
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := mustNew(t)
 	imcei := func(first energy.Date) map[string][2]float64 {
 		out := map[string][2]float64{}
 		in := dataset.DemoInput{First: first, Last: energy.Date{Year: 2024, Month: time.December, Day: 31}, Seed: demo.DefaultSeed}

@@ -43,13 +43,10 @@ func partPrints(d *dataset.Dataset, rows []dataset.Row, into map[dataset.PartRef
 // month and spans the spring clock change.
 func TestDemoPeriodsMatchTheWholeRange(t *testing.T) {
 	t.Parallel()
-	c, err := New()
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := mustNew(t)
 	in := dataset.DemoInput{First: energy.Date{Year: 2024, Month: time.March, Day: 25}, Last: energy.Date{Year: 2024, Month: time.April, Day: 3}, Seed: demo.DefaultSeed}
 	whole := map[dataset.PartRef]uint64{}
-	err = c.EachDemo(in, func(_, _ int, d *dataset.Dataset, generate func() []dataset.Row) error {
+	err := c.EachDemo(in, func(_, _ int, d *dataset.Dataset, generate func() []dataset.Row) error {
 		partPrints(d, generate(), whole)
 		return nil
 	})
@@ -116,10 +113,7 @@ func TestDemoPeriodsMatchTheWholeRange(t *testing.T) {
 // fill.
 func TestDemoYearPeriodsKeepTheirYear(t *testing.T) {
 	t.Parallel()
-	c, err := New()
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := mustNew(t)
 	in := dataset.DemoInput{First: energy.Date{Year: 2023, Month: time.January, Day: 1}, Last: energy.Date{Year: 2024, Month: time.December, Day: 31}, Seed: demo.DefaultSeed, StatsFirst: 2022}
 	for _, p := range dataset.DemoPeriods(in) {
 		if !p.Year {

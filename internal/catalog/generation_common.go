@@ -18,14 +18,11 @@ func yearlyStat(area, resource, title, doc, array string, params []dataset.Param
 	for _, f := range fields {
 		cols = append(cols, f.Name)
 	}
-	return &dataset.Dataset{
-		Name: resource, Title: title, Doc: doc,
-		Area: area, Version: "v2.0", Resource: resource,
-		Array: array, Message: dataset.MessageOK, Grain: dataset.Year,
-		Params: append([]dataset.Param{yearParam(0)}, params...),
-		Fields: append([]dataset.Field{yearField()}, fields...),
-		Import: &dataset.ImportSpec{Formats: "CSV or XLSX with the columns " + strings.Join(cols, ", ")},
-	}
+	d := v2(area, resource, title, doc, array, dataset.MessageOK, dataset.Year)
+	d.Params = append([]dataset.Param{yearParam(0)}, params...)
+	d.Fields = append([]dataset.Field{yearField()}, fields...)
+	d.Import = &dataset.ImportSpec{Formats: "CSV or XLSX with the columns " + strings.Join(cols, ", ")}
+	return d
 }
 
 // italianOrPoint ends the import formats of the statistics whose files may

@@ -18,11 +18,11 @@ func InstalledCapacity() *dataset.Dataset {
 		Array: "installed_capacity", Message: dataset.MessageYear, Grain: dataset.Year,
 		Params: []dataset.Param{
 			yearParam(6),
-			{Name: "type", Kind: dataset.Enum, Many: true, Field: "type", Doc: "Types to extract (repeat the key for several)."},
+			enumParam("type", "type", false, true, "Types to extract (repeat the key for several)."),
 		},
 		Fields: []dataset.Field{
 			yearField(),
-			{Name: "type", Kind: dataset.Text, Ref: energy.GenerationTypeNames(), Doc: "Type, one of the type filter's values."},
+			text("type", energy.GenerationTypeNames(), "Type, one of the type filter's values."),
 			{Name: "installed_capacity_GWh", Kind: dataset.Number, Format: dataset.PointFull, Min: 0, Max: 500,
 				Doc: "Net efficient power, GW, with a decimal point as the published example (61.62) writes it; the unit in the name is the API's."},
 		},

@@ -9,7 +9,7 @@ import (
 // MarketRotatingReserveRequirement is the rotating (spinning tertiary)
 // reserve each zone needs.
 func MarketRotatingReserveRequirement() *dataset.Dataset {
-	d := reserveRequirement("input/rotating-reserve-requirement", "Rotating reserve requirement", "rotating_reserve_requirement", "rotating tertiary", demo.RotatingReserve, eachZone(energy.ZoneItalian))
-	d.Source = dataset.Source{Ref: portal("market", "Rotating_Reserve_Requirement"), Confidence: "L", Guess: "The page was not seen: the fields follow afrr-requirement."}
-	return d
+	return reserveRequirement(reserve{resource: "input/rotating-reserve-requirement", title: "Rotating reserve requirement", array: "rotating_reserve_requirement",
+		what: "rotating tertiary", gen: demo.RotatingReserve, zones: eachZone(energy.ZoneItalian), unseen: true,
+		source: dataset.Source{Ref: portal("market", "Rotating_Reserve_Requirement"), Confidence: "L", Guess: "The page was not seen: the fields follow afrr-requirement."}})
 }

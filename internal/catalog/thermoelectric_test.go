@@ -24,10 +24,7 @@ func thermoRow(ct, region, province, category, sub string, gwh float64) dataset.
 // thermoelectric returns the catalogue and its thermoelectric dataset.
 func thermoelectric(t *testing.T) (*dataset.Catalog, *dataset.Dataset) {
 	t.Helper()
-	c, err := New()
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := mustNew(t)
 	d, ok := c.Lookup("thermoelectric")
 	if !ok {
 		t.Fatal("catalogue lacks thermoelectric")

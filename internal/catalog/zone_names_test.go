@@ -97,14 +97,11 @@ func TestZonesAreTheDomainTable(t *testing.T) {
 // their descriptors declare: every zone field's demo values are exactly
 // its reference list.
 func TestDemoZonesAsDeclared(t *testing.T) {
-	c, err := New()
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := mustNew(t)
 	in := dataset.DemoInput{First: energy.Date{Year: 2025, Month: time.December, Day: 18}, Last: energy.Date{Year: 2025, Month: time.December, Day: 31}}
 	fields := zoneFields()
 	checked := 0
-	err = c.EachDemo(in, func(_, _ int, d *dataset.Dataset, generate func() []dataset.Row) error {
+	err := c.EachDemo(in, func(_, _ int, d *dataset.Dataset, generate func() []dataset.Row) error {
 		rows := generate() // also for the generators that read it
 		texts := d.TextFields()
 		var cols []int

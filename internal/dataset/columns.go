@@ -49,11 +49,7 @@ func (c *timeColumn) all() []int64 {
 	if c.wide != nil {
 		return c.wide
 	}
-	out := make([]int64, len(c.off))
-	for i := range out {
-		out[i] = c.at(i)
-	}
-	return out
+	return each(len(c.off), c.at)
 }
 
 func (c *timeColumn) bytes() int64 { return int64(len(c.off)*4+len(c.wide)*8) + 2*sliceHeader + 8 }
@@ -159,9 +155,14 @@ func (c *numColumn) all() []float64 {
 	if c.exact != nil {
 		return c.exact
 	}
-	out := make([]float64, len(c.scaled))
+	return each(len(c.scaled), c.at)
+}
+
+// each returns at(0) to at(n-1): a compact column's values spelt out.
+func each[T any](n int, at func(int) T) []T {
+	out := make([]T, n)
 	for i := range out {
-		out[i] = c.at(i)
+		out[i] = at(i)
 	}
 	return out
 }

@@ -4,7 +4,6 @@ import (
 	"runtime"
 	"testing"
 
-	"github.com/energyapi/energyapi/internal/catalog"
 	"github.com/energyapi/energyapi/internal/dataset"
 	"github.com/energyapi/energyapi/internal/demo"
 )
@@ -13,14 +12,11 @@ import (
 // quarter-hourly total load costs per record: on the heap, and as
 // Part.Bytes counts it for the memory budget, which must not undercount.
 func TestQuarterHourPointBytes(t *testing.T) {
-	c, err := catalog.New()
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := family(t)
 	first, last := demo.LoadRange()
 	var rows []dataset.Row
 	var d *dataset.Dataset
-	err = c.EachDemo(dataset.DemoInput{First: first, Last: last, Seed: demo.DefaultSeed}, func(_, _ int, e *dataset.Dataset, generate func() []dataset.Row) error {
+	err := c.EachDemo(dataset.DemoInput{First: first, Last: last, Seed: demo.DefaultSeed}, func(_, _ int, e *dataset.Dataset, generate func() []dataset.Row) error {
 		if e.Name == "total-load" {
 			d, rows = e, generate()
 		}

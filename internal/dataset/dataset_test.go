@@ -255,23 +255,52 @@ func TestParseQueryErrors(t *testing.T) {
 	}
 }
 
-func TestDerivedRecordsYieldToImportedOnes(t *testing.T) {
-	src := testSeries()
-	derived := &Dataset{
+// importLive imports rows of d into m, published at 1 s, and returns a
+// Live over m.
+func importLive(t *testing.T, c *Catalog, m *Memory, d *Dataset, rows []Row) *Live {
+	t.Helper()
+	if _, err := Import(t.Context(), m, c, d, rows, time.Unix(1, 0)); err != nil {
+		t.Fatal(err)
+	}
+	live, err := NewLive(t.Context(), c, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return live
+}
+
+// daysQuery returns the query of d for the days from to to, dd/mm/yyyy.
+func daysQuery(t *testing.T, c *Catalog, d *Dataset, from, to string) *Query {
+	t.Helper()
+	q, err := c.ParseQuery(d, map[string][]string{"dateFrom": {from}, "dateTo": {to}}, Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return q
+}
+
+// testMax is a daily maximum derived from test-series by rows.
+func testMax(rows func(p *Part) []Row) *Dataset {
+	return &Dataset{
 		Name: "test-max", Area: "test", Version: "v2.0", Resource: "max", Array: "max", Message: MessageDates, Grain: Day,
 		Params: []Param{{Name: "dateFrom", To: "dateTo", Kind: DateRange}},
 		Fields: []Field{{Name: "date", Kind: Instant}, {Name: "max_MW", Kind: Number, Format: Point3}},
-		Derive: &Derivation{From: "test-series", Rows: func(p *Part) []Row {
-			// The largest value of the part's first day, at its moment.
-			best := 0
-			for i := range p.Len() {
-				if p.Num(0, i) > p.Num(0, best) {
-					best = i
-				}
-			}
-			return []Row{{Time: p.Time(best), Num: []float64{p.Num(0, best)}}}
-		}},
+		Derive: &Derivation{From: "test-series", Rows: rows},
 	}
+}
+
+func TestDerivedRecordsYieldToImportedOnes(t *testing.T) {
+	src := testSeries()
+	derived := testMax(func(p *Part) []Row {
+		// The largest value of the part's first day, at its moment.
+		best := 0
+		for i := range p.Len() {
+			if p.Num(0, i) > p.Num(0, best) {
+				best = i
+			}
+		}
+		return []Row{{Time: p.Time(best), Num: []float64{p.Num(0, best)}}}
+	})
 	c := newTestCatalog(t, src, derived)
 	m := NewMemory()
 	ctx := context.Background()
@@ -279,17 +308,8 @@ func TestDerivedRecordsYieldToImportedOnes(t *testing.T) {
 		{Time: rome("2024-03-01 10:00"), Text: []string{"North"}, Num: []float64{5, 0}},
 		{Time: rome("2024-03-01 18:00"), Text: []string{"North"}, Num: []float64{8, 0}},
 	}
-	if _, err := Import(ctx, m, c, src, series, time.Unix(1, 0)); err != nil {
-		t.Fatal(err)
-	}
-	live, err := NewLive(ctx, c, m)
-	if err != nil {
-		t.Fatal(err)
-	}
-	q, err := c.ParseQuery(derived, map[string][]string{"dateFrom": {"1/3/2024"}, "dateTo": {"1/3/2024"}}, Limits{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	live := importLive(t, c, m, src, series)
+	q := daysQuery(t, c, derived, "1/3/2024", "1/3/2024")
 	body := answerJSON(t, live.Snapshot(), q)
 	if !strings.Contains(body, `{"date":"2024-03-01 18:00:00","max_MW":"8.000"}`) {
 		t.Fatalf("derived: got %s, want the 18:00 maximum", body)
@@ -326,22 +346,17 @@ func (n noHistory) ReadPart(ctx context.Context, ref PartRef, version int64) (St
 // counts as revised by both rather than by neither.
 func TestDerivedRecordTimes(t *testing.T) {
 	src := testSeries()
-	derived := &Dataset{
-		Name: "test-max", Area: "test", Version: "v2.0", Resource: "max", Array: "max", Message: MessageDates, Grain: Day,
-		Params: []Param{{Name: "dateFrom", To: "dateTo", Kind: DateRange}},
-		Fields: []Field{{Name: "date", Kind: Instant}, {Name: "max_MW", Kind: Number, Format: Point3}},
-		Derive: &Derivation{From: "test-series", Rows: func(p *Part) []Row {
-			// Each day's largest value, once it has two.
-			var out []Row
-			for _, sp := range periodSpans(Day, p) {
-				if vs := p.Values(0)[sp.lo:sp.hi]; len(vs) > 1 {
-					best := sp.lo + slices.Index(vs, slices.Max(vs))
-					out = append(out, Row{Time: p.Time(best), Num: []float64{p.Num(0, best)}})
-				}
+	derived := testMax(func(p *Part) []Row {
+		// Each day's largest value, once it has two.
+		var out []Row
+		for _, sp := range periodSpans(Day, p) {
+			if vs := p.Values(0)[sp.lo:sp.hi]; len(vs) > 1 {
+				best := sp.lo + slices.Index(vs, slices.Max(vs))
+				out = append(out, Row{Time: p.Time(best), Num: []float64{p.Num(0, best)}})
 			}
-			return out
-		}},
-	}
+		}
+		return out
+	})
 	c := newTestCatalog(t, src, derived)
 	m := NewMemory()
 	ctx := context.Background()
@@ -415,17 +430,8 @@ func TestTagChangesOnlyWithTheCoveredParts(t *testing.T) {
 	row := func(at string, mw float64) Row {
 		return Row{Time: rome(at), Text: []string{"North"}, Num: []float64{mw, 0}}
 	}
-	if _, err := Import(ctx, m, c, d, []Row{row("2024-03-01 10:00", 1), row("2024-04-01 10:00", 2)}, time.Unix(1, 0)); err != nil {
-		t.Fatal(err)
-	}
-	live, err := NewLive(ctx, c, m)
-	if err != nil {
-		t.Fatal(err)
-	}
-	march, err := c.ParseQuery(d, map[string][]string{"dateFrom": {"1/3/2024"}, "dateTo": {"31/3/2024"}}, Limits{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	live := importLive(t, c, m, d, []Row{row("2024-03-01 10:00", 1), row("2024-04-01 10:00", 2)})
+	march := daysQuery(t, c, d, "1/3/2024", "31/3/2024")
 	tag := live.Snapshot().Tag(march, "json")
 	step := func(at string, mw float64) string {
 		t.Helper()
@@ -468,12 +474,23 @@ func TestPartIDNamesTheYearOrMonthInRome(t *testing.T) {
 }
 
 func answerJSON(t *testing.T, s *Snapshot, q *Query) string {
+	return answer(t, s, q, (*Snapshot).AppendJSON, (*Selection).WriteJSON)
+}
+
+func answerCSV(t *testing.T, s *Snapshot, q *Query) string {
+	return answer(t, s, q, (*Snapshot).AppendCSV, (*Selection).WriteCSV)
+}
+
+// answer returns the answer to q as appendTo builds it whole, after
+// asserting that write streams the same bytes.
+func answer(t *testing.T, s *Snapshot, q *Query, appendTo func(*Snapshot, context.Context, []byte, *Query) ([]byte, error),
+	write func(*Selection, io.Writer, []byte) (int64, error)) string {
 	t.Helper()
-	b, err := s.AppendJSON(t.Context(), nil, q)
+	b, err := appendTo(s, t.Context(), nil, q)
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantStreamed(t, s, q, b, (*Selection).WriteJSON)
+	wantStreamed(t, s, q, b, write)
 	return string(b)
 }
 
@@ -490,16 +507,6 @@ func wantStreamed(t *testing.T, s *Snapshot, q *Query, whole []byte, write func(
 	if err != nil || n != int64(out.Len()) || !bytes.Equal(out.Bytes(), whole) {
 		t.Errorf("streamed: %d bytes (said %d, %v) that differ from the %d built whole:\n%s", out.Len(), n, err, len(whole), out.Bytes())
 	}
-}
-
-func answerCSV(t *testing.T, s *Snapshot, q *Query) string {
-	t.Helper()
-	b, err := s.AppendCSV(t.Context(), nil, q)
-	if err != nil {
-		t.Fatal(err)
-	}
-	wantStreamed(t, s, q, b, (*Selection).WriteCSV)
-	return string(b)
 }
 
 type writerFunc func([]byte) (int, error)

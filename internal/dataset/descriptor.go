@@ -705,21 +705,16 @@ func (d *Dataset) Param(name string) (Param, bool) {
 }
 
 // TextFields returns the names of the Text fields in Row.Text order.
-func (d *Dataset) TextFields() []string {
-	var out []string
-	for _, f := range d.Fields {
-		if f.Kind == Text {
-			out = append(out, f.Name)
-		}
-	}
-	return out
-}
+func (d *Dataset) TextFields() []string { return d.fieldNames(Text) }
 
 // NumberFields returns the names of the Number fields in Row.Num order.
-func (d *Dataset) NumberFields() []string {
+func (d *Dataset) NumberFields() []string { return d.fieldNames(Number) }
+
+// fieldNames returns the names of the fields of kind k, in order.
+func (d *Dataset) fieldNames(k FieldKind) []string {
 	var out []string
 	for _, f := range d.Fields {
-		if f.Kind == Number {
+		if f.Kind == k {
 			out = append(out, f.Name)
 		}
 	}

@@ -158,13 +158,14 @@ func (r *reader) uvarint() uint64 {
 	return v
 }
 
+// varint reads a zig-zag varint, as binary.Varint decodes one from the
+// unsigned varint it is written as.
 func (r *reader) varint() int64 {
-	v, k := binary.Varint(r.b)
-	if k <= 0 {
-		r.fail(errShort)
-		return 0
+	u := r.uvarint()
+	v := int64(u >> 1)
+	if u&1 != 0 {
+		v = ^v
 	}
-	r.b = r.b[k:]
 	return v
 }
 
@@ -232,14 +233,19 @@ func decode3(l *Layout, p *Part, b []byte) error {
 	return nil
 }
 
+// wideValues returns the values of a wide column, raw's 8-byte
+// little-endian words each read with conv.
+func wideValues[T any](raw []byte, conv func(uint64) T) []T {
+	out := make([]T, len(raw)/8)
+	for i := range out {
+		out[i] = conv(binary.LittleEndian.Uint64(raw[8*i:]))
+	}
+	return out
+}
+
 func (r *reader) times(n int) timeColumn {
 	if r.byte() == wideColumn {
-		raw := r.take(n, 8)
-		c := timeColumn{wide: make([]int64, len(raw)/8)}
-		for i := range c.wide {
-			c.wide[i] = int64(binary.LittleEndian.Uint64(raw[8*i:]))
-		}
-		return c
+		return timeColumn{wide: wideValues(r.take(n, 8), func(u uint64) int64 { return int64(u) })}
 	}
 	base := r.varint()
 	raw := r.take(n, 4)
@@ -297,12 +303,7 @@ func (r *reader) codes(n, distinct int) codeColumn {
 
 func (r *reader) nums(n int) numColumn {
 	if r.byte() == wideColumn {
-		raw := r.take(n, 8)
-		c := numColumn{exact: make([]float64, len(raw)/8)}
-		for i := range c.exact {
-			c.exact[i] = math.Float64frombits(binary.LittleEndian.Uint64(raw[8*i:]))
-		}
-		return c
+		return numColumn{exact: wideValues(r.take(n, 8), math.Float64frombits)}
 	}
 	decimals := int(r.byte())
 	if decimals > maxDecimals {

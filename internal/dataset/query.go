@@ -161,42 +161,42 @@ type queryParser struct {
 	enums  map[string]string // single Enum values by parameter, for Within
 }
 
-// parse reads parameter p into the query.
+// parse reads parameter p into the query, with the reader of its kind.
 func (qp *queryParser) parse(p Param) error {
-	switch p.Kind {
-	case TimeZoneParam:
-		return qp.timeZone(p)
-	case AsOfParam, ChangedSinceParam:
-		return qp.instant(p)
-	case IncludeParam:
-		return qp.include(p)
-	case ResolutionParam:
-		return qp.resolution(p)
-	case LimitParam:
-		return qp.limit(p)
-	case CursorParam:
-		return qp.cursor(p)
-	case DateRange:
-		from, to, err := parseRange(qp.params, p, qp.lim)
-		if err != nil {
-			return err
-		}
-		qp.q.From, qp.q.To = from, to
-		qp.key.WriteString("|" + from.String() + "|" + to.String())
-	case DayParam:
-		day, err := parseDay(qp.params, p)
-		if err != nil {
-			return err
-		}
-		qp.q.From, qp.q.To = day, day
-		qp.key.WriteString("|" + day.String() + "|" + day.String())
-	case YearParam:
-		return qp.year(p)
-	case MonthParam:
-		return qp.month(p)
-	case Enum:
-		return qp.enum(p)
+	readers := [...]func(*queryParser, Param) error{
+		TimeZoneParam:   (*queryParser).timeZone,
+		IncludeParam:    (*queryParser).include,
+		ResolutionParam: (*queryParser).resolution,
+		LimitParam:      (*queryParser).limit,
+		CursorParam:     (*queryParser).cursor,
+		YearParam:       (*queryParser).year,
+		MonthParam:      (*queryParser).month,
+		Enum:            (*queryParser).enum,
+		// Kinds that share a reader: a range of days or one day; an instant.
+		DateRange: (*queryParser).days, DayParam: (*queryParser).days,
+		AsOfParam: (*queryParser).instant, ChangedSinceParam: (*queryParser).instant,
 	}
+	if p.Kind < 0 || int(p.Kind) >= len(readers) || readers[p.Kind] == nil {
+		return nil
+	}
+	return readers[p.Kind](qp, p)
+}
+
+// days reads a DateRange, or a DayParam as the range of its one day.
+func (qp *queryParser) days(p Param) error {
+	var from, to energy.Date
+	var err error
+	if p.Kind == DayParam {
+		from, err = parseDay(qp.params, p)
+		to = from
+	} else {
+		from, to, err = parseRange(qp.params, p, qp.lim)
+	}
+	if err != nil {
+		return err
+	}
+	qp.q.From, qp.q.To = from, to
+	qp.key.WriteString("|" + from.String() + "|" + to.String())
 	return nil
 }
 
@@ -284,23 +284,33 @@ func (qp *queryParser) month(p Param) error {
 	if err != nil || s == "" {
 		return err
 	}
-	m, err := strconv.Atoi(s)
-	if p.MonthNames && err != nil {
-		// A month named as the statistics pages list them: a
-		// name outside that list is an unknown filter value.
-		name, ok := energy.MonthNames().Canonical(s)
-		if !ok {
-			qp.q.unknown = true
-			return nil
-		}
-		m, err = int(energy.MonthOfName(name)), nil
-	}
-	if err != nil || m < 1 || m > 12 || len(s) > 2 && !p.MonthNames {
+	m, ok, unknownName := monthOf(s, p.MonthNames)
+	switch {
+	case unknownName:
+		qp.q.unknown = true
+		return nil
+	case !ok:
 		return energy.Errorf(energy.Invalid, "parameter %s value %q does not conform to a month, 1 to 12 (01 to 12)", p.Name, s)
 	}
 	qp.q.Month = m
 	qp.key.WriteString("|m" + strconv.Itoa(m))
 	return nil
+}
+
+// monthOf returns the month s names: a number, 1 to 12 with zero padding
+// optional, or with names also a month named as the statistics pages list
+// them. A name outside that list is unknownName, an unknown filter value
+// rather than an error.
+func monthOf(s string, names bool) (m int, ok, unknownName bool) {
+	m, err := strconv.Atoi(s)
+	if names && err != nil {
+		name, found := energy.MonthNames().Canonical(s)
+		if !found {
+			return 0, false, true
+		}
+		return int(energy.MonthOfName(name)), true, false
+	}
+	return m, err == nil && m >= 1 && m <= 12 && (len(s) <= 2 || names), false
 }
 
 // enum reads an Enum into a filter of canonical values; values outside the

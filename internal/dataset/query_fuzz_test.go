@@ -13,13 +13,20 @@ import (
 	"github.com/energyapi/energyapi/internal/energy"
 )
 
+// family returns the catalogue of the served datasets.
+func family(tb testing.TB) *dataset.Catalog {
+	tb.Helper()
+	c, err := catalog.New()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return c
+}
+
 // parse parses q for the named dataset of the catalogue.
 func parse(t *testing.T, name string, q url.Values, maxDays int) (*dataset.Query, error) {
 	t.Helper()
-	c, err := catalog.New()
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := family(t)
 	d, _ := c.Lookup(name)
 	return c.ParseQuery(d, q, dataset.Limits{MaxRangeDays: maxDays, Now: time.Date(2025, 6, 1, 0, 0, 0, 0, time.UTC)})
 }

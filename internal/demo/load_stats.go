@@ -60,12 +60,16 @@ func LoadStatsSectors() []string { return []string{"Agricoltura", "Domestico", "
 // industryClass is a class of industry with the activity it belongs to.
 type industryClass struct{ activity, class string }
 
-// imceiClasses are the industry classes each IMCEI sector
-// (energy.IMCEISectorNames order) stands for, with their weights within it.
-var imceiClasses = [][]struct {
+// weightedClass is a class with its weight: within its IMCEI sector, among
+// the services, or (otherIndustry) as a share of a region's demand.
+type weightedClass struct {
 	c industryClass
 	w float64
-}{
+}
+
+// imceiClasses are the industry classes each IMCEI sector
+// (energy.IMCEISectorNames order) stands for, with their weights within it.
+var imceiClasses = [][]weightedClass{
 	{{industryClass{"Manifatturiera non di base", "Alimentare"}, 1}},
 	{{industryClass{"Manifatturiera non di base", "Tessile abbigliamento e calzature"}, 0.25},
 		{industryClass{"Manifatturiera non di base", "Lavorazione plastica e gomma"}, 0.3},
@@ -98,10 +102,7 @@ func IMCEIClassesOf(sector string) [][2]string {
 
 // otherIndustry are industry's classes outside the IMCEI, as shares of a
 // region's demand.
-var otherIndustry = []struct {
-	c     industryClass
-	share float64
-}{
+var otherIndustry = []weightedClass{
 	{industryClass{"Costruzioni", "Costruzioni"}, 0.013},
 	{industryClass{"Energia ed acqua", "Estrazione combustibili"}, 0.004},
 	{industryClass{"Energia ed acqua", "Raffinazione e cokerie"}, 0.012},
@@ -110,10 +111,7 @@ var otherIndustry = []struct {
 }
 
 // serviceClasses are the services' classes and their weights.
-var serviceClasses = []struct {
-	c industryClass
-	w float64
-}{
+var serviceClasses = []weightedClass{
 	{industryClass{"Servizi vendibili", "Trasporti"}, 0.06},
 	{industryClass{"Servizi vendibili", "Comunicazioni"}, 0.04},
 	{industryClass{"Servizi vendibili", "Commercio"}, 0.25},
@@ -148,10 +146,7 @@ func industryClasses() []industryClass {
 	return out
 }
 
-func weighted(cs []struct {
-	c industryClass
-	w float64
-}) []industryClass {
+func weighted(cs []weightedClass) []industryClass {
 	var out []industryClass
 	for _, c := range cs {
 		out = append(out, c.c)
@@ -160,18 +155,18 @@ func weighted(cs []struct {
 }
 
 func activities(cs []industryClass) []string {
-	var out []string
-	for _, c := range cs {
-		out = append(out, c.activity)
-	}
-	slices.Sort(out)
-	return slices.Compact(out)
+	return distinct(cs, func(c industryClass) string { return c.activity })
 }
 
 func classes(cs []industryClass) []string {
+	return distinct(cs, func(c industryClass) string { return c.class })
+}
+
+// distinct returns what name gives for each of cs, sorted, each once.
+func distinct(cs []industryClass, name func(industryClass) string) []string {
 	var out []string
 	for _, c := range cs {
-		out = append(out, c.class)
+		out = append(out, name(c))
 	}
 	slices.Sort(out)
 	return slices.Compact(out)
@@ -241,8 +236,8 @@ func regionUses(y, ri int, demand, share float64, levels [12]float64) map[use]fl
 		}
 	}
 	for _, o := range otherIndustry {
-		out[use{"Industria", o.c.activity, o.c.class}] = demand * o.share
-		industry += demand * o.share
+		out[use{"Industria", o.c.activity, o.c.class}] = demand * o.w
+		industry += demand * o.w
 	}
 	rest := demand - industry
 	agri := rest * 0.035 * (1 + 0.3*Noise(loadStatsSeed, int64(ri), 1))

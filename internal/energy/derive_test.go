@@ -38,9 +38,21 @@ func assertExtreme(tb testing.TB, what string, got Extreme, wantAt time.Time, wa
 	}
 }
 
+// quarterHours returns the points of each quarter hour from start until
+// end, from point of its index and moment.
+func quarterHours(start, end time.Time, point func(i int, at time.Time) []LoadPoint) []LoadPoint {
+	var pts []LoadPoint
+	for i, at := 0, start; at.Before(end); i, at = i+1, at.Add(15*time.Minute) {
+		pts = append(pts, point(i, at)...)
+	}
+	return pts
+}
+
 func TestDeriveDay(t *testing.T) {
 	day := Date{2024, time.May, 14}
 	at := func(hh, mm int) time.Time { return romeAt(t, 2024, time.May, 14, hh, mm) }
+	// The seven zones without Italy at the valley and the peak of two cases.
+	zonesOnly := concat(zonePoints(t, at(3, 45), 22750), zonePoints(t, at(12, 15), 40500))
 	tests := []struct {
 		name     string
 		pts      []LoadPoint
@@ -60,20 +72,15 @@ func TestDeriveDay(t *testing.T) {
 			valleyAt: at(4, 0), valleyGW: 21.5,
 		},
 		{
-			name: "Italy missing: the sum of all seven zones is used",
-			pts: concat(
-				zonePoints(t, at(3, 45), 22750),
-				zonePoints(t, at(12, 15), 40500),
-				zonePoints(t, at(18, 0), 39000),
-			),
+			name:   "Italy missing: the sum of all seven zones is used",
+			pts:    concat(zonesOnly, zonePoints(t, at(18, 0), 39000)),
 			peakAt: at(12, 15), peakGW: 40.5,
 			valleyAt: at(3, 45), valleyGW: 22.75,
 		},
 		{
 			name: "Italy missing and six zones: the instant is skipped",
 			pts: concat(
-				zonePoints(t, at(3, 45), 22750),
-				zonePoints(t, at(12, 15), 40500),
+				zonesOnly,
 				zonePoints(t, at(5, 0), 12000)[:6],  // no North: would be the valley
 				zonePoints(t, at(13, 0), 90000)[1:], // no Centre-North: would be the peak
 			),
@@ -152,14 +159,9 @@ func TestDeriveDaySpringForward(t *testing.T) {
 	day := Date{2024, time.March, 31}
 	// 00:00 +01:00 is 23:00 UTC the day before; the day ends at 22:00 UTC.
 	start := time.Date(2024, time.March, 30, 23, 0, 0, 0, time.UTC)
-	var pts []LoadPoint
-	for i := 0; ; i++ {
-		at := start.Add(time.Duration(i) * 15 * time.Minute)
-		if !at.Before(time.Date(2024, time.March, 31, 22, 0, 0, 0, time.UTC)) {
-			break
-		}
-		pts = append(pts, italyPoint(at, 25000+float64(i)*10))
-	}
+	pts := quarterHours(start, time.Date(2024, time.March, 31, 22, 0, 0, 0, time.UTC), func(i int, at time.Time) []LoadPoint {
+		return []LoadPoint{italyPoint(at, 25000+float64(i)*10)}
+	})
 	if len(pts) != 92 {
 		t.Fatalf("test setup: got %d quarter hours, want 92", len(pts))
 	}
@@ -183,14 +185,9 @@ func TestDeriveDayFallBack(t *testing.T) {
 	day := Date{2024, time.October, 27}
 	// 00:00 +02:00 is 22:00 UTC the day before; the day ends at 23:00 UTC.
 	start := time.Date(2024, time.October, 26, 22, 0, 0, 0, time.UTC)
-	var pts []LoadPoint
-	for i := 0; ; i++ {
-		at := start.Add(time.Duration(i) * 15 * time.Minute)
-		if !at.Before(time.Date(2024, time.October, 27, 23, 0, 0, 0, time.UTC)) {
-			break
-		}
-		pts = append(pts, zonePoints(t, at, 30000)...)
-	}
+	pts := quarterHours(start, time.Date(2024, time.October, 27, 23, 0, 0, 0, time.UTC), func(_ int, at time.Time) []LoadPoint {
+		return zonePoints(t, at, 30000)
+	})
 	if len(pts) != 100*7 {
 		t.Fatalf("test setup: got %d points, want 100 quarter hours of 7 zones", len(pts))
 	}

@@ -75,7 +75,7 @@ func CategoryNames() *Names {
 func SubcategoryNames() *Names {
 	var es []Name
 	for _, c := range categoryTable() {
-		for _, s := range c.subs {
+		for _, s := range c.members {
 			es = append(es, Name{Value: s.name, Aliases: s.aliases, Parent: c.name})
 		}
 	}
@@ -102,7 +102,7 @@ func ProvinceNames() *Names {
 func provinceNames(parent func(region string) string) *Names {
 	var es []Name
 	for _, r := range regionTable() {
-		for _, p := range r.provinces {
+		for _, p := range r.members {
 			es = append(es, Name{Value: p.name, Aliases: p.aliases, Parent: parent(r.name)})
 		}
 	}

@@ -92,7 +92,7 @@ const (
 func CapacitySubcategoryNames() *Names {
 	var es []Name
 	for _, c := range categoryTable() {
-		for _, s := range c.subs {
+		for _, s := range c.members {
 			if s.name == "Celle a combustibile" {
 				es = append(es, Name{Value: CelleCombustibili, Aliases: []string{s.name}, Parent: c.name})
 				continue

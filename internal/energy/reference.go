@@ -31,16 +31,8 @@ const (
 // categoryTable gives each category's subcategories exactly as spec 4.2 lists
 // them, and the aliases the public deployment's responses and sibling
 // endpoints use (spec 4.2 rule 2, reference notes).
-func categoryTable() []struct {
-	name    string
-	aliases []string
-	subs    []nameAliases
-} {
-	return []struct {
-		name    string
-		aliases []string
-		subs    []nameAliases
-	}{
+func categoryTable() []group {
+	return []group{
 		{NonCogenerativa, []string{"Non cogenerative"}, []nameAliases{
 			{"Altro genere", nil},
 			{"Celle a combustibile", []string{"Celle combustibili"}},
@@ -60,6 +52,14 @@ func categoryTable() []struct {
 			{"Turbine a gas con cogenerazione", nil},
 		}},
 	}
+}
+
+// group is a row of categoryTable or regionTable: a name and its aliases,
+// and its members' (subcategories, provinces).
+type group struct {
+	name    string
+	aliases []string
+	members []nameAliases
 }
 
 type nameAliases struct {
@@ -88,16 +88,8 @@ type nameAliases struct {
 // thermoelectric statistics use; PlantRegion respells it.
 const valleDAosta = "Valle d'Aosta"
 
-func regionTable() []struct {
-	name      string
-	aliases   []string
-	provinces []nameAliases
-} {
-	return []struct {
-		name      string
-		aliases   []string
-		provinces []nameAliases
-	}{
+func regionTable() []group {
+	return []group{
 		{"Abruzzo", nil, []nameAliases{{"Chieti", nil}, {"L'Aquila", nil}, {"Pescara", nil}, {"Teramo", nil}}},
 		{"Basilicata", nil, []nameAliases{{"Matera", nil}, {"Potenza", nil}}},
 		{"Calabria", nil, []nameAliases{
@@ -205,7 +197,7 @@ func buildReference() *reference {
 	for _, c := range categoryTable() {
 		r.categories = append(r.categories, c.name)
 		addKey(r.categoryByKey, c.name, c.aliases...)
-		for _, s := range c.subs {
+		for _, s := range c.members {
 			r.subsOf[c.name] = append(r.subsOf[c.name], s.name)
 			for _, n := range append([]string{s.name}, s.aliases...) {
 				for _, k := range []string{n, normKey(n)} {
@@ -220,7 +212,7 @@ func buildReference() *reference {
 	for _, reg := range regionTable() {
 		r.regions = append(r.regions, reg.name)
 		addKey(r.regionByKey, reg.name, reg.aliases...)
-		for _, p := range reg.provinces {
+		for _, p := range reg.members {
 			r.provincesOf[reg.name] = append(r.provincesOf[reg.name], p.name)
 			r.regionOf[p.name] = reg.name
 			addKey(r.provByKey, p.name, p.aliases...)
@@ -279,11 +271,7 @@ func Categories() []string { return slices.Clone(ref.categories) }
 // nil if category is not a category. category may be spelt any way
 // CanonicalCategory accepts. The slice is the caller's to modify.
 func Subcategories(category string) []string {
-	c, ok := CanonicalCategory(category)
-	if !ok {
-		return nil
-	}
-	return slices.Clone(ref.subsOf[c])
+	return membersOf(ref.subsOf, CanonicalCategory, category)
 }
 
 // CanonicalCategory returns the canonical name of the category s names,
@@ -325,11 +313,17 @@ func Regions() []string { return slices.Clone(ref.regions) }
 // may be spelt any way CanonicalRegion accepts. The slice is the caller's to
 // modify.
 func Provinces(region string) []string {
-	r, ok := CanonicalRegion(region)
+	return membersOf(ref.provincesOf, CanonicalRegion, region)
+}
+
+// membersOf returns a copy of the members in lists of the group that
+// canonical finds s names, or nil if it names none.
+func membersOf(lists map[string][]string, canonical func(string) (string, bool), s string) []string {
+	g, ok := canonical(s)
 	if !ok {
 		return nil
 	}
-	return slices.Clone(ref.provincesOf[r])
+	return slices.Clone(lists[g])
 }
 
 // CanonicalRegion returns the canonical name of the region s names, accepting

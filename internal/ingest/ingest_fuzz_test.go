@@ -2,6 +2,7 @@ package ingest_test
 
 import (
 	"bytes"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -37,6 +38,20 @@ func addFiles(f *testing.F, pattern string) {
 		}
 		lines := bytes.SplitAfter(data, []byte("\n"))
 		f.Add(bytes.Join(lines[:min(len(lines), 40)], nil))
+	}
+}
+
+// fuzzParse returns a fuzz target that has parse read its input as the
+// file name: an error must be one checkParseError accepts, and a result
+// must pass check.
+func fuzzParse[T any](name string, parse func(string, io.Reader) (T, error), check func(*testing.T, T)) func(*testing.T, []byte) {
+	return func(t *testing.T, data []byte) {
+		v, err := parse(name, bytes.NewReader(data))
+		if err != nil {
+			checkParseError(t, name, err)
+			return
+		}
+		check(t, v)
 	}
 }
 
@@ -146,15 +161,7 @@ func FuzzParseTotalLoadCSV(f *testing.F) {
 	// The repeated autumn hour, oldest first: its second pass is +01:00.
 	f.Add([]byte("Date,Total Load [MW],Bidding zone\n27/10/2024 01:45:00,5,Italy\n27/10/2024 02:00:00,4,Italy\n" +
 		"27/10/2024 02:30:00,3,Italy\n27/10/2024 02:00:00,2,Italy\n27/10/2024 02:30:00,1,Italy\n27/10/2024 03:00:00,6,Italy\n"))
-	f.Fuzz(func(t *testing.T, data []byte) {
-		const name = "load.csv"
-		pts, err := ingest.ParseTotalLoad(name, bytes.NewReader(data))
-		if err != nil {
-			checkParseError(t, name, err)
-			return
-		}
-		checkLoadPoints(t, pts)
-	})
+	f.Fuzz(fuzzParse("load.csv", ingest.ParseTotalLoad, checkLoadPoints))
 }
 
 // checkDays asserts what every peak-valley result must hold.
@@ -189,15 +196,7 @@ func FuzzParsePeakValleyCSV(f *testing.F) {
 	f.Add([]byte("date;date_tz;date_offset;peak_load_GW;valley_load_GW\n" +
 		"2024-10-27 02:30:00;Europe/Rome;+01:00;;18,5\n2024-10-27 02:30:00;Europe/Rome;+02:00;19;\n"))
 	f.Add([]byte("date,date_tz,date_offset,peak_load_GW,valley_load_GW\n2024-03-31 02:30:00,Europe/Rome,+01:00,30,\n"))
-	f.Fuzz(func(t *testing.T, data []byte) {
-		const name = "pv.csv"
-		days, err := ingest.ParsePeakValley(name, bytes.NewReader(data))
-		if err != nil {
-			checkParseError(t, name, err)
-			return
-		}
-		checkDays(t, days)
-	})
+	f.Fuzz(fuzzParse("pv.csv", ingest.ParsePeakValley, checkDays))
 }
 
 func FuzzParsePeakValleyJSON(f *testing.F) {
@@ -207,15 +206,7 @@ func FuzzParsePeakValleyJSON(f *testing.F) {
 		`{"date":"2022-04-23 20:15:00","date_tz":"Europe/Rome","date_offset":"+02:00","peak_load_GW":"34.218","valley_load_GW":""}]}`))
 	f.Add([]byte(`{"peak_valley_load":[{"date":"2022-04-23 20:15:00","date_tz":"Europe/Rome","date_offset":"+02:00","peak_load_GW":34.218,"valley_load_GW":null}]}`))
 	f.Add([]byte(`{"peak_valley_load":[]}`))
-	f.Fuzz(func(t *testing.T, data []byte) {
-		const name = "pv.json"
-		days, err := ingest.ParsePeakValley(name, bytes.NewReader(data))
-		if err != nil {
-			checkParseError(t, name, err)
-			return
-		}
-		checkDays(t, days)
-	})
+	f.Fuzz(fuzzParse("pv.json", ingest.ParsePeakValley, checkDays))
 }
 
 // FuzzParseTotalLoadXLSX writes fuzzed cell text into a generated workbook:

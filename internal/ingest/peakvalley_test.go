@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"bytes"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -222,15 +223,7 @@ func TestParsePeakValleyErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			days, err := ParsePeakValley(tt.file, strings.NewReader(tt.content))
-			if err == nil {
-				t.Fatalf("got %d days and no error, want %q", len(days), tt.want)
-			}
-			if !strings.HasPrefix(err.Error(), tt.want) {
-				t.Errorf("got error %q, want one starting %q", err, tt.want)
-			}
-			if code := energy.ErrorCode(err); code != energy.Invalid {
-				t.Errorf("got code %q, want %q", code, energy.Invalid)
-			}
+			wantInvalid(t, err, fmt.Sprintf("%d days", len(days)), tt.want)
 		})
 	}
 }

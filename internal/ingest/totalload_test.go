@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"bytes"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -161,6 +162,21 @@ func TestParseTotalLoadSpringGapFixture(t *testing.T) {
 	want := "totalload_spring_gap.csv:66: Date 31/03/2024 02:15:00 does not exist in Europe/Rome"
 	if err == nil || !strings.HasPrefix(err.Error(), want) {
 		t.Errorf("got error %v, want one starting %q", err, want)
+	}
+}
+
+// wantInvalid asserts that a parse that read got failed with an error
+// of code Invalid whose message starts with want.
+func wantInvalid(t *testing.T, err error, got, want string) {
+	t.Helper()
+	if err == nil {
+		t.Fatalf("got %s and no error, want %q", got, want)
+	}
+	if !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("got error %q, want one starting %q", err, want)
+	}
+	if code := energy.ErrorCode(err); code != energy.Invalid {
+		t.Errorf("got code %q, want %q", code, energy.Invalid)
 	}
 }
 
@@ -341,15 +357,7 @@ func TestParseTotalLoadErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			pts, err := ParseTotalLoad("f.csv", strings.NewReader(tt.content))
-			if err == nil {
-				t.Fatalf("got %d points and no error, want %q", len(pts), tt.want)
-			}
-			if !strings.HasPrefix(err.Error(), tt.want) {
-				t.Errorf("got error %q, want one starting %q", err, tt.want)
-			}
-			if code := energy.ErrorCode(err); code != energy.Invalid {
-				t.Errorf("got code %q, want %q", code, energy.Invalid)
-			}
+			wantInvalid(t, err, fmt.Sprintf("%d points", len(pts)), tt.want)
 		})
 	}
 }

@@ -60,26 +60,17 @@ func FillParts(ctx context.Context, tx FillTx, now func() time.Time, floor int64
 // fillWrites checks the parts FillParts is given and returns a copy,
 // sorted by ref.
 func fillWrites(floor int64, parts []dataset.StoredPart) ([]dataset.StoredPart, error) {
-	out := make([]dataset.StoredPart, len(parts))
-	for i, p := range parts {
-		if err := checkRef(p.PartRef); err != nil {
-			return nil, err
-		}
+	return checkWrites(parts, func(p *dataset.StoredPart) error {
 		switch {
 		case len(p.Data) == 0:
-			return nil, energy.Errorf(energy.Invalid, "part %s/%s to fill has no data", p.Dataset, p.ID)
+			return energy.Errorf(energy.Invalid, "part %s/%s to fill has no data", p.Dataset, p.ID)
 		case p.Records < 0:
-			return nil, energy.Errorf(energy.Invalid, "part %s/%s to fill has %d records", p.Dataset, p.ID, p.Records)
+			return energy.Errorf(energy.Invalid, "part %s/%s to fill has %d records", p.Dataset, p.ID, p.Records)
 		case p.Version < 1 || p.Version > floor:
-			return nil, energy.Errorf(energy.Invalid, "part %s/%s to fill has version %d, want 1 to %d", p.Dataset, p.ID, p.Version, floor)
+			return energy.Errorf(energy.Invalid, "part %s/%s to fill has version %d, want 1 to %d", p.Dataset, p.ID, p.Version, floor)
 		}
-		out[i] = p
-	}
-	SortParts(out)
-	for i := 1; i < len(out); i++ {
-		if out[i].PartRef == out[i-1].PartRef {
-			return nil, energy.Errorf(energy.Invalid, "part %s/%s to fill is given twice", out[i].Dataset, out[i].ID)
-		}
-	}
-	return out, nil
+		return nil
+	}, func(r dataset.PartRef) error {
+		return energy.Errorf(energy.Invalid, "part %s/%s to fill is given twice", r.Dataset, r.ID)
+	})
 }

@@ -16,18 +16,26 @@ import (
 // and 2.
 const legacyRecords = `SELECT (SELECT count(*) FROM thermoelectric) + (SELECT count(*) FROM total_load) + (SELECT count(*) FROM peak_valley)`
 
-// Steps returns the steps in Go of the migrations, by version, for a store
-// whose transactions are Tx: each runs in its migration's transaction,
-// before its SQL. count returns the one integer that query gives in tx.
-func Steps[Tx any](count func(ctx context.Context, tx Tx, query string) (int64, error)) map[int]func(context.Context, Tx) error {
+// Steps returns the steps in Go of the migrations, by version, for the
+// schema s: each runs in its migration's transaction, before its SQL.
+// Migration 3 refuses the records of schemas 1 and 2; migration 7 fills
+// the parts' spans (FillSpans) into s.SpansTable.
+func Steps[Tx any](s Schema[Tx]) map[int]func(context.Context, Tx) error {
 	return map[int]func(context.Context, Tx) error{
 		3: func(ctx context.Context, tx Tx) error {
-			n, err := count(ctx, tx, legacyRecords)
-			if err != nil || n == 0 {
+			var n int64
+			if err := s.Querier(tx).QueryRow(ctx, legacyRecords).Scan(&n); err != nil || n == 0 {
 				return err
 			}
 			return fmt.Errorf("the tables of schema 1 or 2 hold %d records, which this program no longer moves into parts: "+
 				"import the source files into a new database instead", n)
+		},
+		7: func(ctx context.Context, tx Tx) error {
+			q := s.Querier(tx)
+			if _, err := q.Exec(ctx, s.SpansTable); err != nil {
+				return err
+			}
+			return FillSpans(ctx, spanQuerier{q})
 		},
 	}
 }

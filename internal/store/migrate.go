@@ -79,6 +79,27 @@ type Schema[T any] struct {
 	Exec func(ctx context.Context, tx T, sql string) error
 	// Record notes m in schema_migrations as applied.
 	Record func(ctx context.Context, tx T, m Migration) error
+	// Querier returns tx as the shared code queries it, for the Go steps
+	// (Steps).
+	Querier func(tx T) Querier
+	// SpansTable creates, in the store's own SQL, the temporary table
+	// part_spans that migration 7's step fills (FillSpans) and its SQL
+	// copies into parts and part_history.
+	SpansTable string
+}
+
+// Migrate applies to the schema s the migrations in the folder migrations
+// of fsys, each with its Go step (Steps): all of them, or with upTo above 0
+// the first upTo only, as an older program left a store (tests).
+func Migrate[T any](ctx context.Context, s Schema[T], fsys fs.FS, upTo int) error {
+	ms, err := ParseMigrations(fsys, "migrations")
+	if err != nil {
+		return fmt.Errorf("migrate: %w", err)
+	}
+	if upTo > 0 {
+		ms = ms[:upTo]
+	}
+	return ApplyMigrations(ctx, s, ms, Steps(s))
 }
 
 // ApplyMigrations applies ms, the migrations from the first up to some

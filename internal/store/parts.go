@@ -159,24 +159,38 @@ func distinctRefs(refs []dataset.PartRef) []dataset.PartRef {
 // preparePartWrites checks the parts a merge returned and returns a copy,
 // sorted by ref, with every Version set to version.
 func preparePartWrites(write []dataset.StoredPart, version int64) ([]dataset.StoredPart, error) {
-	out := make([]dataset.StoredPart, len(write))
-	for i, p := range write {
+	return checkWrites(write, func(p *dataset.StoredPart) error {
+		switch {
+		case len(p.Data) == 0:
+			return fmt.Errorf("merge returned part %s/%s without data", p.Dataset, p.ID)
+		case p.Records < 0:
+			return fmt.Errorf("merge returned part %s/%s with %d records", p.Dataset, p.ID, p.Records)
+		}
+		p.Version = version
+		return nil
+	}, func(r dataset.PartRef) error {
+		return fmt.Errorf("merge returned part %s/%s twice", r.Dataset, r.ID)
+	})
+}
+
+// checkWrites returns a copy of parts sorted by ref, after checking each
+// one's ref (checkRef) and then the rest of it with check, which may set
+// what the store adds; twice is the error for a ref given twice.
+func checkWrites(parts []dataset.StoredPart, check func(p *dataset.StoredPart) error, twice func(dataset.PartRef) error) ([]dataset.StoredPart, error) {
+	out := make([]dataset.StoredPart, len(parts))
+	for i, p := range parts {
 		if err := checkRef(p.PartRef); err != nil {
 			return nil, err
 		}
-		switch {
-		case len(p.Data) == 0:
-			return nil, fmt.Errorf("merge returned part %s/%s without data", p.Dataset, p.ID)
-		case p.Records < 0:
-			return nil, fmt.Errorf("merge returned part %s/%s with %d records", p.Dataset, p.ID, p.Records)
+		if err := check(&p); err != nil {
+			return nil, err
 		}
-		p.Version = version
 		out[i] = p
 	}
 	SortParts(out)
 	for i := 1; i < len(out); i++ {
 		if out[i].PartRef == out[i-1].PartRef {
-			return nil, fmt.Errorf("merge returned part %s/%s twice", out[i].Dataset, out[i].ID)
+			return nil, twice(out[i].PartRef)
 		}
 	}
 	return out, nil
@@ -252,6 +266,31 @@ type SpanTx interface {
 	// KeepSpan records the span of one of them in the migration's
 	// part_spans table, which its SQL copies into the new columns.
 	KeepSpan(ctx context.Context, ref dataset.PartRef, version, first, last int64) error
+}
+
+// spanQuerier is a SpanTx over a Querier, the same on both databases.
+type spanQuerier struct{ q Querier }
+
+func (s spanQuerier) Versions(ctx context.Context) ([]dataset.StoredPart, error) {
+	return QueryAll(ctx, s.q, func(row Row) (sp dataset.StoredPart, err error) {
+		err = row.Scan(&sp.Dataset, &sp.ID, &sp.Version)
+		return sp, err
+	}, `SELECT dataset, id, version FROM parts
+		UNION ALL SELECT dataset, id, version FROM part_history`)
+}
+
+func (s spanQuerier) Data(ctx context.Context, ref dataset.PartRef, version int64) ([]byte, error) {
+	var b []byte
+	err := s.q.QueryRow(ctx, `SELECT data FROM parts WHERE dataset = ? AND id = ? AND version = ?
+		UNION ALL SELECT data FROM part_history WHERE dataset = ? AND id = ? AND version = ? LIMIT 1`,
+		ref.Dataset, ref.ID, version, ref.Dataset, ref.ID, version).Scan(&b)
+	return b, err
+}
+
+func (s spanQuerier) KeepSpan(ctx context.Context, ref dataset.PartRef, version, first, last int64) error {
+	_, err := s.q.Exec(ctx, `INSERT INTO part_spans (dataset, id, version, first_time, last_time)
+		VALUES (?, ?, ?, ?, ?)`, ref.Dataset, ref.ID, version, first, last)
+	return err
 }
 
 // FillSpans decodes every stored part version once, one at a time, and

@@ -59,10 +59,7 @@ func (db *DB) Client(ctx context.Context, id string) (auth.Client, error) {
 // (byte-wise) among clients created at the same time.
 func (db *DB) Clients(ctx context.Context) ([]auth.Client, error) {
 	cs, err := QueryAll(ctx, db.read, scanClient, `SELECT `+clientColumns+` FROM clients ORDER BY created, id`)
-	if err != nil {
-		return nil, db.wrap("clients", err)
-	}
-	return cs, nil
+	return cs, db.wrap("clients", err) // QueryAll returns no rows with an error
 }
 
 func scanClient(row Row) (auth.Client, error) {

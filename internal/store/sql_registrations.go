@@ -60,10 +60,7 @@ func scanRegistration(row Row) (auth.Registration, error) {
 // Registrations returns every registration, oldest first.
 func (db *DB) Registrations(ctx context.Context) ([]auth.Registration, error) {
 	out, err := QueryAll(ctx, db.read, scanRegistration, `SELECT `+registrationColumns+` FROM registrations ORDER BY created, client_id`)
-	if err != nil {
-		return nil, db.wrap("registrations", err)
-	}
-	return out, nil
+	return out, db.wrap("registrations", err) // QueryAll returns no rows with an error
 }
 
 // Registration returns a client's registration, or an error with code NotFound.

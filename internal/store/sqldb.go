@@ -61,21 +61,24 @@ type Dialect struct {
 
 // DB implements, once for both stores, the methods whose logic and SQL are
 // the same on both databases: clients, registrations, signing keys, server
-// secrets, plans and the version counters. Each store embeds one, so that
-// these are its own methods, and keeps what really differs (imports and
-// parts, quota claims, revoked tokens, notifications) itself.
+// secrets, plans, the version counters, and imports but for how parts are
+// read and written (sql_parts.go). Each store embeds one, so that
+// these are its own methods, and keeps what really differs (how parts are
+// read and written, quota claims, revoked tokens, notifications) itself.
 type DB struct {
 	d      Dialect
 	read   Querier
 	update func(ctx context.Context, fn func(tx Querier) error) error
+	parts  PartTxFunc
 	now    func() time.Time
 }
 
 // NewDB returns the shared methods over a store's database: read runs
 // queries outside a transaction, update runs fn in one write transaction
-// and commits it if fn succeeds, and now stamps the version counters.
-func NewDB(d Dialect, read Querier, update func(ctx context.Context, fn func(tx Querier) error) error, now func() time.Time) *DB {
-	return &DB{d: d, read: read, update: update, now: now}
+// and commits it if fn succeeds, parts runs the store's part transactions,
+// and now stamps the version counters and the imports.
+func NewDB(d Dialect, read Querier, update func(ctx context.Context, fn func(tx Querier) error) error, parts PartTxFunc, now func() time.Time) *DB {
+	return &DB{d: d, read: read, update: update, parts: parts, now: now}
 }
 
 // NullTime returns t to bind, or nil (NULL) for the zero time.

@@ -8,6 +8,21 @@ import (
 	"time"
 )
 
+// AdvanceAfter is an Options.Wrap that moves clk forward by d once, after
+// the server has answered the first request to path: the server's time
+// jumps (past a token's lifetime, say) while its client's does not.
+func AdvanceAfter(clk *Clock, path string, d time.Duration) func(http.Handler) http.Handler {
+	var once sync.Once
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			next.ServeHTTP(w, r)
+			if r.URL.Path == path {
+				once.Do(func() { clk.Advance(d) })
+			}
+		})
+	}
+}
+
 // Inject is an Options.Wrap that answers the first n requests to path (every
 // one if n is negative) with status, the headers given as name and value
 // in turn, and body, instead of the API: a fault a client must survive.

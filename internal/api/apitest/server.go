@@ -7,10 +7,12 @@ package apitest
 import (
 	"context"
 	"crypto/rand"
+	"encoding/json"
 	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"path/filepath"
 	"sync"
@@ -288,6 +290,29 @@ func (s *Server) record(next http.Handler) http.Handler {
 		next.ServeHTTP(sw, r)
 		sw.report(http.StatusOK) // a handler that wrote nothing answered 200
 	})
+}
+
+// Token returns an access token for the registered client (ClientID),
+// fetched the way any client does: a client-credentials POST through hc
+// (http.DefaultClient if nil).
+func (s *Server) Token(tb testing.TB, hc *http.Client) string {
+	tb.Helper()
+	if hc == nil {
+		hc = http.DefaultClient
+	}
+	resp, err := hc.PostForm(s.URL+auth.TokenPath, url.Values{
+		"client_id": {ClientID}, "client_secret": {ClientSecret}, "grant_type": {"client_credentials"}})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var tr struct {
+		AccessToken string `json:"access_token"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&tr); err != nil || tr.AccessToken == "" {
+		tb.Fatalf("token: status %d, %v", resp.StatusCode, err)
+	}
+	return tr.AccessToken
 }
 
 // Clock is a settable time source for a server and its clients.

@@ -250,16 +250,10 @@ func (t *validatingTransport) RoundTrip(req *http.Request) (*http.Response, erro
 		req = req.Clone(req.Context())
 		req.Body = io.NopCloser(bytes.NewReader(b))
 	}
-	resp, err := t.base.RoundTrip(req)
+	resp, body, err := RoundTripRead(t.base, req)
 	if err != nil {
 		return resp, err
 	}
-	body, err := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	if err != nil {
-		return nil, err
-	}
-	resp.Body = io.NopCloser(bytes.NewReader(body))
 	// The document describes the answer's content; a compressed answer is
 	// checked as it decodes.
 	content, err := decodeContent(resp.Header.Get("Content-Encoding"), body)
@@ -297,4 +291,22 @@ func decodeContent(ce string, body []byte) ([]byte, error) {
 		return nil, fmt.Errorf("unknown content coding")
 	}
 	return io.ReadAll(r)
+}
+
+// RoundTripRead sends req through rt and reads the answer's body whole,
+// for a RoundTripper that looks at answers: the answer returned reads the
+// same bytes again. A failed round trip returns rt's answer and error as
+// they are, with no body; a failed read returns neither answer nor body.
+func RoundTripRead(rt http.RoundTripper, req *http.Request) (*http.Response, []byte, error) {
+	resp, err := rt.RoundTrip(req)
+	if err != nil {
+		return resp, nil, err
+	}
+	body, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if err != nil {
+		return nil, nil, err
+	}
+	resp.Body = io.NopCloser(bytes.NewReader(body))
+	return resp, body, nil
 }

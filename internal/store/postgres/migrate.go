@@ -3,7 +3,6 @@ package postgres
 import (
 	"context"
 	"embed"
-	"fmt"
 
 	"github.com/energyapi/energyapi/internal/store"
 	"github.com/jackc/pgx/v5"
@@ -13,12 +12,8 @@ import (
 //go:embed migrations/*.sql
 var migrationFiles embed.FS
 
-// migrations returns the embedded migrations in order.
-func migrations() ([]store.Migration, error) {
-	return store.ParseMigrations(migrationFiles, "migrations")
-}
-
-// migrate brings the schema up to date, one migration per transaction.
+// schema is the database's schema as migrations change it (store.Migrate),
+// one migration per transaction.
 //
 // Each transaction first takes a transaction-level advisory lock, before it
 // reads the schema version, so when several processes start on a new
@@ -27,31 +22,10 @@ func migrations() ([]store.Migration, error) {
 // even if this process dies half-way. PostgreSQL's DDL is transactional, so a
 // migration that fails leaves nothing behind.
 //
-// A migration may have a step in Go (steps), which runs in its transaction
-// before its SQL.
-func migrate(ctx context.Context, pool *pgxpool.Pool) error {
-	ms, err := migrations()
-	if err != nil {
-		return fmt.Errorf("migrate: %w", err)
-	}
-	return apply(ctx, pool, ms, steps())
-}
-
-// steps returns the Go steps of the migrations, by version: those of every
-// store (store.Steps) and this store's filling of the parts' spans.
-func steps() map[int]func(context.Context, pgx.Tx) error {
-	steps := store.Steps(func(ctx context.Context, tx pgx.Tx, q string) (n int64, err error) {
-		err = tx.QueryRow(ctx, q).Scan(&n)
-		return n, err
-	})
-	steps[7] = fillSpans
-	return steps
-}
-
-// apply applies ms with steps (store.ApplyMigrations). Each transaction
-// first takes the advisory lock, as migrate explains.
-func apply(ctx context.Context, pool *pgxpool.Pool, ms []store.Migration, steps map[int]func(context.Context, pgx.Tx) error) error {
-	return store.ApplyMigrations(ctx, store.Schema[pgx.Tx]{
+// A migration may have a step in Go (store.Steps), which runs in its
+// transaction before its SQL.
+func schema(pool *pgxpool.Pool) store.Schema[pgx.Tx] {
+	return store.Schema[pgx.Tx]{
 		InTx: func(ctx context.Context, fn func(pgx.Tx) error) error {
 			return pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
 				if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1)`, migrateLock); err != nil {
@@ -81,5 +55,10 @@ func apply(ctx context.Context, pool *pgxpool.Pool, ms []store.Migration, steps 
 			_, err := tx.Exec(ctx, `INSERT INTO schema_migrations (version, name) VALUES ($1, $2)`, m.Version, m.Name)
 			return err
 		},
-	}, ms, steps)
+		Querier: func(tx pgx.Tx) store.Querier { return conn{tx} },
+		SpansTable: `CREATE TEMP TABLE part_spans (
+			dataset text COLLATE "C" NOT NULL, id text COLLATE "C" NOT NULL, version bigint NOT NULL,
+			first_time bigint NOT NULL, last_time bigint NOT NULL,
+			PRIMARY KEY (dataset, id, version)) ON COMMIT DROP`,
+	}
 }

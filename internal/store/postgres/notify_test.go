@@ -1,9 +1,10 @@
 package postgres
 
 import (
-	"context"
 	"testing"
 	"time"
+
+	"github.com/energyapi/energyapi/internal/store/storetest"
 )
 
 // TestClientNotificationsResumeAfterTheConnectionDrops ends the listening
@@ -13,34 +14,15 @@ import (
 func TestClientNotificationsResumeAfterTheConnectionDrops(t *testing.T) {
 	dsn := cluster.Database(t)
 	s, other := openStore(t, dsn), openStore(t, dsn)
-	ctx, cancel := context.WithCancel(t.Context())
-	told := make(chan struct{}, 1)
+	ctx := t.Context()
 	failed := make(chan error, 10)
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		s.WatchClients(ctx, func() {
-			select {
-			case told <- struct{}{}:
-			default:
-			}
-		}, func(err error) {
-			select {
-			case failed <- err:
-			default:
-			}
-		})
-	}()
-	defer func() { cancel(); <-done }()
-	wait := func(what string) {
-		t.Helper()
+	told := storetest.WatchClients(t, s, func(err error) {
 		select {
-		case <-told:
-		case <-time.After(10 * time.Second):
-			t.Fatalf("not told %s within 10s", what)
+		case failed <- err:
+		default:
 		}
-	}
-	wait("when listening starts")
+	})
+	storetest.WaitTold(t, told, "listening starting")
 
 	var ended int
 	err := other.pool.QueryRow(ctx, `SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity
@@ -54,9 +36,9 @@ func TestClientNotificationsResumeAfterTheConnectionDrops(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("the lost connection: not reported within 10s")
 	}
-	wait("when listening resumes")
+	storetest.WaitTold(t, told, "listening resuming")
 	if err := other.CreateClient(ctx, newTestClient("after")); err != nil {
 		t.Fatal(err)
 	}
-	wait("of a change after listening resumed")
+	storetest.WaitTold(t, told, "a change after listening resumed")
 }

@@ -31,6 +31,7 @@ var (
 	_ auth.ClientStore     = (*Store)(nil)
 	_ auth.KeyStore        = (*Store)(nil)
 	_ energy.ImportHistory = (*Store)(nil)
+	_ store.Parts          = (*Store)(nil)
 )
 
 // Advisory lock keys. Advisory locks are per database, so these only need to
@@ -79,12 +80,12 @@ func Open(ctx context.Context, dsn string) (*Store, error) {
 		pool.Close()
 		return nil, fmt.Errorf("postgres: open %s: %w", where(cfg), err)
 	}
-	if err := migrate(ctx, pool); err != nil {
+	if err := store.Migrate(ctx, schema(pool), migrationFiles, 0); err != nil {
 		pool.Close()
 		return nil, fmt.Errorf("postgres: open %s: %w", where(cfg), err)
 	}
 	s := &Store{pool: pool, now: time.Now}
-	s.DB = store.NewDB(dialect, conn{pool}, s.updateQ, func() time.Time { return s.now() })
+	s.DB = store.NewDB(dialect, conn{pool}, s.updateQ, s.partTx, func() time.Time { return s.now() })
 	return s, nil
 }
 
@@ -166,12 +167,6 @@ func rollback(ctx context.Context, tx pgx.Tx) {
 // The counter's row stays locked until the transaction ends, so
 // transactions that advance one counter take turns from there.
 const bumpVersionSQL = `UPDATE versions SET version = version + 1, updated = $1 WHERE name = $2`
-
-// bumpVersion advances the named version counter (see the versions table).
-func bumpVersion(ctx context.Context, tx pgx.Tx, name string, at time.Time) error {
-	_, err := tx.Exec(ctx, bumpVersionSQL, at, name)
-	return err
-}
 
 // isUniqueViolation reports whether err is PostgreSQL rejecting a duplicate key.
 func isUniqueViolation(err error) bool {

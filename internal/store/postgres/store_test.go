@@ -10,6 +10,7 @@ import (
 
 	"github.com/energyapi/energyapi/internal/auth"
 	"github.com/energyapi/energyapi/internal/catalog"
+	"github.com/energyapi/energyapi/internal/store"
 	"github.com/energyapi/energyapi/internal/store/postgres/pgtest"
 	"github.com/energyapi/energyapi/internal/store/storetest"
 	"github.com/energyapi/energyapi/internal/testwait"
@@ -115,24 +116,12 @@ func TestImportWaitsForAnother(t *testing.T) {
 // driver opens PostgreSQL stores for the shared tests, each on a database
 // of its own in the test's cluster.
 func driver(tb testing.TB) storetest.Driver {
-	c, err := catalog.New()
-	if err != nil {
-		tb.Fatal(err)
-	}
 	return storetest.Driver{
-		Catalog: c,
-		NewDB:   cluster.Database,
-		Open: func(ctx context.Context, dsn string, now func() time.Time) (storetest.HistoryStore, error) {
-			s, err := Open(ctx, dsn)
-			if err == nil && now != nil {
-				s.now = now
-			}
-			return s, err
-		},
-		Raw: func(tb testing.TB, dsn string) storetest.DB {
-			r, _ := raw(tb, dsn)
-			return r
-		},
+		Catalog:   storetest.Catalog(tb, catalog.New),
+		NewDB:     cluster.Database,
+		OpenStore: func(ctx context.Context, dsn string) (storetest.HistoryStore, error) { return Open(ctx, dsn) },
+		SetClock:  func(s storetest.HistoryStore, now func() time.Time) { s.(*Store).now = now },
+		Raw:       func(tb testing.TB, dsn string) storetest.DB { return raw(rawConn(tb, dsn)) },
 		AtVersion: atVersion,
 		Micros: func(col string) string {
 			return "(extract(epoch FROM " + col + ") * 1000000)::bigint"
@@ -176,38 +165,40 @@ func refuse(tb testing.TB, st storetest.Store, table string, after int) func() {
 // TestStore runs the shared tests against PostgreSQL.
 func TestStore(t *testing.T) { storetest.RunDriver(t, driver(t)) }
 
-// raw connects to the database at dsn until tb ends.
-func raw(tb testing.TB, dsn string) (storetest.DB, *pgxpool.Pool) {
+// rawConn connects to the database at dsn until tb ends.
+func rawConn(tb testing.TB, dsn string) *pgxpool.Pool {
 	tb.Helper()
 	pool, err := pgxpool.New(tb.Context(), dsn)
 	if err != nil {
 		tb.Fatal(err)
 	}
 	tb.Cleanup(pool.Close)
-	exec := func(ctx context.Context, stmt string) error {
-		_, err := pool.Exec(ctx, stmt)
-		return err
+	return pool
+}
+
+// raw is pool for the shared tests (storetest.DB).
+func raw(pool *pgxpool.Pool) storetest.DB {
+	return storetest.DB{
+		ExecSQL:  storetest.ExecWith(pool.Exec),
+		QuerySQL: func(ctx context.Context, q string) ([][]any, error) { return values(pool.Query(ctx, q)) },
 	}
-	return storetest.DB{ExecSQL: exec, QuerySQL: func(ctx context.Context, q string) ([][]any, error) {
-		rows, err := pool.Query(ctx, q)
-		if err != nil {
-			return nil, err
-		}
-		return pgx.CollectRows(rows, func(row pgx.CollectableRow) ([]any, error) { return row.Values() })
-	}}, pool
+}
+
+// values returns the values of each of rows, or err, Query's error.
+func values(rows pgx.Rows, err error) ([][]any, error) {
+	if err != nil {
+		return nil, err
+	}
+	return pgx.CollectRows(rows, func(row pgx.CollectableRow) ([]any, error) { return row.Values() })
 }
 
 // atVersion gives the new database at dsn the schema that migrations 1 to
 // v leave, as an older program would have.
 func atVersion(tb testing.TB, dsn string, v int) storetest.DB {
 	tb.Helper()
-	r, pool := raw(tb, dsn)
-	ms, err := migrations()
-	if err != nil {
+	pool := rawConn(tb, dsn)
+	if err := store.Migrate(tb.Context(), schema(pool), migrationFiles, v); err != nil {
 		tb.Fatal(err)
 	}
-	if err := apply(tb.Context(), pool, ms[:v], steps()); err != nil {
-		tb.Fatal(err)
-	}
-	return r
+	return raw(pool)
 }

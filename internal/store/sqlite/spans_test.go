@@ -13,8 +13,7 @@ import (
 // no span, and checks that the current and the replaced versions of a part
 // get the moments of their first and last records.
 func TestMigrationFillsSpans(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "energy.db")
-	db := atVersion(t, path, 6)
+	path, db := fileAt(t, 6)
 	data, n, first, last := storetest.EncodedPart(t)
 	db.Exec(t,
 		fmt.Sprintf(`INSERT INTO parts (dataset, id, version, written, records, data) VALUES ('sensor', '2024-03', 2, 20, %d, x'%x')`, n, data),

@@ -24,6 +24,7 @@ var (
 	_ auth.ClientStore     = (*Store)(nil)
 	_ auth.KeyStore        = (*Store)(nil)
 	_ energy.ImportHistory = (*Store)(nil)
+	_ store.Parts          = (*Store)(nil)
 )
 
 // readConns bounds the read pool. Readers never block each other or the
@@ -93,7 +94,7 @@ func open(ctx context.Context, path string, create bool) (*Store, error) {
 		w.Close()
 		return nil, fmt.Errorf("sqlite: open %s: %w", path, err)
 	}
-	if err := migrate(ctx, w); err != nil {
+	if err := store.Migrate(ctx, schema(w), migrationFiles, 0); err != nil {
 		w.Close()
 		return nil, fmt.Errorf("sqlite: open %s: %w", path, err)
 	}
@@ -110,7 +111,7 @@ func open(ctx context.Context, path string, create bool) (*Store, error) {
 		return nil, fmt.Errorf("sqlite: open %s: %w", path, err)
 	}
 	s := &Store{w: w, r: r, now: time.Now, name: path, abs: abs, file: fi}
-	s.DB = store.NewDB(dialect, conn{r}, s.updateQ, func() time.Time { return s.now() })
+	s.DB = store.NewDB(dialect, conn{r}, s.updateQ, s.partTx, func() time.Time { return s.now() })
 	return s, nil
 }
 
@@ -248,12 +249,6 @@ func (s *Store) view(ctx context.Context, fn func(tx *sql.Tx) error) error {
 	}
 	defer tx.Rollback() // read-only: there is nothing to commit
 	return fn(tx)
-}
-
-// bumpVersion advances the named version counter (see the versions table).
-func bumpVersion(ctx context.Context, tx *sql.Tx, name string, at time.Time) error {
-	_, err := nextVersion(ctx, tx, name, at)
-	return err
 }
 
 // nextVersion advances the named version counter and returns its new value.

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/energyapi/energyapi/internal/catalog"
+	"github.com/energyapi/energyapi/internal/store"
 	"github.com/energyapi/energyapi/internal/store/storetest"
 )
 
@@ -85,7 +86,7 @@ func TestPaths(t *testing.T) {
 }
 
 func TestEmbeddedMigrationsParse(t *testing.T) {
-	ms, err := migrations()
+	ms, err := store.ParseMigrations(migrationFiles, "migrations")
 	if err != nil {
 		t.Fatalf("embedded migrations: %v", err)
 	}
@@ -96,24 +97,12 @@ func TestEmbeddedMigrationsParse(t *testing.T) {
 
 // driver opens SQLite stores for the shared tests, each on a file of its own.
 func driver(tb testing.TB) storetest.Driver {
-	c, err := catalog.New()
-	if err != nil {
-		tb.Fatal(err)
-	}
 	return storetest.Driver{
-		Catalog: c,
-		NewDB:   func(tb testing.TB) string { return filepath.Join(tb.TempDir(), "energy.db") },
-		Open: func(ctx context.Context, path string, now func() time.Time) (storetest.HistoryStore, error) {
-			s, err := Open(ctx, path)
-			if err == nil && now != nil {
-				s.now = now
-			}
-			return s, err
-		},
-		Raw: func(tb testing.TB, path string) storetest.DB {
-			r, _ := raw(tb, path)
-			return r
-		},
+		Catalog:   storetest.Catalog(tb, catalog.New),
+		NewDB:     func(tb testing.TB) string { return filepath.Join(tb.TempDir(), "energy.db") },
+		OpenStore: func(ctx context.Context, path string) (storetest.HistoryStore, error) { return Open(ctx, path) },
+		SetClock:  func(s storetest.HistoryStore, now func() time.Time) { s.(*Store).now = now },
+		Raw:       func(tb testing.TB, path string) storetest.DB { return raw(rawConn(tb, path)) },
 		AtVersion: atVersion,
 		Micros:    func(col string) string { return col }, // as stored
 		// Converting a new file to WAL races only some of the time.
@@ -145,9 +134,9 @@ func refuse(tb testing.TB, st storetest.Store, table string, after int) func() {
 // TestStore runs the shared tests against SQLite.
 func TestStore(t *testing.T) { storetest.RunDriver(t, driver(t)) }
 
-// raw connects to the file at path, as the store's writer does, until tb
-// ends.
-func raw(tb testing.TB, path string) (storetest.DB, *sql.DB) {
+// rawConn connects to the file at path, as the store's writer does, until
+// tb ends.
+func rawConn(tb testing.TB, path string) *sql.DB {
 	tb.Helper()
 	abs, err := filepath.Abs(path)
 	if err != nil {
@@ -159,11 +148,12 @@ func raw(tb testing.TB, path string) (storetest.DB, *sql.DB) {
 	}
 	db.SetMaxOpenConns(1)
 	tb.Cleanup(func() { db.Close() })
-	exec := func(ctx context.Context, stmt string) error {
-		_, err := db.ExecContext(ctx, stmt)
-		return err
-	}
-	return storetest.DB{ExecSQL: exec, QuerySQL: func(ctx context.Context, q string) ([][]any, error) {
+	return db
+}
+
+// raw is db for the shared tests (storetest.DB).
+func raw(db *sql.DB) storetest.DB {
+	return storetest.DB{ExecSQL: storetest.ExecWith(db.ExecContext), QuerySQL: func(ctx context.Context, q string) ([][]any, error) {
 		rows, err := db.QueryContext(ctx, q)
 		if err != nil {
 			return nil, err
@@ -184,7 +174,7 @@ func raw(tb testing.TB, path string) (storetest.DB, *sql.DB) {
 			return nil, err
 		}
 		return out, rows.Err()
-	}}, db
+	}}
 }
 
 // atVersion creates a database file at path with the schema that
@@ -196,16 +186,12 @@ func atVersion(tb testing.TB, path string, v int) storetest.DB {
 	if err := os.WriteFile(path, nil, 0o600); err != nil {
 		tb.Fatal(err)
 	}
-	r, db := raw(tb, path)
+	db := rawConn(tb, path)
 	if err := setWAL(tb.Context(), db); err != nil {
 		tb.Fatal(err)
 	}
-	ms, err := migrations()
-	if err != nil {
+	if err := store.Migrate(tb.Context(), schema(db), migrationFiles, v); err != nil {
 		tb.Fatal(err)
 	}
-	if err := apply(tb.Context(), db, ms[:v], steps()); err != nil {
-		tb.Fatal(err)
-	}
-	return r
+	return raw(db)
 }

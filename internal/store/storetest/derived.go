@@ -21,8 +21,7 @@ func testDerivedRevisions(t *testing.T, c *dataset.Catalog, open func(t *testing
 	ctx := t.Context()
 	clock := at(t, "2024-05-01T10:00:00Z")
 	s := open(t, func() time.Time { return clock })
-	load, _ := c.Lookup("total-load")
-	pv, _ := c.Lookup("peak-valley")
+	load, pv := loadAndPeakValley(c)
 	// Italy's load is 30000+i MW at quarter hour i of 10 and 11 March
 	// 2024 (+01:00), but for the values given: each day's valley is at
 	// 00:00 and its peak at 23:45.

@@ -2,6 +2,7 @@ package storetest
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -14,6 +15,7 @@ import (
 	"github.com/energyapi/energyapi/internal/auth"
 	"github.com/energyapi/energyapi/internal/dataset"
 	"github.com/energyapi/energyapi/internal/energy"
+	"github.com/energyapi/energyapi/internal/store"
 )
 
 // Driver is one kind of store as the suite opens it: each store package
@@ -26,9 +28,11 @@ type Driver struct {
 	// NewDB returns where a new, empty database is for tb: a file path or
 	// a URL.
 	NewDB func(tb testing.TB) string
-	// Open opens the store at loc, migrating its schema, with now as its
-	// clock (time.Now if nil). The caller closes it.
-	Open func(ctx context.Context, loc string, now func() time.Time) (HistoryStore, error)
+	// OpenStore opens the store at loc, migrating its schema. The caller
+	// closes it.
+	OpenStore func(ctx context.Context, loc string) (HistoryStore, error)
+	// SetClock makes now the clock of s, which OpenStore opened.
+	SetClock func(s HistoryStore, now func() time.Time)
 	// Raw connects to the database at loc, outside any store, until tb
 	// ends.
 	Raw func(tb testing.TB, loc string) DB
@@ -60,6 +64,15 @@ type DB struct {
 	ExecSQL func(ctx context.Context, stmt string) error
 	// QuerySQL returns the values of each row of q.
 	QuerySQL func(ctx context.Context, q string) ([][]any, error)
+}
+
+// ExecWith returns an ExecSQL that runs each statement with exec, a
+// connection's own method, dropping what it returns but the error.
+func ExecWith[R any](exec func(ctx context.Context, sql string, args ...any) (R, error)) func(context.Context, string) error {
+	return func(ctx context.Context, stmt string) error {
+		_, err := exec(ctx, stmt)
+		return err
+	}
 }
 
 // Exec runs statements, failing tb on the first error.
@@ -108,6 +121,27 @@ func Applied(tb testing.TB, db DB) string {
 		names = append(names, fmt.Sprintf("%04d_%s", n, name))
 	}
 	return fmt.Sprint(names)
+}
+
+// Open opens the store at loc (OpenStore) with now as its clock (time.Now
+// if nil). The caller closes it.
+func (d Driver) Open(ctx context.Context, loc string, now func() time.Time) (HistoryStore, error) {
+	s, err := d.OpenStore(ctx, loc)
+	if err == nil && now != nil {
+		d.SetClock(s, now)
+	}
+	return s, err
+}
+
+// Catalog returns the catalogue newCatalog makes (catalog.New, which no
+// package under internal/store imports), failing tb on an error.
+func Catalog(tb testing.TB, newCatalog func() (*dataset.Catalog, error)) *dataset.Catalog {
+	tb.Helper()
+	c, err := newCatalog()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return c
 }
 
 // open opens the store at loc for tb and closes it when tb ends.
@@ -160,6 +194,50 @@ func RunDriver(t *testing.T, d Driver) {
 	t.Run("PartHistory", func(t *testing.T) { testPartHistory(t, d) })
 	t.Run("ImportFailingMidway", func(t *testing.T) { testFailingMidway(t, d) })
 	t.Run("Fill", func(t *testing.T) { testFillDriver(t, d) })
+	t.Run("ImportThen", func(t *testing.T) { testImportThen(t, d) })
+}
+
+// thenWriter is a store whose imports may write more in their own
+// transaction (store.DB.UpdatePartsThen).
+type thenWriter interface {
+	UpdatePartsThen(ctx context.Context, name string, started time.Time, refs []dataset.PartRef, merge dataset.MergeFunc,
+		then func(ctx context.Context, tx store.Querier) error) (energy.ImportStats, error)
+}
+
+// testImportThen checks that UpdatePartsThen runs then in the import's
+// transaction: what then writes commits with the import, and its error
+// rolls the import back.
+func testImportThen(t *testing.T, d Driver) {
+	ctx := t.Context()
+	s := d.open(t, d.NewDB(t), nil)
+	setClients := func(ctx context.Context, tx store.Querier) error {
+		_, err := tx.Exec(ctx, `UPDATE versions SET version = 41 WHERE name = 'clients'`)
+		return err
+	}
+	refused := errors.New("then refused")
+	_, err := s.(thenWriter).UpdatePartsThen(ctx, "test", time.Now(), nil, WritePart("test", "2023"), func(ctx context.Context, tx store.Querier) error {
+		noErr(t, "then's write", setClients(ctx, tx))
+		return refused
+	})
+	if !errors.Is(err, refused) {
+		t.Fatalf("UpdatePartsThen: got %v, want then's error", err)
+	}
+	if parts, v := listParts(t, s).Parts, clientsVersion(t, s); len(parts) != 0 || v == 41 {
+		t.Fatalf("after then failed: got parts %v and clients version %d, want neither the import nor then's write", refsOf(parts), v)
+	}
+	_, err = s.(thenWriter).UpdatePartsThen(ctx, "test", time.Now(), nil, WritePart("test", "2023"), setClients)
+	noErr(t, "UpdatePartsThen", err)
+	if parts, v := listParts(t, s).Parts, clientsVersion(t, s); len(parts) != 1 || v != 41 {
+		t.Fatalf("after then succeeded: got parts %v and clients version %d, want the import's part and 41", refsOf(parts), v)
+	}
+}
+
+// clientsVersion returns s's clients version.
+func clientsVersion(t *testing.T, s Store) int64 {
+	t.Helper()
+	v, err := s.ClientsVersion(t.Context())
+	noErr(t, "ClientsVersion", err)
+	return v
 }
 
 // testMigrationsAppliedOnce opens a new database, writes, and opens it

@@ -157,16 +157,36 @@ func wantNoNewEvents(t testing.TB, after, before []dataset.ImportEvent) {
 	}
 }
 
+// importedJanuary returns a store opened with open whose clock reads
+// *clock, into which an import at that time wrote January 2024 of sensor
+// a.
+func importedJanuary(t *testing.T, open func(t *testing.T, now func() time.Time) FillStore) (clock *time.Time, s FillStore) {
+	t.Helper()
+	now := at(t, "2024-06-01T10:00:00Z")
+	s = open(t, func() time.Time { return now })
+	c, d := sensorCatalog(t)
+	_, err := dataset.Import(t.Context(), s, c, d, readings(2024, time.January, "a", 1), now)
+	noErr(t, "Import", err)
+	return &now, s
+}
+
+// fill fills parts into s with floor and asserts that it wrote want of
+// them, for the reason why gives.
+func fill(t *testing.T, s FillStore, floor int64, want int, why string, parts ...dataset.StoredPart) {
+	t.Helper()
+	n, err := s.FillParts(t.Context(), floor, parts)
+	noErr(t, "FillParts", err)
+	if n != want {
+		t.Fatalf("FillParts: got %d parts written, want %d%s", n, want, why)
+	}
+}
+
 // testFillAsGiven fills parts into a store that an import wrote to, and
 // reads them back as given. The data version is raised to the floor only
 // if it is below; a fill records no import.
 func testFillAsGiven(t *testing.T, open func(t *testing.T, now func() time.Time) FillStore) {
 	ctx := t.Context()
-	clock := at(t, "2024-06-01T10:00:00Z")
-	s := open(t, func() time.Time { return clock })
-	c, d := sensorCatalog(t)
-	_, err := dataset.Import(ctx, s, c, d, readings(2024, time.January, "a", 1), clock)
-	noErr(t, "Import", err)
+	clock, s := importedJanuary(t, open)
 	imported := listParts(t, s).Parts
 	if len(imported) != 1 {
 		t.Fatalf("after the import: got parts %v, want one", refsOf(imported))
@@ -200,7 +220,7 @@ func testFillAsGiven(t *testing.T, open func(t *testing.T, now func() time.Time)
 	var filled []dataset.StoredPart
 	for _, step := range steps {
 		t.Run(step.name, func(t *testing.T) {
-			clock = clock.Add(time.Hour)
+			*clock = clock.Add(time.Hour)
 			before := readFillState(t, s)
 			n, err := s.FillParts(ctx, step.floor, step.parts)
 			noErr(t, "FillParts", err)
@@ -241,25 +261,17 @@ func testFillAsGiven(t *testing.T, open func(t *testing.T, now func() time.Time)
 // import's stays as it was, with no history, and only the other counts.
 func testFillHeldStays(t *testing.T, open func(t *testing.T, now func() time.Time) FillStore) {
 	ctx := t.Context()
-	clock := at(t, "2024-06-01T10:00:00Z")
-	s := open(t, func() time.Time { return clock })
-	c, d := sensorCatalog(t)
-	_, err := dataset.Import(ctx, s, c, d, readings(2024, time.January, "a", 1), clock)
-	noErr(t, "Import", err)
+	clock, s := importedJanuary(t, open)
 	ref := dataset.PartRef{Dataset: sensorName, ID: "2024-01"}
 	held, err := s.ReadPart(ctx, ref, 1)
 	noErr(t, "ReadPart", err)
 	events := importEvents(t, s)
 
-	clock = clock.Add(time.Hour)
+	*clock = clock.Add(time.Hour)
 	enc := encodedParts(t, slices.Concat(readings(2024, time.January, "b", 9), readings(2024, time.February, "b", 9)))
 	janFill := filling(enc[0], 2, at(t, "2024-02-01T00:00:00Z"))
 	febFill := filling(enc[1], 3, at(t, "2024-03-01T00:00:00Z"))
-	n, err := s.FillParts(ctx, 3, []dataset.StoredPart{janFill, febFill})
-	noErr(t, "FillParts", err)
-	if n != 1 {
-		t.Fatalf("FillParts: got %d parts written, want 1 (January is held)", n)
-	}
+	fill(t, s, 3, 1, " (January is held)", janFill, febFill)
 	wantStored(t, s, held)
 	wantStored(t, s, febFill)
 	if v := dataVersion(t, s); v != 3 {
@@ -271,7 +283,7 @@ func testFillHeldStays(t *testing.T, open func(t *testing.T, now func() time.Tim
 	if _, err := s.ReadPartVersion(ctx, ref, held.Version); energy.ErrorCode(err) != energy.NotFound {
 		t.Fatalf("ReadPartVersion of the held January: got error %v, want code %q: nothing replaced it", err, energy.NotFound)
 	}
-	for _, when := range []time.Time{janFill.Written, held.Written, clock} {
+	for _, when := range []time.Time{janFill.Written, held.Written, *clock} {
 		if sp, ok, err := s.PartVersionAt(ctx, ref, when); err != nil || ok {
 			t.Fatalf("PartVersionAt %v: got %s, %v, %v; want none: nothing replaced January", when, describe(sp), ok, err)
 		}
@@ -291,11 +303,7 @@ func testFillImportAfter(t *testing.T, open func(t *testing.T, now func() time.T
 	enc := encodedParts(t, slices.Concat(readings(2024, time.January, "a", 1), readings(2024, time.February, "a", 1)))
 	jan := filling(enc[0], 5, at(t, "2024-04-01T00:00:00Z"))
 	feb := filling(enc[1], 3, at(t, "2024-03-01T00:00:00Z"))
-	n, err := s.FillParts(ctx, 7, []dataset.StoredPart{jan, feb})
-	noErr(t, "FillParts", err)
-	if n != 2 {
-		t.Fatalf("FillParts: got %d parts written, want 2", n)
-	}
+	fill(t, s, 7, 2, "", jan, feb)
 	if v := dataVersion(t, s); v != 7 {
 		t.Fatalf("DataVersion after the fill: got %d, want the floor 7", v)
 	}

@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/energyapi/energyapi/internal/dataset"
 	"github.com/energyapi/energyapi/internal/energy"
 )
 
@@ -38,4 +39,12 @@ func at(t testing.TB, s string) time.Time {
 		t.Fatalf("bad instant in test table: %v", err)
 	}
 	return v
+}
+
+// loadAndPeakValley returns the catalogue's total-load and peak-valley,
+// which peak-valley derives from.
+func loadAndPeakValley(c *dataset.Catalog) (load, pv *dataset.Dataset) {
+	load, _ = c.Lookup("total-load")
+	pv, _ = c.Lookup("peak-valley")
+	return load, pv
 }

@@ -76,21 +76,10 @@ func testVersionsSeen(t *testing.T, open func(t *testing.T) (Store, Store)) {
 // other, without a poll of its caller's.
 func testClientChangesTold(t *testing.T, open func(t *testing.T) (Store, Store)) {
 	a, b := open(t)
-	ctx, cancel := context.WithCancel(t.Context())
-	told := make(chan struct{}, 1)
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		b.WatchClients(ctx, func() {
-			select {
-			case told <- struct{}{}:
-			default:
-			}
-		}, func(err error) { t.Errorf("WatchClients: %v", err) })
-	}()
-	defer func() { cancel(); <-done }()
+	ctx := t.Context()
+	told := WatchClients(t, b, func(err error) { t.Errorf("WatchClients: %v", err) })
 	// The watcher tells once when it starts, since a change may precede it.
-	waitTold(t, told, "the watch starting")
+	WaitTold(t, told, "the watch starting")
 	for _, change := range []struct {
 		what string
 		do   func() error
@@ -108,17 +97,37 @@ func testClientChangesTold(t *testing.T, open func(t *testing.T) (Store, Store))
 		default:
 		}
 		noErr(t, change.what, change.do())
-		waitTold(t, told, change.what+" through the other store")
+		WaitTold(t, told, change.what+" through the other store")
 	}
 }
 
-// waitTold waits for a call of WatchClients' changed, with a bound generous
+// WaitTold waits for a call of WatchClients' changed, with a bound generous
 // enough for a busy machine: a wait for an event, not a timing assertion.
-func waitTold(t testing.TB, told <-chan struct{}, after string) {
+func WaitTold(t testing.TB, told <-chan struct{}, after string) {
 	t.Helper()
 	select {
 	case <-told:
 	case <-time.After(10 * time.Second):
 		t.Fatalf("WatchClients: not told of %s within 10s", after)
 	}
+}
+
+// WatchClients runs w.WatchClients until the test ends and returns the
+// channel it tells of each change on, without waiting: changes told
+// before the reader reads are one to it. Each error goes to onErr.
+func WatchClients(t *testing.T, w auth.ClientWatcher, onErr func(error)) <-chan struct{} {
+	ctx, cancel := context.WithCancel(t.Context())
+	told := make(chan struct{}, 1)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		w.WatchClients(ctx, func() {
+			select {
+			case told <- struct{}{}:
+			default:
+			}
+		}, onErr)
+	}()
+	t.Cleanup(func() { cancel(); <-done })
+	return told
 }
