@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/energyapi/energyapi/internal/dataset"
-	"github.com/energyapi/energyapi/internal/energy"
+	"github.com/energyapi/energyapi/internal/poll"
 	"github.com/energyapi/energyapi/internal/store"
 )
 
@@ -22,19 +22,7 @@ type Upstream interface {
 
 // Store is what a mirror keeps its copy and its bookkeeping in: the SQLite
 // and PostgreSQL stores.
-type Store interface {
-	UpdatePartsThen(ctx context.Context, name string, started time.Time, refs []dataset.PartRef, merge dataset.MergeFunc, then func(ctx context.Context, tx store.Querier) error) (energy.ImportStats, error)
-	PlanMirrorWindows(ctx context.Context, ws []store.MirrorWindow) error
-	MirrorWindows(ctx context.Context) ([]store.MirrorWindow, error)
-	ClaimMirrorWindow(ctx context.Context, key, owner string, fetches int64, now, until time.Time) (bool, error)
-	ReleaseMirrorWindow(ctx context.Context, key, owner string) error
-	MarkMirrorWindow(ctx context.Context, m store.MirrorMark) error
-	ClaimMirrorCall(ctx context.Context, day string, second, perDay, perSecond int64) (store.MirrorRefusal, error)
-	SpendMirrorDay(ctx context.Context, day string, perDay int64) error
-	MirrorCalls(ctx context.Context, day string) (int64, error)
-	StartMirrorInstance(ctx context.Context, in store.MirrorInstance, stale time.Duration, gone func(pid int64) bool) error
-	HeartbeatMirrorInstance(ctx context.Context, in store.MirrorInstance) error
-}
+type Store = store.MirrorBook
 
 // Config is a mirror's setting.
 type Config struct {
@@ -156,21 +144,13 @@ func (m *Mirror) Run(ctx context.Context) error {
 // beat keeps the instance's heartbeat, and cancels the run if another
 // process has taken its ID.
 func (m *Mirror) beat(ctx context.Context, cancel context.CancelCauseFunc) {
-	t := time.NewTicker(heartbeat)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
+	poll.Every(ctx, heartbeat, nil, func(ctx context.Context) {
 		in := m.self
 		in.Heartbeat = m.cfg.Now()
 		if err := m.cfg.Store.HeartbeatMirrorInstance(ctx, in); errors.Is(err, store.ErrMirrorRunning) {
 			cancel(err)
-			return
 		}
-	}
+	})
 }
 
 func sleep(ctx context.Context, d time.Duration) error {

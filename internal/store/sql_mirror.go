@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/energyapi/energyapi/internal/dataset"
 	"github.com/energyapi/energyapi/internal/energy"
 )
 
@@ -17,6 +18,24 @@ import (
 // store, not in a process, so that a mirror killed at any moment resumes
 // where its last commit left it, and two mirrors on one store share one
 // plan, one set of leases and one count of calls.
+
+// MirrorBook is a store's bookkeeping of mirrors: the methods below, and
+// an import that commits with what a hook writes in its transaction (the
+// window's mark). Both stores implement it.
+type MirrorBook interface {
+	UpdatePartsThen(ctx context.Context, name string, started time.Time, refs []dataset.PartRef, merge dataset.MergeFunc, then func(ctx context.Context, tx Querier) error) (energy.ImportStats, error)
+	PlanMirrorWindows(ctx context.Context, ws []MirrorWindow) error
+	MirrorWindows(ctx context.Context) ([]MirrorWindow, error)
+	ClaimMirrorWindow(ctx context.Context, key, owner string, fetches int64, now, until time.Time) (bool, error)
+	ReleaseMirrorWindow(ctx context.Context, key, owner string) error
+	MarkMirrorWindow(ctx context.Context, m MirrorMark) error
+	ClaimMirrorCall(ctx context.Context, day string, second, perDay, perSecond int64) (MirrorRefusal, error)
+	SpendMirrorDay(ctx context.Context, day string, perDay int64) error
+	MirrorCalls(ctx context.Context, day string) (int64, error)
+	StartMirrorInstance(ctx context.Context, in MirrorInstance, stale time.Duration, gone func(pid int64) bool) error
+	HeartbeatMirrorInstance(ctx context.Context, in MirrorInstance) error
+	MirrorInstances(ctx context.Context) ([]MirrorInstance, error)
+}
 
 // MirrorWindow is one request a mirror makes of the upstream: a dataset's
 // records over FirstDay..LastDay (Europe/Rome days, YYYY-MM-DD), with the

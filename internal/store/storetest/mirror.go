@@ -12,33 +12,17 @@ import (
 	"github.com/energyapi/energyapi/internal/store"
 )
 
-// MirrorStore is a store that keeps a mirror's bookkeeping.
-type MirrorStore interface {
-	Store
-	UpdatePartsThen(ctx context.Context, name string, started time.Time, refs []dataset.PartRef, merge dataset.MergeFunc, then func(ctx context.Context, tx store.Querier) error) (energy.ImportStats, error)
-	PlanMirrorWindows(ctx context.Context, ws []store.MirrorWindow) error
-	MirrorWindows(ctx context.Context) ([]store.MirrorWindow, error)
-	ClaimMirrorWindow(ctx context.Context, key, owner string, fetches int64, now, until time.Time) (bool, error)
-	ReleaseMirrorWindow(ctx context.Context, key, owner string) error
-	MarkMirrorWindow(ctx context.Context, m store.MirrorMark) error
-	ClaimMirrorCall(ctx context.Context, day string, second, perDay, perSecond int64) (store.MirrorRefusal, error)
-	SpendMirrorDay(ctx context.Context, day string, perDay int64) error
-	MirrorCalls(ctx context.Context, day string) (int64, error)
-	StartMirrorInstance(ctx context.Context, in store.MirrorInstance, stale time.Duration, gone func(pid int64) bool) error
-	HeartbeatMirrorInstance(ctx context.Context, in store.MirrorInstance) error
-}
-
-// RunMirror runs the contract of a mirror's bookkeeping. open must return
-// a new, empty store; every call of openAgain another handle on the same
-// store (as a second mirror process has).
-func RunMirror(t *testing.T, open func(t *testing.T) (s MirrorStore, openAgain func() MirrorStore)) {
+// runMirror runs the contract of a mirror's bookkeeping, with the plans'
+// (RunPlans): open must return a new, empty store, and every call of
+// openAgain another handle on it (as a second mirror process has).
+func runMirror(t *testing.T, open func(t *testing.T) (PlanStore, func() PlanStore)) {
 	t.Run("MirrorLeases", func(t *testing.T) { testMirrorLeases(t, open) })
 	t.Run("MirrorCalls", func(t *testing.T) { testMirrorCalls(t, open) })
 	t.Run("MirrorMarkCommitsWithImport", func(t *testing.T) { testMirrorMarkAtomic(t, open) })
 	t.Run("MirrorInstances", func(t *testing.T) { testMirrorInstances(t, open) })
 }
 
-func testMirrorLeases(t *testing.T, open func(t *testing.T) (MirrorStore, func() MirrorStore)) {
+func testMirrorLeases(t *testing.T, open func(t *testing.T) (PlanStore, func() PlanStore)) {
 	a, again := open(t)
 	b := again()
 	ctx := t.Context()
@@ -89,7 +73,7 @@ func testMirrorLeases(t *testing.T, open func(t *testing.T) (MirrorStore, func()
 	}
 }
 
-func testMirrorCalls(t *testing.T, open func(t *testing.T) (MirrorStore, func() MirrorStore)) {
+func testMirrorCalls(t *testing.T, open func(t *testing.T) (PlanStore, func() PlanStore)) {
 	a, again := open(t)
 	b := again()
 	ctx := t.Context()
@@ -97,7 +81,7 @@ func testMirrorCalls(t *testing.T, open func(t *testing.T) (MirrorStore, func() 
 	var mu sync.Mutex
 	granted := map[store.MirrorRefusal]int{}
 	var wg sync.WaitGroup
-	for _, s := range []MirrorStore{a, b} {
+	for _, s := range []PlanStore{a, b} {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -133,7 +117,7 @@ func testMirrorCalls(t *testing.T, open func(t *testing.T) (MirrorStore, func() 
 	}
 }
 
-func testMirrorMarkAtomic(t *testing.T, open func(t *testing.T) (MirrorStore, func() MirrorStore)) {
+func testMirrorMarkAtomic(t *testing.T, open func(t *testing.T) (PlanStore, func() PlanStore)) {
 	s, _ := open(t)
 	ctx := t.Context()
 	now := time.Date(2025, 1, 1, 12, 0, 0, 0, time.UTC)
@@ -167,7 +151,7 @@ func testMirrorMarkAtomic(t *testing.T, open func(t *testing.T) (MirrorStore, fu
 	}
 }
 
-func testMirrorInstances(t *testing.T, open func(t *testing.T) (MirrorStore, func() MirrorStore)) {
+func testMirrorInstances(t *testing.T, open func(t *testing.T) (PlanStore, func() PlanStore)) {
 	s, _ := open(t)
 	ctx := t.Context()
 	now := time.Date(2025, 1, 1, 12, 0, 0, 0, time.UTC)

@@ -8,6 +8,7 @@ import (
 	"github.com/energyapi/energyapi/internal/auth"
 	"github.com/energyapi/energyapi/internal/energy"
 	"github.com/energyapi/energyapi/internal/limit"
+	"github.com/energyapi/energyapi/internal/store"
 )
 
 // PlanStore is a store that keeps plans, usage and quotas.
@@ -15,9 +16,11 @@ type PlanStore interface {
 	Store
 	limit.PlanStore
 	limit.UsageStore
+	store.MirrorBook
 }
 
-// RunPlans runs the contract of plans, usage and quota claims. open must
+// RunPlans runs the contract of plans, usage and quota claims, and of the
+// bookkeeping of a mirror's calls against an upstream's limits with it. open must
 // return a new, empty store; every call of openAgain returns another
 // handle on the same store (as another replica has).
 func RunPlans(t *testing.T, open func(t *testing.T) (s PlanStore, openAgain func() PlanStore)) {
@@ -25,6 +28,7 @@ func RunPlans(t *testing.T, open func(t *testing.T) (s PlanStore, openAgain func
 	t.Run("PlanChanges", func(t *testing.T) { testPlanChanges(t, open) })
 	t.Run("Usage", func(t *testing.T) { testUsage(t, open) })
 	t.Run("QuotaClaims", func(t *testing.T) { testQuotaClaims(t, open) })
+	runMirror(t, open)
 }
 
 func testPlans(t *testing.T, open func(t *testing.T) (PlanStore, func() PlanStore)) {
