@@ -167,11 +167,12 @@ func sleep(ctx context.Context, d time.Duration) error {
 	}
 }
 
-// jitter returns d plus up to a quarter of it, so that mirrors that met
-// the same refusal do not come back at the same moment.
+// jitter returns d plus up to a quarter of it, at most 30 s, so that
+// mirrors that met the same refusal do not come back at the same moment,
+// nor one that waits for the day's reset long after it.
 func jitter(d time.Duration) time.Duration {
 	if d <= 0 {
 		return 0
 	}
-	return d + rand.N(d/4+1)
+	return d + rand.N(min(d/4, 30*time.Second)+1)
 }
