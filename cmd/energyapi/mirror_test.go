@@ -469,7 +469,7 @@ func TestMirrorKilledLosesNothingAndFetchesNothingTwice(t *testing.T) {
 		twice += len(at) - 1
 		inFlight := false
 		for _, k := range kills {
-			inFlight = inFlight || (!at[0].After(k) && k.Sub(at[0]) < 5*time.Second)
+			inFlight = inFlight || (!at[0].After(k) && k.Sub(at[0]) < testwait.Scale(5*time.Second))
 		}
 		if len(at) > 2 || !inFlight {
 			t.Errorf("%s asked for %d times (%v), not only again after a kill during its fetch (kills %v)", r, len(at), at, kills)
