@@ -55,7 +55,10 @@ func generateDemoSource() (*dataset.Catalog, dataset.PartSource, error) {
 	}
 	m := dataset.NewMemory()
 	add := func(d *dataset.Dataset, generate func() []dataset.Row) error {
-		_, err := dataset.Import(context.Background(), m, cat, d, generate(), time.Unix(0, 0))
+		rows, err := demoRows(d, generate)
+		if err == nil {
+			_, err = dataset.Import(context.Background(), m, cat, d, rows, time.Unix(0, 0))
+		}
 		return err
 	}
 	// The monthly and yearly datasets: 2024, as serve --demo writes a year.
