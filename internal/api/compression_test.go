@@ -105,6 +105,16 @@ func compressionHarness(tb testing.TB, o apitest.Options, adjust func(*api.Optio
 // none writes (a PartSource is read-only).
 func demoDays(tb testing.TB, first, last energy.Date) (*dataset.Catalog, dataset.PartSource) {
 	tb.Helper()
+	e := demoRangeOf(first, last)
+	if e.err != nil {
+		tb.Fatal(e.err)
+	}
+	return e.cat, e.src
+}
+
+// demoRangeOf returns the days first to last of the demo data, generated
+// on the first call.
+func demoRangeOf(first, last energy.Date) *demoRange {
 	demoRanges.mu.Lock()
 	e := demoRanges.byRange[[2]energy.Date{first, last}]
 	if e == nil {
@@ -113,10 +123,7 @@ func demoDays(tb testing.TB, first, last energy.Date) (*dataset.Catalog, dataset
 	}
 	demoRanges.mu.Unlock()
 	e.once.Do(func() { e.cat, e.src, e.err = generateDemoDays(first, last) })
-	if e.err != nil {
-		tb.Fatal(e.err)
-	}
-	return e.cat, e.src
+	return e
 }
 
 // demoRanges holds demoDays' data by range once generated.

@@ -33,11 +33,16 @@ var demoWindows = [][2]energy.Date{
 // system under the race detector is the slowest step of this package.
 func demoSource(tb testing.TB) (*dataset.Catalog, dataset.PartSource) {
 	tb.Helper()
-	demoOnce.Do(func() { demoOnce.cat, demoOnce.src, demoOnce.err = generateDemoSource() })
+	generateDemoOnce()
 	if demoOnce.err != nil {
 		tb.Fatal(demoOnce.err)
 	}
 	return demoOnce.cat, demoOnce.src
+}
+
+// generateDemoOnce fills demoOnce on its first call.
+func generateDemoOnce() {
+	demoOnce.Do(func() { demoOnce.cat, demoOnce.src, demoOnce.err = generateDemoSource() })
 }
 
 // demoOnce holds demoSource's data once generated.
