@@ -13,6 +13,7 @@ import (
 // records against its reference lists, as an import would, over a few days
 // of demo load for the hourly ones.
 func TestGenerationDemoRowsAreCanonical(t *testing.T) {
+	t.Parallel()
 	c, err := New()
 	if err != nil {
 		t.Fatal(err)

@@ -97,6 +97,7 @@ func TestZonesAreTheDomainTable(t *testing.T) {
 // their descriptors declare: every zone field's demo values are exactly
 // its reference list.
 func TestDemoZonesAsDeclared(t *testing.T) {
+	t.Parallel()
 	c, err := New()
 	if err != nil {
 		t.Fatal(err)
