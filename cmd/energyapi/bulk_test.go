@@ -21,21 +21,12 @@ import (
 	"github.com/energyapi/energyapi/internal/testwait"
 )
 
-// bulkServer starts serve --demo --bulk on a store of its own, and returns
-// it with the environment get --bulk and import take.
-func bulkServer(t *testing.T) (*server, map[string]string) {
-	t.Helper()
-	env := map[string]string{"ENERGYAPI_DB": filepath.Join(t.TempDir(), "bulk.db")}
-	s := startServe(t, env, "--demo", "--bulk", "--poll-interval", "50ms")
-	env["ENERGYAPI_BASE_URL"] = s.base
-	env["ENERGYAPI_CLIENT_ID"], env["ENERGYAPI_CLIENT_SECRET"] = "demo", "demo-secret"
-	return s, env
-}
-
-// bulkBinaryServer is bulkServer served by the built energyapi, without the
-// race detector: the files of a year that DuckDB reads took a minute and a
-// half to produce under it, and the bulk code runs under it in the other
-// bulk tests.
+// bulkBinaryServer starts serve --demo --bulk on a store of its own, and
+// returns it with the environment get --bulk and import take. Its server
+// is the built energyapi, without the race detector: the files of a year
+// took a minute and a half to produce under it, and the bulk code runs
+// under it in internal/api's bulk tests (get --bulk, the client side, runs
+// under it here).
 func bulkBinaryServer(t *testing.T) (*server, map[string]string) {
 	t.Helper()
 	env := map[string]string{"ENERGYAPI_DB": filepath.Join(t.TempDir(), "bulk.db")}
@@ -77,7 +68,7 @@ func oneDayFile(t *testing.T, day energy.Date, zone string, mw int) string {
 // only, which the updates feed names).
 func TestBulkMirrorFetchesOnlyWhatChanged(t *testing.T) {
 	t.Parallel()
-	s, env := bulkServer(t)
+	s, env := bulkBinaryServer(t)
 	dir := t.TempDir()
 	if counts, _ := getBulk(t, env, dir, "total-load", "--from", "2024", "--to", "2024"); !strings.HasPrefix(counts, "24 fetched, 0 resumed, 0 unchanged") {
 		t.Fatalf("into an empty directory: got %q, want 24 fetched (12 months, 2 formats)", counts)

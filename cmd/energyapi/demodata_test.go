@@ -35,6 +35,15 @@ var built struct {
 // energyapiBinary builds ./cmd/energyapi once per test binary.
 func energyapiBinary(tb testing.TB) string {
 	tb.Helper()
+	buildEnergyapi()
+	if built.err != nil {
+		tb.Fatal(built.err)
+	}
+	return built.path
+}
+
+// buildEnergyapi fills built on its first call.
+func buildEnergyapi() {
 	built.once.Do(func() {
 		dir, err := os.MkdirTemp("", "energyapi-bin-")
 		if err != nil {
@@ -47,10 +56,6 @@ func energyapiBinary(tb testing.TB) string {
 			built.err = fmt.Errorf("go build: %v\n%s", err, out)
 		}
 	})
-	if built.err != nil {
-		tb.Fatal(built.err)
-	}
-	return built.path
 }
 
 // startBinary runs the built energyapi serve with args on 127.0.0.1:0 until

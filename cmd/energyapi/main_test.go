@@ -1,6 +1,7 @@
 package main
 
 import (
+	"flag"
 	"os"
 	"path/filepath"
 	"testing"
@@ -17,7 +18,20 @@ func TestMain(m *testing.M) {
 		os.Exit(faultChild(raw)) // a child process of the fault tests
 	}
 	cluster = pgtest.New()
+	// When the whole package runs, the energyapi binary that the demo and
+	// bulk tests run is built in the background from the start, rather
+	// than by the first of them while the others wait, holding their
+	// places among the parallel tests. A run of chosen tests (-run) builds
+	// it only if they ask.
+	flag.Parse()
+	prebuild := flag.Lookup("test.run").Value.String() == ""
+	if prebuild {
+		go buildEnergyapi()
+	}
 	code := cluster.Run(m)
+	if prebuild {
+		buildEnergyapi() // the build has ended before its directory is removed
+	}
 	// The binary energyapiBinary built is this process's to remove: a
 	// temporary directory of 40 MB left by every run would fill the disk.
 	if built.path != "" {

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -56,14 +57,41 @@ func operatorFlags(tb testing.TB, mode string) []string {
 	return flags
 }
 
-// sqliteEnv returns the environment of a fresh SQLite store.
+// sqliteEnv returns the environment of a fresh SQLite store: a copy of
+// the one `energyapi init` created for the first caller, since each init
+// runs every migration (seconds of the package's time under the race
+// detector, for a store the tests use only as their setup).
 func sqliteEnv(tb testing.TB) map[string]string {
 	tb.Helper()
+	initialized.once.Do(func() {
+		dir, err := os.MkdirTemp("", "energyapi-init-")
+		if err != nil {
+			initialized.err = err
+			return
+		}
+		defer os.RemoveAll(dir)
+		path := filepath.Join(dir, "e.db")
+		if _, err := runCmd(tb, map[string]string{"ENERGYAPI_DB": path}, "init"); err != nil {
+			initialized.err = err
+			return
+		}
+		initialized.file, initialized.err = os.ReadFile(path)
+	})
+	if initialized.err != nil {
+		tb.Fatal(initialized.err)
+	}
 	env := map[string]string{"ENERGYAPI_DB": filepath.Join(tb.TempDir(), "e.db")}
-	if _, err := runCmd(tb, env, "init"); err != nil {
+	if err := os.WriteFile(env["ENERGYAPI_DB"], initialized.file, 0o600); err != nil {
 		tb.Fatal(err)
 	}
 	return env
+}
+
+// initialized is the file of the store sqliteEnv's first call initialized.
+var initialized struct {
+	once sync.Once
+	file []byte
+	err  error
 }
 
 func TestRegistrationOffByDefault(t *testing.T) {

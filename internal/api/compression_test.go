@@ -3,9 +3,11 @@ package api_test
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -103,6 +105,16 @@ func compressionHarness(tb testing.TB, o apitest.Options, adjust func(*api.Optio
 // none writes (a PartSource is read-only).
 func demoDays(tb testing.TB, first, last energy.Date) (*dataset.Catalog, dataset.PartSource) {
 	tb.Helper()
+	e := demoRangeOf(first, last)
+	if e.err != nil {
+		tb.Fatal(e.err)
+	}
+	return e.cat, e.src
+}
+
+// demoRangeOf returns the days first to last of the demo data, generated
+// on the first call.
+func demoRangeOf(first, last energy.Date) *demoRange {
 	demoRanges.mu.Lock()
 	e := demoRanges.byRange[[2]energy.Date{first, last}]
 	if e == nil {
@@ -111,10 +123,7 @@ func demoDays(tb testing.TB, first, last energy.Date) (*dataset.Catalog, dataset
 	}
 	demoRanges.mu.Unlock()
 	e.once.Do(func() { e.cat, e.src, e.err = generateDemoDays(first, last) })
-	if e.err != nil {
-		tb.Fatal(e.err)
-	}
-	return e.cat, e.src
+	return e
 }
 
 // demoRanges holds demoDays' data by range once generated.
@@ -138,11 +147,62 @@ func generateDemoDays(first, last energy.Date) (*dataset.Catalog, dataset.PartSo
 	m := dataset.NewMemory()
 	in := dataset.DemoInput{First: first, Last: last, Seed: demo.DefaultSeed}
 	err = cat.EachDemo(in, func(_, _ int, d *dataset.Dataset, generate func() []dataset.Row) error {
-		_, err := dataset.Import(context.Background(), m, cat, d, generate(), time.Unix(0, 0))
+		rows, err := demoRows(d, generate)
+		if err == nil {
+			_, err = dataset.Import(context.Background(), m, cat, d, rows, time.Unix(0, 0))
+		}
 		return err
 	})
 	return cat, m, err
 }
+
+// demoRows returns generate's records of d, or, for the statistics that do
+// not depend on the range (rangeFree), a copy of those generated once per
+// test binary: several seconds of every range's generation under the race
+// detector.
+func demoRows(d *dataset.Dataset, generate func() []dataset.Row) ([]dataset.Row, error) {
+	if !rangeFree(d) {
+		return generate(), nil
+	}
+	stats, err := demoStatistics()
+	if err != nil {
+		return nil, err
+	}
+	rows, ok := stats[d.Name]
+	if !ok {
+		return nil, fmt.Errorf("no statistics of %s generated", d.Name)
+	}
+	// A deep copy: an import may reorder the rows it is given.
+	out := make([]dataset.Row, len(rows))
+	for i, r := range rows {
+		out[i] = r
+		out[i].Text, out[i].Num = slices.Clone(r.Text), slices.Clone(r.Num)
+	}
+	return out, nil
+}
+
+// rangeFree reports whether d's demo data are the same whatever the range:
+// a monthly or yearly statistic that reads no other dataset, which serve
+// --demo writes once (dataset.DemoPeriod.Holds).
+func rangeFree(d *dataset.Dataset) bool { return d.Grain >= dataset.Month && len(d.DemoFrom) == 0 }
+
+// demoStatistics generates the records of every rangeFree dataset once,
+// by dataset name, for one day's range (any would do).
+var demoStatistics = sync.OnceValues(func() (map[string][]dataset.Row, error) {
+	cat, err := catalog.New()
+	if err != nil {
+		return nil, err
+	}
+	out := map[string][]dataset.Row{}
+	day := energy.Date{Year: 2024, Month: time.January, Day: 1}
+	err = cat.EachDemo(dataset.DemoInput{First: day, Last: day, Seed: demo.DefaultSeed}, func(_, _ int, d *dataset.Dataset, generate func() []dataset.Row) error {
+		if rangeFree(d) {
+			out[d.Name] = generate()
+		}
+		return nil
+	})
+	return out, err
+})
 
 // TestCompressedAnswersEveryDataset: for every dataset with data, in JSON
 // and CSV, a caller without Accept-Encoding gets the identity bytes; gzip

@@ -36,6 +36,15 @@ var grainOnce struct {
 
 func grainHarness(t *testing.T) (*harness, *dataset.Catalog) {
 	t.Helper()
+	generateGrainDemo()
+	if grainOnce.err != nil {
+		t.Fatal(grainOnce.err)
+	}
+	return newHarnessWith(t, apitest.Options{Catalog: grainOnce.cat, Source: grainOnce.src}), grainOnce.cat
+}
+
+// generateGrainDemo fills grainOnce on its first call.
+func generateGrainDemo() {
 	grainOnce.Do(func() {
 		grainOnce.cat, grainOnce.err = catalog.New()
 		if grainOnce.err != nil {
@@ -57,10 +66,6 @@ func grainHarness(t *testing.T) (*harness, *dataset.Catalog) {
 			}
 		}
 	})
-	if grainOnce.err != nil {
-		t.Fatal(grainOnce.err)
-	}
-	return newHarnessWith(t, apitest.Options{Catalog: grainOnce.cat, Source: grainOnce.src}), grainOnce.cat
 }
 
 // TestGrainChangesServedByTheDemo asks the served demo data of each

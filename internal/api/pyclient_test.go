@@ -33,11 +33,16 @@ var demoWindows = [][2]energy.Date{
 // system under the race detector is the slowest step of this package.
 func demoSource(tb testing.TB) (*dataset.Catalog, dataset.PartSource) {
 	tb.Helper()
-	demoOnce.Do(func() { demoOnce.cat, demoOnce.src, demoOnce.err = generateDemoSource() })
+	generateDemoOnce()
 	if demoOnce.err != nil {
 		tb.Fatal(demoOnce.err)
 	}
 	return demoOnce.cat, demoOnce.src
+}
+
+// generateDemoOnce fills demoOnce on its first call.
+func generateDemoOnce() {
+	demoOnce.Do(func() { demoOnce.cat, demoOnce.src, demoOnce.err = generateDemoSource() })
 }
 
 // demoOnce holds demoSource's data once generated.
@@ -55,7 +60,10 @@ func generateDemoSource() (*dataset.Catalog, dataset.PartSource, error) {
 	}
 	m := dataset.NewMemory()
 	add := func(d *dataset.Dataset, generate func() []dataset.Row) error {
-		_, err := dataset.Import(context.Background(), m, cat, d, generate(), time.Unix(0, 0))
+		rows, err := demoRows(d, generate)
+		if err == nil {
+			_, err = dataset.Import(context.Background(), m, cat, d, rows, time.Unix(0, 0))
+		}
 		return err
 	}
 	// The monthly and yearly datasets: 2024, as serve --demo writes a year.

@@ -16,6 +16,7 @@ import (
 // tolerance), and each day's energy balance adds up to the day's load,
 // holds the hours' generation by source and the borders' net import.
 func TestDemoDatasetsAgree(t *testing.T) {
+	t.Parallel()
 	from := someDemoLoad()
 	load := from.From["total-load"]
 	gen := ActualGeneration().Demo(from)

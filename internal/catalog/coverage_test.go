@@ -17,6 +17,7 @@ import (
 // 23.4 TWh, geothermal 5.7 TWh, net import 51.2 TWh; the demo curtails a
 // little photovoltaic and wind when the pumps are full).
 func TestDemoCoverageFromTheSystem(t *testing.T) {
+	t.Parallel()
 	in := demoLoadInput(energy.Date{Year: 2023, Month: time.January, Day: 1}, energy.Date{Year: 2023, Month: time.December, Day: 31})
 	cov := map[string]float64{} // GWh by source, all regions
 	regions := map[string]bool{}

@@ -19,6 +19,7 @@ import (
 // both directions; the procured capacity never exceeds the requirement;
 // and some Sardinian auction cleared nothing, with no price.
 func TestDemoFCRAuctions(t *testing.T) {
+	t.Parallel()
 	in := dataset.DemoInput{First: energy.Date{Year: 2025, Month: time.December, Day: 1}, Last: energy.Date{Year: 2025, Month: time.December, Day: 31}, Seed: demo.DefaultSeed}
 	perDay := map[energy.Date]int{}
 	nulls := 0
@@ -81,6 +82,7 @@ func sumBy(rows []dataset.Row, key func(r dataset.Row) string) map[string]float6
 // total load's; electrical-energy-by-type agrees with demand-coverage;
 // industry's manufacturing agrees with the IMCEI.
 func TestLoadStatisticsAddUp(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("generates two years of demo load")
 	}
@@ -196,6 +198,7 @@ func checkIndustryAgreesWithIMCEI(t *testing.T, industry, load2023 []dataset.Row
 // is generation-plants' renewable records, and that its national net sums
 // are installed-capacity's wind, photovoltaic, geothermal and hydro.
 func TestRenewableSourceCapacityAgrees(t *testing.T) {
+	t.Parallel()
 	in := dataset.DemoInput{}
 	plants := map[string]float64{}
 	for _, r := range GenerationPlants().Demo(in) {
@@ -242,6 +245,7 @@ func TestRenewableSourceCapacityAgrees(t *testing.T) {
 // MSD1 the whole day the day before; an FCR auction's results are known
 // the day before.
 func TestDemoLiveTiming(t *testing.T) {
+	t.Parallel()
 	in := someV1Input()
 	rome := energy.Rome()
 	local := func(us int64) time.Time { return time.UnixMicro(us).In(rome) }

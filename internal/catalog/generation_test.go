@@ -13,6 +13,7 @@ import (
 // records against its reference lists, as an import would, over a few days
 // of demo load for the hourly ones.
 func TestGenerationDemoRowsAreCanonical(t *testing.T) {
+	t.Parallel()
 	c := mustNew(t)
 	from := energy.Date{Year: 2024, Month: time.October, Day: 26}
 	load := dataset.DemoInput{First: from, Last: from.AddDays(2), Seed: demo.DefaultSeed,

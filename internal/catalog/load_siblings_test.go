@@ -26,6 +26,7 @@ func demoLoadInput(first, last energy.Date) dataset.DemoInput {
 }
 
 func TestDemoMarketLoadFollowsTotalLoad(t *testing.T) {
+	t.Parallel()
 	src := someDemoLoad()
 	rows := MarketLoad().Demo(src)
 	if len(rows) != len(src.From["total-load"]) {
@@ -55,6 +56,7 @@ func TestDemoMarketLoadFollowsTotalLoad(t *testing.T) {
 }
 
 func TestDemoPeakValleyDetailsAddUp(t *testing.T) {
+	t.Parallel()
 	rows := PeakValleyLoadDetails().Demo(someDemoLoad())
 	// Seven days, a peak and a valley each, eight sources each.
 	if len(rows) != 7*2*8 {

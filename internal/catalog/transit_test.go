@@ -10,6 +10,7 @@ import (
 // from the zonal balance; a margin below zero would mean a scheduled
 // exchange beyond its limit, which the market never clears.
 func TestDemoTransitMarginsNeverNegative(t *testing.T) {
+	t.Parallel()
 	_, last := demo.LoadRange()
 	in := demoLoadInput(last.AddDays(-20), last)
 	in.From["scheduled-internal-exchange"] = ScheduledInternalExchange().Demo(in)

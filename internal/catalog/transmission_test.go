@@ -10,6 +10,7 @@ import (
 )
 
 func TestDemoForeignFlowsArePlausible(t *testing.T) {
+	t.Parallel()
 	in := dataset.DemoInput{First: energy.Date{Year: 2024, Month: time.January, Day: 1}, Last: energy.Date{Year: 2024, Month: time.December, Day: 30}}
 	phys, all := PhysicalForeignFlow().Demo(in), ScheduledForeignExchange().Demo(in)
 	// The scheduled exchanges add Corsica, which no border carries: within

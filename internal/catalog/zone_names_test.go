@@ -97,6 +97,7 @@ func TestZonesAreTheDomainTable(t *testing.T) {
 // their descriptors declare: every zone field's demo values are exactly
 // its reference list.
 func TestDemoZonesAsDeclared(t *testing.T) {
+	t.Parallel()
 	c := mustNew(t)
 	in := dataset.DemoInput{First: energy.Date{Year: 2025, Month: time.December, Day: 18}, Last: energy.Date{Year: 2025, Month: time.December, Day: 31}}
 	fields := zoneFields()

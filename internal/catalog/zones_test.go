@@ -18,6 +18,7 @@ import (
 // (physical-internal-flow), less the flows out, equals the zone's load
 // (total-load) plus its pumping, within 0.5% (the tolerance).
 func TestDemoZonesBalance(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		first energy.Date
 		hours int
