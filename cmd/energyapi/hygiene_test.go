@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
-	"io"
 	"net/http"
 	"net/url"
 	"path/filepath"
@@ -13,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/energyapi/energyapi/internal/api/apitest"
 	"github.com/energyapi/energyapi/internal/energy"
 	"github.com/energyapi/energyapi/internal/testwait"
 )
@@ -51,19 +51,11 @@ func TestSessionLogsHoldNoCredentials(t *testing.T) {
 	var errorBodies []string
 	send := func(req *http.Request) (int, []byte) {
 		t.Helper()
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
+		a := apitest.Do(t, nil, req)
+		if a.Status >= 400 {
+			errorBodies = append(errorBodies, string(a.Body))
 		}
-		defer resp.Body.Close()
-		b, err := io.ReadAll(resp.Body)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if resp.StatusCode >= 400 {
-			errorBodies = append(errorBodies, string(b))
-		}
-		return resp.StatusCode, b
+		return a.Status, a.Body
 	}
 	tokenReq := func(body, authz string) *http.Request {
 		req, _ := http.NewRequest(http.MethodPost, base+"/public-api/access-token", strings.NewReader(body))

@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"io"
 	"net/http"
 	"os"
 	"os/exec"
@@ -35,13 +34,8 @@ func (s *server) do(tb testing.TB, method, path, token, body string) answer {
 	if token != "" {
 		req.Header.Set("Authorization", "Bearer "+token)
 	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	return answer{resp.StatusCode, resp.Header, b}
+	a := apitest.Do(tb, nil, req)
+	return answer{a.Status, a.Header, a.Body}
 }
 
 // planClient creates a client on plan through the CLI.

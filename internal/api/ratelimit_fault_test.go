@@ -2,7 +2,6 @@ package api_test
 
 import (
 	"encoding/json"
-	"io"
 	"log/slog"
 	"net/http"
 	"net/url"
@@ -56,16 +55,8 @@ type limAnswer struct {
 
 func (s *limServer) do(tb testing.TB, req *http.Request) limAnswer {
 	tb.Helper()
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return limAnswer{resp.StatusCode, resp.Header, b}
+	a := apitest.Do(tb, nil, req)
+	return limAnswer{a.Status, a.Header, a.Body}
 }
 
 func (s *limServer) tokenRequest(tb testing.TB, id, secret string) limAnswer {

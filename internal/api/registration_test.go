@@ -2,7 +2,6 @@ package api_test
 
 import (
 	"encoding/json"
-	"io"
 	"net/http"
 	"strings"
 	"testing"
@@ -44,18 +43,10 @@ func postJSON(tb testing.TB, url, token string, body []byte) oauthAnswer {
 	if token != "" {
 		req.Header.Set("Authorization", "Bearer "+token)
 	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	a := oauthAnswer{status: resp.StatusCode}
-	if err := json.Unmarshal(b, &a); err != nil {
-		tb.Fatalf("answer %d %q is not JSON: %v", resp.StatusCode, b, err)
+	ans := apitest.Do(tb, nil, req)
+	a := oauthAnswer{status: ans.Status}
+	if err := json.Unmarshal(ans.Body, &a); err != nil {
+		tb.Fatalf("answer %d %q is not JSON: %v", ans.Status, ans.Body, err)
 	}
 	return a
 }

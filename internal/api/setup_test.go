@@ -2,7 +2,6 @@ package api_test
 
 import (
 	"encoding/json"
-	"io"
 	"net/http"
 	"strings"
 	"testing"
@@ -84,16 +83,8 @@ func (h *harness) send(tb testing.TB, hc *http.Client, method, path string, head
 		}
 		req.Header.Set(headers[i], headers[i+1])
 	}
-	resp, err := hc.Do(req)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(resp.Body)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return response{status: resp.StatusCode, header: resp.Header, body: body}
+	a := apitest.Do(tb, hc, req)
+	return response{status: a.Status, header: a.Header, body: a.Body}
 }
 
 type envelope struct {
