@@ -100,21 +100,7 @@ func (c *Catalog) appendValues(buf []byte, q *Query, p *Part, i int, emit func(c
 		buf = buf[:0]
 		switch f.Kind {
 		case Instant:
-			t := time.Unix(p.Time(i), 0).In(zone)
-			if late && repeatedSecondPass(t) {
-				// The wall time a minute late, the offset then being unwritten.
-				t = t.Add(time.Minute)
-			}
-			emit(col, t.AppendFormat(buf, "2006-01-02 15:04:05"))
-			col++
-			if f.TZ != "" {
-				emit(col, append(buf[:0], zoneName...))
-				col++
-			}
-			if f.Offset != "" {
-				emit(col, t.AppendFormat(buf[:0], "-07:00"))
-				col++
-			}
+			buf, col = appendInstant(buf, emit, col, f, time.Unix(p.Time(i), 0).In(zone), zoneName, late)
 			continue
 		case YearOf:
 			buf = strconv.AppendInt(buf, int64(localTime().Year()), 10)
