@@ -474,7 +474,32 @@ func answerJSON(t *testing.T, s *Snapshot, q *Query) string {
 		t.Fatal(err)
 	}
 	wantStreamed(t, s, q, b, (*Selection).WriteJSON)
+	wantTeed(t, q, b, s.AppendJSONTee)
 	return string(b)
+}
+
+// wantTeed asserts that appendTee builds the answer to q as the bytes
+// built whole and hands all of them out in pieces, each the size asked
+// or more but the last, that do not change once handed out.
+func wantTeed(t *testing.T, q *Query, whole []byte, appendTee func(context.Context, []byte, *Query, int, func([]byte)) ([]byte, error)) {
+	t.Helper()
+	for _, every := range []int{1, 64, 1 << 20} {
+		var pieces, copies [][]byte
+		b, err := appendTee(t.Context(), nil, q, every, func(p []byte) {
+			pieces, copies = append(pieces, p), append(copies, bytes.Clone(p))
+		})
+		if err != nil || !bytes.Equal(b, whole) {
+			t.Fatalf("teed every %d: %v, answer of %d bytes that differs from the %d built whole", every, err, len(b), len(whole))
+		}
+		if got := bytes.Join(pieces, nil); !bytes.Equal(got, whole) || !bytes.Equal(bytes.Join(copies, nil), whole) {
+			t.Fatalf("teed every %d: pieces of %d bytes (%d as handed out), want the %d of the answer", every, len(got), len(bytes.Join(copies, nil)), len(whole))
+		}
+		for i, p := range pieces[:max(len(pieces)-1, 0)] {
+			if len(p) < every {
+				t.Fatalf("teed every %d: piece %d has %d bytes", every, i, len(p))
+			}
+		}
+	}
 }
 
 // wantStreamed asserts that write streams the answer to q as the bytes
@@ -499,6 +524,7 @@ func answerCSV(t *testing.T, s *Snapshot, q *Query) string {
 		t.Fatal(err)
 	}
 	wantStreamed(t, s, q, b, (*Selection).WriteCSV)
+	wantTeed(t, q, b, s.AppendCSVTee)
 	return string(b)
 }
 
