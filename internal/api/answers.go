@@ -207,7 +207,9 @@ func (c *answerCache) fill(ctx context.Context, a *cachedAnswer, pk perRecordKey
 		c.b.Add(n)
 		a.counted = n
 	}
-	if c.b != nil && n <= c.maxKept {
+	// Whether to keep it goes by the body alone, as when the compressed
+	// forms came afterwards: one made meanwhile must not tip it over.
+	if c.b != nil && int64(cap(forms.Identity())) <= c.maxKept {
 		a.kept = true
 		c.keep(a)
 	}
