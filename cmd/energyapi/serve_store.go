@@ -55,6 +55,25 @@ func (s servingStore) ReadPart(ctx context.Context, ref dataset.PartRef, version
 	return sp, err
 }
 
+// LendPart lends the store's bytes to fn (dataset.PartLender): without it
+// the wrapper hid the stores' lending, and every cold read copied the
+// part's bytes once more (store.ReadPart) only to decode and drop them.
+// fn runs inside the store call but its error is returned as fn made it,
+// not as the store's: a part that does not decode is no unavailable store.
+func (s servingStore) LendPart(ctx context.Context, ref dataset.PartRef, version int64, fn func(dataset.StoredPart) error) error {
+	var lent error
+	err := s.class.Do(ctx, func(ctx context.Context) error {
+		return s.store.LendPart(ctx, ref, version, func(sp dataset.StoredPart) error {
+			lent = fn(sp)
+			return nil
+		})
+	})
+	if err != nil {
+		return err
+	}
+	return lent
+}
+
 // FillParts is the write of a demo part a request first asks for
 // (dataset.DemoSource).
 func (s servingStore) FillParts(ctx context.Context, floor int64, parts []dataset.StoredPart) (n int, err error) {

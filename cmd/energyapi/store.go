@@ -27,6 +27,9 @@ type store interface {
 	dataset.PartWriter
 	dataset.PartFiller
 	dataset.PartSource
+	// Both stores lend a part's bytes to its decoder rather than copy
+	// them; a wrapper of the store must keep lending them.
+	dataset.PartLender
 	dataset.PartHistory
 	dataset.EventSource
 	energy.ImportHistory

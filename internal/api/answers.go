@@ -133,6 +133,19 @@ var errAnswersBusy = energy.Errorf(energy.Unavailable, "The server is writing to
 // makes of records, the number of records it covers. The caller calls
 // done with it once written.
 func (c *answerCache) answer(ctx context.Context, key, tag string, pk perRecordKey, records int, encode func() ([]byte, error)) (*cachedAnswer, error) {
+	return c.answerForms(ctx, key, tag, pk, records, func(int64) (*coding.Forms, error) {
+		body, err := encode()
+		if err != nil {
+			return nil, err
+		}
+		return coding.NewForms(body), nil
+	})
+}
+
+// answerForms is answer with makeForms, which makes the answer's forms: its
+// body and any compressed form it makes meanwhile. makeForms gets the bytes
+// the body is expected to take (0: not known).
+func (c *answerCache) answerForms(ctx context.Context, key, tag string, pk perRecordKey, records int, makeForms func(expect int64) (*coding.Forms, error)) (*cachedAnswer, error) {
 	c.mu.Lock()
 	if e, ok := c.byKey[key]; ok && e.Value.(*cachedAnswer).tag == tag {
 		a := e.Value.(*cachedAnswer)
@@ -159,7 +172,7 @@ func (c *answerCache) answer(ctx context.Context, key, tag string, pk perRecordK
 	c.flight[key] = a
 	expect := int64(records) * c.perRecord[pk]
 	c.mu.Unlock()
-	c.fill(ctx, a, pk, records, expect, encode)
+	c.fill(ctx, a, pk, records, expect, makeForms)
 	if a.err != nil {
 		c.done(a)
 		return nil, a.err
@@ -169,7 +182,7 @@ func (c *answerCache) answer(ctx context.Context, key, tag string, pk perRecordK
 
 // fill encodes a, holding the bytes it expects in the budget meanwhile,
 // and keeps it if it is small enough; it closes a.ready.
-func (c *answerCache) fill(ctx context.Context, a *cachedAnswer, pk perRecordKey, records int, expect int64, encode func() ([]byte, error)) {
+func (c *answerCache) fill(ctx context.Context, a *cachedAnswer, pk perRecordKey, records int, expect int64, makeForms func(int64) (*coding.Forms, error)) {
 	defer close(a.ready)
 	if c.b != nil {
 		wctx, cancel := context.WithTimeout(ctx, answerWait)
@@ -181,20 +194,22 @@ func (c *answerCache) fill(ctx context.Context, a *cachedAnswer, pk perRecordKey
 		}
 		defer c.b.Release(expect)
 	}
-	body, err := encode()
+	forms, err := makeForms(expect)
 	if err != nil {
 		a.err = err
 		return
 	}
-	a.forms = coding.NewForms(body)
+	a.forms = forms
 	n := int64(a.forms.Size())
 	c.mu.Lock()
-	c.learn(pk, records, int64(len(body)))
+	c.learn(pk, records, int64(len(forms.Identity())))
 	if c.b != nil {
 		c.b.Add(n)
 		a.counted = n
 	}
-	if c.b != nil && n <= c.maxKept {
+	// Whether to keep it goes by the body alone, as when the compressed
+	// forms came afterwards: one made meanwhile must not tip it over.
+	if c.b != nil && int64(cap(forms.Identity())) <= c.maxKept {
 		a.kept = true
 		c.keep(a)
 	}

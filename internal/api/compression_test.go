@@ -369,6 +369,33 @@ func TestCompressedOncePerVersion(t *testing.T) {
 	}
 }
 
+// TestGzipMadeWhileEncoding: a large answer a gzip request makes is
+// compressed while it is encoded (coding.Pipe), once, and its gzip form
+// is the very bytes compressing the identity answer afterwards makes.
+func TestGzipMadeWhileEncoding(t *testing.T) {
+	t.Parallel()
+	h, z := compressionFixture(t, nil)
+	_, last := demo.LoadRange()
+	// The first answer of a dataset teaches the cache its bytes a record.
+	learn := h.raw(t, http.MethodGet, "/load/v2.0/total-load?dateFrom="+last.DMY()+"&dateTo="+last.DMY(), "Accept-Encoding", "gzip")
+	if learn.status != http.StatusOK {
+		t.Fatalf("one day: got %d", learn.status)
+	}
+	made := z.Made()
+	u := "/load/v2.0/total-load?dateFrom=" + last.AddDays(-2).DMY() + "&dateTo=" + last.DMY()
+	gz := h.raw(t, http.MethodGet, u, "Accept-Encoding", "gzip")
+	id := h.raw(t, http.MethodGet, u)
+	if len(id.body) < 2*api.PipeMin {
+		t.Fatalf("three days: %d bytes, too few to be compressed while encoded", len(id.body))
+	}
+	if gz.header.Get("Content-Encoding") != "gzip" || z.Made() != made+1 {
+		t.Fatalf("three days: Content-Encoding %q, %d compressions; want gzip, 1", gz.header.Get("Content-Encoding"), z.Made()-made)
+	}
+	if want := coding.NewForms(id.body).Make(coding.New(), coding.Gzip); !bytes.Equal(gz.body, want) {
+		t.Errorf("gzip form: %d bytes that differ from the %d of compressing the identity answer", len(gz.body), len(want))
+	}
+}
+
 // TestLargeAnswersCompressedAsWritten: an answer too large for the cache
 // is compressed as it is written, to the same bytes, and each request
 // compresses it again (nothing is kept); HEAD has the GET's headers.

@@ -144,17 +144,14 @@ func writeAnswer(w http.ResponseWriter, r *http.Request, o Options, cache *answe
 		return
 	}
 	key := formatNames[f] + "|" + q.Key()
-	ans, err := cache.answer(r.Context(), key, a.tag, pk, records, func() ([]byte, error) {
+	ans, err := cache.answerForms(r.Context(), key, a.tag, pk, records, func(expect int64) (*coding.Forms, error) {
 		view, err := asOf(r.Context(), o, snap, q)
 		if err != nil {
 			return nil, err
 		}
 		// Parts the server no longer holds are read from the store:
 		// such a read is a store call (StoreClass), 503 if it fails.
-		if f == formatCSV {
-			return view.AppendCSV(r.Context(), nil, q)
-		}
-		return view.AppendJSON(r.Context(), nil, q)
+		return encodeForms(r.Context(), view, q, f, cache.pipeFor(o.Cache.Compression, accepted, expect), expect)
 	})
 	if err != nil {
 		writeError(w, r, o.Log, err)
@@ -164,6 +161,61 @@ func writeAnswer(w http.ResponseWriter, r *http.Request, o Options, cache *answe
 	a.answer = ans
 	cache.remember(raw, snap, a)
 	writeTagged(w, r, o, f, a, accepted, cache)
+}
+
+// pipeMin is the smallest answer, as expected, compressed while it is
+// encoded: below it the goroutine and the hand-overs cost more than the
+// overlap saves. pipePiece is the size of the pieces handed over.
+const (
+	pipeMin   = 64 << 10
+	pipePiece = 32 << 10
+)
+
+// pipeFor returns the compressor to compress an answer of about expect
+// bytes with while it is encoded, nil when that is not worth it: the
+// answer is small or of a size not known yet, nothing is kept (it is
+// compressed as it is written), or the request making it would not get
+// it in gzip.
+func (c *answerCache) pipeFor(z *coding.Compressor, accepted coding.Accepted, expect int64) *coding.Compressor {
+	if z == nil || c.b == nil || expect < pipeMin {
+		return nil
+	}
+	if k, _ := accepted.Choose(int(expect)); k != coding.Gzip {
+		return nil
+	}
+	return z
+}
+
+// encodeForms encodes the answer to q in format f from view and, with a
+// compressor z, compresses it in gzip meanwhile (coding.Pipe): a cold
+// answer's encoding and compression were its two largest stages, one
+// after the other on one CPU while the requests waiting for the answer
+// left the other idle. The request making the answer, and those waiting
+// for it, then find its gzip form made with its body.
+func encodeForms(ctx context.Context, view *dataset.Snapshot, q *dataset.Query, f format, z *coding.Compressor, expect int64) (*coding.Forms, error) {
+	build, tee := view.AppendJSON, view.AppendJSONTee
+	if f == formatCSV {
+		build, tee = view.AppendCSV, view.AppendCSVTee
+	}
+	if z == nil {
+		body, err := build(ctx, nil, q)
+		if err != nil {
+			return nil, err
+		}
+		return coding.NewForms(body), nil
+	}
+	p := z.NewPipe(int(expect))
+	defer p.Close() // an encoder that panics leaves no goroutine waiting
+	body, err := tee(ctx, nil, q, pipePiece, p.Feed)
+	gz, perr := p.Close()
+	if err != nil {
+		return nil, err
+	}
+	forms := coding.NewForms(body)
+	if perr == nil && len(body) >= coding.MinSize {
+		forms.Put(coding.Gzip, gz)
+	}
+	return forms, nil
 }
 
 // asOf returns the snapshot that answers q: snap, or for a query with

@@ -7,3 +7,6 @@ func RoutePatterns(o Options) []string {
 	addRoutes(rt, o.withDefaults())
 	return rt.patterns
 }
+
+// PipeMin is the smallest answer, as expected, compressed while encoded.
+const PipeMin = pipeMin

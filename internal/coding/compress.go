@@ -224,7 +224,12 @@ func (f *Forms) Make(z *Compressor, c Coding) []byte {
 	if b, ok := f.Get(c); ok {
 		return b
 	}
-	b := z.Append(nil, c, f.Identity())
+	return f.Put(c, z.Append(nil, c, f.Identity()))
+}
+
+// Put keeps b as the body in coding c, made elsewhere (a Pipe), unless
+// that form is made already, and returns the form kept.
+func (f *Forms) Put(c Coding, b []byte) []byte {
 	if cap(b)-len(b) > len(b)/8 {
 		// Grown by appending, it may hold up to twice its length for as
 		// long as it is kept: a copy of its length costs less.

@@ -474,24 +474,49 @@ func TestPartIDNamesTheYearOrMonthInRome(t *testing.T) {
 }
 
 func answerJSON(t *testing.T, s *Snapshot, q *Query) string {
-	return answer(t, s, q, (*Snapshot).AppendJSON, (*Selection).WriteJSON)
+	return answer(t, s, q, (*Snapshot).AppendJSON, (*Selection).WriteJSON, s.AppendJSONTee)
 }
 
 func answerCSV(t *testing.T, s *Snapshot, q *Query) string {
-	return answer(t, s, q, (*Snapshot).AppendCSV, (*Selection).WriteCSV)
+	return answer(t, s, q, (*Snapshot).AppendCSV, (*Selection).WriteCSV, s.AppendCSVTee)
 }
 
 // answer returns the answer to q as appendTo builds it whole, after
-// asserting that write streams the same bytes.
+// asserting that write streams the same bytes and tee hands them out.
 func answer(t *testing.T, s *Snapshot, q *Query, appendTo func(*Snapshot, context.Context, []byte, *Query) ([]byte, error),
-	write func(*Selection, io.Writer, []byte) (int64, error)) string {
+	write func(*Selection, io.Writer, []byte) (int64, error), tee func(context.Context, []byte, *Query, int, func([]byte)) ([]byte, error)) string {
 	t.Helper()
 	b, err := appendTo(s, t.Context(), nil, q)
 	if err != nil {
 		t.Fatal(err)
 	}
 	wantStreamed(t, s, q, b, write)
+	wantTeed(t, q, b, tee)
 	return string(b)
+}
+
+// wantTeed asserts that appendTee builds the answer to q as the bytes
+// built whole and hands all of them out in pieces, each the size asked
+// or more but the last, that do not change once handed out.
+func wantTeed(t *testing.T, q *Query, whole []byte, appendTee func(context.Context, []byte, *Query, int, func([]byte)) ([]byte, error)) {
+	t.Helper()
+	for _, every := range []int{1, 64, 1 << 20} {
+		var pieces, copies [][]byte
+		b, err := appendTee(t.Context(), nil, q, every, func(p []byte) {
+			pieces, copies = append(pieces, p), append(copies, bytes.Clone(p))
+		})
+		if err != nil || !bytes.Equal(b, whole) {
+			t.Fatalf("teed every %d: %v, answer of %d bytes that differs from the %d built whole", every, err, len(b), len(whole))
+		}
+		if got := bytes.Join(pieces, nil); !bytes.Equal(got, whole) || !bytes.Equal(bytes.Join(copies, nil), whole) {
+			t.Fatalf("teed every %d: pieces of %d bytes (%d as handed out), want the %d of the answer", every, len(got), len(bytes.Join(copies, nil)), len(whole))
+		}
+		for i, p := range pieces[:max(len(pieces)-1, 0)] {
+			if len(p) < every {
+				t.Fatalf("teed every %d: piece %d has %d bytes", every, i, len(p))
+			}
+		}
+	}
 }
 
 // wantStreamed asserts that write streams the answer to q as the bytes

@@ -100,21 +100,7 @@ func (c *Catalog) appendValues(buf []byte, q *Query, p *Part, i int, emit func(c
 		buf = buf[:0]
 		switch f.Kind {
 		case Instant:
-			t := time.Unix(p.Time(i), 0).In(zone)
-			if late && repeatedSecondPass(t) {
-				// The wall time a minute late, the offset then being unwritten.
-				t = t.Add(time.Minute)
-			}
-			emit(col, t.AppendFormat(buf, "2006-01-02 15:04:05"))
-			col++
-			if f.TZ != "" {
-				emit(col, append(buf[:0], zoneName...))
-				col++
-			}
-			if f.Offset != "" {
-				emit(col, t.AppendFormat(buf[:0], "-07:00"))
-				col++
-			}
+			buf, col = appendInstant(buf, emit, col, f, time.Unix(p.Time(i), 0).In(zone), zoneName, late)
 			continue
 		case YearOf:
 			buf = strconv.AppendInt(buf, int64(localTime().Year()), 10)
@@ -215,6 +201,34 @@ func (s *Snapshot) AppendJSON(ctx context.Context, dst []byte, q *Query) ([]byte
 	return sel.encodeJSON(dst, nil)
 }
 
+// AppendJSONTee is AppendJSON handing the answer to tee as it grows: a
+// piece of at least every bytes at a time, after a record, and the rest
+// at the end. The pieces are the answer's own bytes and do not change
+// afterwards, so that a caller can compress them while the rest is
+// encoded (coding.Pipe). The parts are read before the first piece: a
+// store that fails does so before tee sees anything.
+func (s *Snapshot) AppendJSONTee(ctx context.Context, dst []byte, q *Query, every int, tee func([]byte)) ([]byte, error) {
+	return s.appendTee(ctx, dst, q, every, tee, (*Selection).encodeJSON)
+}
+
+// AppendCSVTee is AppendCSV handing the answer to tee as AppendJSONTee does.
+func (s *Snapshot) AppendCSVTee(ctx context.Context, dst []byte, q *Query, every int, tee func([]byte)) ([]byte, error) {
+	return s.appendTee(ctx, dst, q, every, tee, (*Selection).encodeCSV)
+}
+
+func (s *Snapshot) appendTee(ctx context.Context, dst []byte, q *Query, every int, tee func([]byte), encode func(*Selection, []byte, *flusher) ([]byte, error)) ([]byte, error) {
+	sel, err := s.Select(ctx, q)
+	if err != nil {
+		return dst, err
+	}
+	fl := &flusher{at: max(every, 1), tee: true, sent: len(dst), out: func(b []byte) error { tee(b); return nil }}
+	dst, err = encode(sel, dst, fl)
+	if err == nil && len(dst) > fl.sent {
+		tee(dst[fl.sent:])
+	}
+	return dst, err
+}
+
 // AppendJSON appends the whole answer of the selection, as
 // Snapshot.AppendJSON does.
 func (sel *Selection) AppendJSON(dst []byte) ([]byte, error) { return sel.encodeJSON(dst, nil) }
@@ -256,7 +270,7 @@ func (sel *Selection) encodeJSON(dst []byte, fl *flusher) ([]byte, error) {
 		keys[i] = append(keys[i], ':')
 		sep = ","
 	}
-	if fl == nil {
+	if fl.builds() {
 		// Sizing the answer up front saves growing it a dozen times.
 		n := 0
 		sel.each(func(*Part, int) { n++ })
@@ -297,15 +311,26 @@ type flusher struct {
 	at  int
 	out func([]byte) error
 	err error // out's first error: the encoder stops
+	// tee keeps building the whole answer in the buffer, handing out only
+	// what was added since the last piece: the bytes from sent on.
+	tee  bool
+	sent int
 }
 
 func (f *flusher) after(dst []byte) []byte {
-	if f == nil || len(dst) < f.at || f.err != nil {
+	if f == nil || len(dst)-f.sent < f.at || f.err != nil {
 		return dst
 	}
-	f.err = f.out(dst)
+	f.err = f.out(dst[f.sent:])
+	if f.tee {
+		f.sent = len(dst)
+		return dst
+	}
 	return dst[:0]
 }
+
+// builds reports whether an encoder with f builds the whole answer.
+func (f *flusher) builds() bool { return f == nil || f.tee }
 
 func (f *flusher) failed() bool { return f != nil && f.err != nil }
 
