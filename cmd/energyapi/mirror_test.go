@@ -36,7 +36,7 @@ import (
 // a plan of the gateway's limits, and the sandbox's journal of requests
 // and clock. ENERGYAPI_MIRROR_FULL=1 runs the first test at the issue's
 // figures (12 datasets over 2024, 2 calls a second, 300 a day: minutes);
-// by default it runs the same claims over a quarter at 10 calls a second.
+// by default it runs the same claims over a quarter at 20 calls a second.
 
 // mirrorDatasets12 are the twelve datasets of the fill test: every kind of
 // window (date ranges of 60 and 7 days, one day, a year, a month, one
@@ -252,13 +252,13 @@ func compareWithUpstream(t *testing.T, up *upstream, db string, requests []strin
 // mirror is the upstream's.
 func TestMirrorFillsWithinTheUpstreamsLimits(t *testing.T) {
 	t.Parallel()
-	perSecond, from, to := 10, "2024-01-01", "2024-03-31"
+	perSecond, from, to := 20, "2024-01-01", "2024-03-31"
 	full := os.Getenv("ENERGYAPI_MIRROR_FULL") != ""
 	if full {
 		perSecond, from, to = 2, "2024-01-01", "2024-12-31"
 	}
 	now := time.Date(2025, 1, 10, 12, 0, 0, 0, time.UTC)
-	c := mirrorConfig{datasets: mirrorDatasets12, from: from, to: to, perSecond: int64(perSecond), refresh: 0, once: true, fetchTimeout: testwait.Scale(3 * time.Second)}
+	c := mirrorConfig{datasets: mirrorDatasets12, from: from, to: to, perSecond: int64(perSecond), refresh: 0, once: true, fetchTimeout: testwait.Scale(2 * time.Second)}
 	probe, _ := mirrorSetting(t, &upstream{server: &server{}}, filepath.Join(t.TempDir(), "probe.db"), c, nil)
 	requests := plannedRequests(probe, now)
 	perDay := 300
@@ -274,7 +274,7 @@ func TestMirrorFillsWithinTheUpstreamsLimits(t *testing.T) {
 		{"match": {"client_id": "`+id+`", "dataset": "installed-capacity"}, "action": {"status": 503}, "trigger": {"first": 2}},
 		{"match": {"client_id": "`+id+`", "dataset": "total-load"}, "action": {"drop": true}, "trigger": {"first": 1}},
 		{"match": {"client_id": "`+id+`", "dataset": "actual-generation"}, "action": {"truncate": true}, "trigger": {"first": 1}},
-		{"match": {"client_id": "`+id+`", "dataset": "hydric"}, "action": {"latency": "12s"}, "trigger": {"first": 1}}]}`)
+		{"match": {"client_id": "`+id+`", "dataset": "hydric"}, "action": {"latency": "8s"}, "trigger": {"first": 1}}]}`)
 	db := filepath.Join(t.TempDir(), "mirror.db")
 	c.perDay = int64(perDay)
 	days := &fakeDays{t: t, up: up, at: now}
@@ -499,9 +499,9 @@ func TestMirrorKilledLosesNothingAndFetchesNothingTwice(t *testing.T) {
 // keep to the upstream's calls a second.
 func TestTwoMirrorsOnOnePostgreSQL(t *testing.T) {
 	t.Parallel()
-	up := startUpstream(t, 10, 0, time.Now().UTC().Format(time.RFC3339))
+	up := startUpstream(t, 20, 0, time.Now().UTC().Format(time.RFC3339))
 	dsn := cluster.Database(t)
-	args := append([]string{"--per-second", "10"}, mirrorQuarter...)
+	args := append([]string{"--per-second", "20"}, mirrorQuarter...)
 	a, alog := mirrorProcess(t, up, dsn, append(args, "--id", "a")...)
 	b, blog := mirrorProcess(t, up, dsn, append(args, "--id", "b")...)
 	if err := a.Wait(); err != nil {
