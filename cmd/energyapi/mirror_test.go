@@ -501,6 +501,11 @@ func TestTwoMirrorsOnOnePostgreSQL(t *testing.T) {
 	t.Parallel()
 	up := startUpstream(t, 20, 0, time.Now().UTC().Format(time.RFC3339))
 	dsn := cluster.Database(t)
+	if _, err := runCmd(t, map[string]string{"ENERGYAPI_DB": dsn}, "init"); err != nil {
+		t.Fatal(err)
+	}
+	// A replica serving the store before anything is mirrored into it.
+	replica := startBinary(t, "--db", dsn, "--sandbox=false")
 	args := append([]string{"--per-second", "20"}, mirrorQuarter...)
 	a, alog := mirrorProcess(t, up, dsn, append(args, "--id", "a")...)
 	b, blog := mirrorProcess(t, up, dsn, append(args, "--id", "b")...)
@@ -529,6 +534,30 @@ func TestTwoMirrorsOnOnePostgreSQL(t *testing.T) {
 	}
 	if ws := windowsOf(t, dsn); len(ws) != len(seen) || len(ws) == 0 {
 		t.Errorf("%d windows in the store, %d asked for", len(ws), len(seen))
+	}
+	// The replica that started on the empty store shows the mirror and
+	// serves its data without a restart.
+	testwait.For(t, 30*time.Second, "the running replica's catalogue showing the mirror", func() bool {
+		var cat struct {
+			Datasets []struct {
+				Name   string
+				Mirror *struct{ Windows, Fetched int }
+			}
+		}
+		if err := json.Unmarshal(replica.do(t, http.MethodGet, "/catalog", "", "").body, &cat); err != nil {
+			return false
+		}
+		for _, d := range cat.Datasets {
+			if d.Name == "aste-fcr" {
+				return d.Mirror != nil && d.Mirror.Fetched == 91 && d.Mirror.Windows == 91
+			}
+		}
+		return false
+	})
+	c := createClient(t, map[string]string{"ENERGYAPI_DB": dsn}, "--name", "reader")
+	tok, _ := replica.token(t, c.ClientID, c.ClientSecret)
+	if st, body := replica.get(t, "/market/v1.0/aste-fcr?marketDate=05/02/2024", tok); st != http.StatusOK || !bytes.Contains(body, []byte(`"price"`)) {
+		t.Errorf("the running replica's answer from the mirrored data: %d %.200s", st, body)
 	}
 }
 
