@@ -109,8 +109,7 @@ func (m *Mirror) dueAt(w Window, s store.MirrorWindow) time.Time {
 	if s.Fetches == 0 {
 		return time.Time{}.Add(1) // due since ever
 	}
-	settled := w.Last.End().Add(m.cfg.Settling(w.Dataset))
-	if m.cfg.Refresh <= 0 || !s.FetchedAt.Before(settled) {
+	if m.cfg.Refresh <= 0 || !mayChange(w.Last, m.cfg.Settling(w.Dataset), s.FetchedAt) {
 		return time.Time{}
 	}
 	return s.FetchedAt.Add(m.cfg.Refresh)

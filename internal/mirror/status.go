@@ -88,14 +88,20 @@ func ReadStatus(ctx context.Context, st StatusStore, c *dataset.Catalog, settlin
 	return s, nil
 }
 
-// open reports whether the window's records could still change upstream
-// after its last fetch.
+// open reports whether the stored window's records could still change
+// upstream after its last fetch (mayChange).
 func open(d *dataset.Dataset, w store.MirrorWindow, settling func(*dataset.Dataset) time.Duration) bool {
-	last, err := time.ParseInLocation(time.DateOnly, w.LastDay, energy.Rome())
+	last, err := time.Parse(time.DateOnly, w.LastDay)
 	if err != nil {
 		return false
 	}
-	return w.FetchedAt.Before(last.AddDate(0, 0, 1).Add(settling(d)))
+	return mayChange(energy.DateOf(time.Date(last.Year(), last.Month(), last.Day(), 12, 0, 0, 0, energy.Rome())), settling(d), w.FetchedAt)
+}
+
+// mayChange reports whether records of days up to last could still change
+// upstream after fetched: settle after the end of last.
+func mayChange(last energy.Date, settle time.Duration, fetched time.Time) bool {
+	return fetched.Before(last.End().Add(settle))
 }
 
 func minDay(a, b string) string {
