@@ -137,9 +137,7 @@ func New(baseURL string, opts ...Option) *Client {
 	// A library leaves the choice of embedding the zone database to the
 	// program; without it instants keep the server's offset under the zone's
 	// name (see parsePeakValley).
-	if loc, err := time.LoadLocation(romeZone); err == nil {
-		c.rome = loc
-	}
+	c.rome = loadRome()
 	if c.id != "" || c.secret != "" {
 		if c.tokenURL == "" {
 			c.tokenURL = c.base + tokenPath

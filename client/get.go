@@ -46,8 +46,7 @@ func (r Record) TimeOf(field string) (time.Time, error) {
 	if !ok {
 		offset = r["offset"]
 	}
-	rome, _ := time.LoadLocation(romeZone) // nil without a zone database: the offset still decides
-	return instant(rome, r[field], offset, r["date_tz"])
+	return instant(loadRome(), r[field], offset, r["date_tz"])
 }
 
 // Get fetches the records of one dataset of the API: path is the dataset's

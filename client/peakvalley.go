@@ -4,11 +4,24 @@ import (
 	"context"
 	"fmt"
 	"net/url"
+	"sync"
 	"time"
 )
 
 // romeZone is the zone the API gives instants in.
 const romeZone = "Europe/Rome"
+
+// loadRome reads Europe/Rome from the zone database once: time.LoadLocation
+// reads the database on every call, which Record.Time would otherwise do
+// for every record. Nil without a zone database (the offset still
+// decides). An immutable value computed on first use, not state.
+var loadRome = sync.OnceValue(func() *time.Location {
+	loc, err := time.LoadLocation(romeZone)
+	if err != nil {
+		return nil
+	}
+	return loc
+})
 
 // Extreme says whether a record is a day's peak or its valley.
 type Extreme string

@@ -203,7 +203,12 @@ func BuildPart(l *Layout, id string, rows []Row) *Part {
 	slices.SortStableFunc(rows, l.compare)
 	p := &Part{ID: id, Dicts: make([][]string, l.NText), Pub: make([]uint32, len(rows)), Rev: make([]uint32, len(rows))}
 	times, codes, nums := make([]int64, len(rows)), make([][]uint16, l.NText), make([][]float64, l.NNum)
-	for _, r := range rows {
+	// Most rows share their times with the row before: those are skipped
+	// here rather than sorted and compacted.
+	for i, r := range rows {
+		if i > 0 && r.Pub == rows[i-1].Pub && r.Rev == rows[i-1].Rev {
+			continue
+		}
 		p.Stamps = append(p.Stamps, r.Pub, r.Rev)
 	}
 	slices.Sort(p.Stamps)
@@ -297,7 +302,7 @@ func sameRow(a, b Row) bool {
 // elsewhere, as the demo's follow the live service's timing. With at zero,
 // every row keeps the times it carries: an overlay.
 func Merge(l *Layout, g Grain, id string, old *Part, rows []Row, at int64) (p *Part, st energy.ImportStats, changed bool, err error) {
-	stored := map[string]int{}
+	stored := make(map[string]int, old.Len()+len(rows))
 	all := make([]Row, 0, old.Len()+len(rows))
 	for i := range old.Len() {
 		r := old.Row(i)

@@ -286,7 +286,11 @@ func (g *importGroup) add(id string, run []Row) {
 // set of keys the size of a part, not of the import, keeps a
 // two-million-row import from holding two million keys at once.
 func (im *importPlan) checkDuplicates() error {
-	seen := map[string]bool{}
+	most := 0
+	for _, ref := range im.refs {
+		most = max(most, len(im.groups[ref.Dataset].byPart[ref.ID]))
+	}
+	seen := make(map[string]bool, most)
 	for _, ref := range im.refs {
 		g := im.groups[ref.Dataset]
 		clear(seen)

@@ -98,7 +98,7 @@ func marketRows(in dataset.DemoInput, shape MarketShape, value func(h *v1Hour, z
 	if shape.Dirs {
 		ndir = len(directions)
 	}
-	var rows []dataset.Row
+	rows := make([]dataset.Row, 0, len(hours)*len(names)*len(sessions)*len(types)*ndir)
 	for i := range hours {
 		h := &hours[i]
 		for z := range names {

@@ -202,6 +202,9 @@ func (s System) LoadStats() LoadStats {
 				st.Markets = append(st.Markets, provinceMarkets(y, region, p.province, demand*p.w)...)
 			}
 		}
+		if y == ThermoFirstYear { // every year holds about as many
+			st.Consumption = slices.Grow(st.Consumption, len(st.Consumption)*(ThermoLastYear-y))
+		}
 	}
 	slices.SortFunc(st.Consumption, func(a, b Consumption) int {
 		return cmp.Or(cmp.Compare(a.Year, b.Year), strings.Compare(a.Region, b.Region), strings.Compare(a.Province, b.Province),

@@ -70,6 +70,9 @@ func transitRows(in dataset.DemoInput, vocab energy.ZoneVocab, value func(u int6
 		name[bz.Zone] = bz.Name(vocab)
 	}
 	var rows []dataset.Row
+	if hi > lo {
+		rows = make([]dataset.Row, 0, (hi-lo+3599)/3600*int64(2*len(energy.ZoneLinks())*len(energy.MarketSessions())))
+	}
 	for u := lo; u < hi; u += 3600 {
 		for k, l := range energy.ZoneLinks() {
 			for dir := range 2 {

@@ -52,6 +52,9 @@ func v1Quarters(in dataset.DemoInput) []v1Quarter {
 		index[string(z.Zone)] = i
 	}
 	var out []v1Quarter
+	if hi > lo {
+		out = make([]v1Quarter, 0, (hi-lo)/900+1)
+	}
 	for _, r := range within(in.From["total-load"], lo, hi) {
 		if r.Time < lo || r.Time >= hi {
 			continue

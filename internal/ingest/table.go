@@ -90,7 +90,9 @@ func readAnswer(name string, r io.Reader) (*Table, error) {
 	if err := dec.Decode(&doc); err != nil {
 		return nil, energy.Errorf(energy.Invalid, "%s: not an answer of the API: %v", name, err)
 	}
-	var recs []map[string]any
+	// Values are kept as their JSON text and read below: cheaper than
+	// decoding each into an interface, and a number keeps its digits.
+	var recs []map[string]json.RawMessage
 	arrays := 0
 	for k, raw := range doc {
 		if k == "result" || len(raw) == 0 || raw[0] != '[' {
@@ -111,24 +113,41 @@ func readAnswer(name string, r io.Reader) (*Table, error) {
 		}
 	}
 	head := slices.Sorted(maps.Keys(fields))
-	t := &Table{File: name, Rows: [][]string{head}, Lines: []int{1}}
+	t := &Table{File: name, Rows: make([][]string, 1, len(recs)+1), Lines: make([]int, 1, len(recs)+1)}
+	t.Rows[0], t.Lines[0] = head, 1
 	for i, rec := range recs {
 		row := make([]string, len(head))
 		for j, k := range head {
-			switch v := rec[k].(type) {
-			case nil:
-			case string:
-				row[j] = v
-			case json.Number, bool:
-				row[j] = fmt.Sprint(v)
-			default:
+			v, ok := answerValue(rec[k])
+			if !ok {
 				return nil, energy.Errorf(energy.Invalid, "%s: record %d: %s is not a value", name, i+1, k)
 			}
+			row[j] = v
 		}
 		t.Rows = append(t.Rows, row)
 		t.Lines = append(t.Lines, i+2)
 	}
 	return t, nil
+}
+
+// answerValue returns a record's value as a cell: a string's text, a
+// number's or a boolean's JSON text, empty for null or a missing field; ok
+// is false for an object or an array.
+func answerValue(raw json.RawMessage) (string, bool) {
+	switch {
+	case len(raw) == 0 || string(raw) == "null":
+		return "", true
+	case raw[0] == '"':
+		if bytes.IndexByte(raw, '\\') < 0 && utf8.Valid(raw) {
+			return string(raw[1 : len(raw)-1]), true
+		}
+		var s string
+		return s, json.Unmarshal(raw, &s) == nil
+	case raw[0] == '{' || raw[0] == '[':
+		return "", false
+	default: // a number, true or false: valid JSON, as Unmarshal checked
+		return string(raw), true
+	}
 }
 
 func readCSV(name string, r io.Reader) (*Table, error) {
