@@ -107,37 +107,46 @@ func TestReadRowsEnglishNumbers(t *testing.T) {
 }
 
 // TestReadRowsAnswer reads an answer of the API as a mirror does: values
-// as strings (one with escapes), a number left as its JSON text, null as a
-// missing value; an object where a value belongs is refused.
+// as strings (one with escapes), null as a missing value, and, in the
+// second answer, a number as its JSON text (read value by value rather
+// than as strings); an object where a value belongs is refused.
 func TestReadRowsAnswer(t *testing.T) {
 	c, d := flows(t)
 	const answer = `{"result":{"status":"OK"},"flows":[` +
 		`{"date":"2024-10-27 02:00:00","date_offset":"+02:00","flow":"North \u002d> South","flow_MW":"-488.305"},` +
-		`{"date":"2024-10-27 02:00:00","date_offset":"+01:00","flow":"North -> South","flow_MW":12.5},` +
+		`{"date":"2024-10-27 02:00:00","date_offset":"+01:00","flow":"North -> South","flow_MW":"12.5"},` +
 		`{"date":"2024-10-27 04:00:00","date_offset":null,"flow":"South -> North","flow_MW":"7"}]}`
+	for _, doc := range []string{answer, strings.Replace(answer, `"12.5"`, `12.5`, 1)} {
+		checkAnswerRows(t, c, d, doc)
+	}
+	bad := strings.Replace(answer, `"flow_MW":"7"`, `"flow_MW":{"v":7}`, 1)
+	_, err := ingest.ReadRows(c, d, "flows.json", strings.NewReader(bad))
+	if want := "flows.json: record 3: flow_MW is not a value"; energy.ErrorCode(err) != energy.Invalid || energy.ErrorMessage(err) != want {
+		t.Errorf("an object as a value: got %v, want %q", err, want)
+	}
+}
+
+func checkAnswerRows(t *testing.T, c *dataset.Catalog, d *dataset.Dataset, answer string) {
+	t.Helper()
 	rows, err := ingest.ReadRows(c, d, "flows.json", strings.NewReader(answer))
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := []struct {
-		at time.Time
-		mw float64
+		at   time.Time
+		flow string
+		mw   float64
 	}{
-		{time.Date(2024, 10, 27, 0, 0, 0, 0, time.UTC), -488.305},
-		{time.Date(2024, 10, 27, 1, 0, 0, 0, time.UTC), 12.5},
-		{time.Date(2024, 10, 27, 3, 0, 0, 0, time.UTC), 7},
+		{time.Date(2024, 10, 27, 0, 0, 0, 0, time.UTC), "North -> South", -488.305},
+		{time.Date(2024, 10, 27, 1, 0, 0, 0, time.UTC), "North -> South", 12.5},
+		{time.Date(2024, 10, 27, 3, 0, 0, 0, time.UTC), "South -> North", 7},
 	}
 	if len(rows) != len(want) {
 		t.Fatalf("got %d rows, want %d", len(rows), len(want))
 	}
 	for i, w := range want {
-		if r := rows[i]; r.Time != w.at.Unix() || r.Num[0] != w.mw || r.Text[0] == "" {
-			t.Errorf("row %d: got %v %q %v, want %v %v", i, time.Unix(r.Time, 0).UTC(), r.Text[0], r.Num[0], w.at, w.mw)
+		if r := rows[i]; r.Time != w.at.Unix() || r.Num[0] != w.mw || r.Text[0] != w.flow {
+			t.Errorf("row %d: got %v %q %v, want %v %q %v", i, time.Unix(r.Time, 0).UTC(), r.Text[0], r.Num[0], w.at, w.flow, w.mw)
 		}
-	}
-	bad := strings.Replace(answer, `"flow_MW":"7"`, `"flow_MW":{"v":7}`, 1)
-	_, err = ingest.ReadRows(c, d, "flows.json", strings.NewReader(bad))
-	if want := "flows.json: record 3: flow_MW is not a value"; energy.ErrorCode(err) != energy.Invalid || energy.ErrorMessage(err) != want {
-		t.Errorf("an object as a value: got %v, want %q", err, want)
 	}
 }

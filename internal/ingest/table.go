@@ -84,14 +84,70 @@ func ReadTable(name string, r io.Reader) (*Table, error) {
 // row a record. A null is an empty cell; a number or a boolean its JSON
 // text. It is how a mirror imports what an upstream deployment answered.
 func readAnswer(name string, r io.Reader) (*Table, error) {
-	dec := json.NewDecoder(io.LimitReader(r, maxFileBytes+1))
-	dec.UseNumber()
+	data, err := io.ReadAll(io.LimitReader(r, maxFileBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if len(data) > maxFileBytes {
+		return nil, energy.Errorf(energy.Invalid, "%s: file larger than %d MiB", name, maxFileBytes>>20)
+	}
+	if recs, ok := stringRecords(data); ok {
+		return answerTable(name, recs, func(v string) (string, bool) { return v, true })
+	}
+	recs, err := rawRecords(name, data)
+	if err != nil {
+		return nil, err
+	}
+	return answerTable(name, recs, answerValue)
+}
+
+// stringRecords reads, in one pass, the records of an answer whose values
+// are all strings or null, as the family answers; ok is false for any
+// other document, which rawRecords then reads value by value.
+func stringRecords(data []byte) (recs []map[string]string, ok bool) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return nil, false
+	}
+	arrays := 0
+	for dec.More() {
+		if key, err := dec.Token(); err != nil {
+			return nil, false
+		} else if key == "result" {
+			var skip json.RawMessage
+			if dec.Decode(&skip) != nil {
+				return nil, false
+			}
+			continue
+		}
+		if t, err := dec.Token(); err != nil || t != json.Delim('[') {
+			return nil, false
+		}
+		arrays++
+		for dec.More() {
+			var m map[string]string
+			if dec.Decode(&m) != nil {
+				return nil, false
+			}
+			recs = append(recs, m)
+		}
+		if _, err := dec.Token(); err != nil {
+			return nil, false
+		}
+	}
+	if _, err := dec.Token(); err != nil || arrays != 1 {
+		return nil, false
+	}
+	return recs, true
+}
+
+// rawRecords reads the records of any answer with each value as its JSON
+// text, which answerValue reads: a number keeps its digits.
+func rawRecords(name string, data []byte) ([]map[string]json.RawMessage, error) {
 	var doc map[string]json.RawMessage
-	if err := dec.Decode(&doc); err != nil {
+	if err := json.Unmarshal(data, &doc); err != nil {
 		return nil, energy.Errorf(energy.Invalid, "%s: not an answer of the API: %v", name, err)
 	}
-	// Values are kept as their JSON text and read below: cheaper than
-	// decoding each into an interface, and a number keeps its digits.
 	var recs []map[string]json.RawMessage
 	arrays := 0
 	for k, raw := range doc {
@@ -106,6 +162,13 @@ func readAnswer(name string, r io.Reader) (*Table, error) {
 	if arrays != 1 {
 		return nil, energy.Errorf(energy.Invalid, "%s: an answer holds one array of records, this one %d", name, arrays)
 	}
+	return recs, nil
+}
+
+// answerTable returns the Table of an answer's records: a header of every
+// field name they hold, sorted, then a row a record, each value read by
+// cell (a missing field is V's zero value).
+func answerTable[V any](name string, recs []map[string]V, cell func(V) (string, bool)) (*Table, error) {
 	fields := map[string]bool{}
 	for _, rec := range recs {
 		for k := range rec {
@@ -118,7 +181,7 @@ func readAnswer(name string, r io.Reader) (*Table, error) {
 	for i, rec := range recs {
 		row := make([]string, len(head))
 		for j, k := range head {
-			v, ok := answerValue(rec[k])
+			v, ok := cell(rec[k])
 			if !ok {
 				return nil, energy.Errorf(energy.Invalid, "%s: record %d: %s is not a value", name, i+1, k)
 			}
