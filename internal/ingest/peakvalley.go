@@ -172,12 +172,9 @@ func readPeakValleyTable(name string, r io.Reader) ([]pvRecord, error) {
 }
 
 func readPeakValleyJSON(name string, r io.Reader) ([]pvRecord, error) {
-	data, err := io.ReadAll(io.LimitReader(r, maxFileBytes+1))
+	data, err := readFile(name, r)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
-	}
-	if len(data) > maxFileBytes {
-		return nil, energy.Errorf(energy.Invalid, "%s: file larger than %d MiB", name, maxFileBytes>>20)
+		return nil, err
 	}
 	var doc struct {
 		Records []json.RawMessage `json:"peak_valley_load"`

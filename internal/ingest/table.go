@@ -22,6 +22,19 @@ import (
 	"github.com/xuri/excelize/v2"
 )
 
+// readFile reads all of an import file, refusing one larger than
+// maxFileBytes with an Invalid error.
+func readFile(name string, r io.Reader) ([]byte, error) {
+	data, err := io.ReadAll(io.LimitReader(r, maxFileBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if len(data) > maxFileBytes {
+		return nil, energy.Errorf(energy.Invalid, "%s: file larger than %d MiB", name, maxFileBytes>>20)
+	}
+	return data, nil
+}
+
 // maxFileBytes bounds what one import file may hold, so that a wrong file
 // (or a hostile one) cannot exhaust memory.
 const maxFileBytes = 512 << 20
@@ -84,12 +97,9 @@ func ReadTable(name string, r io.Reader) (*Table, error) {
 // row a record. A null is an empty cell; a number or a boolean its JSON
 // text. It is how a mirror imports what an upstream deployment answered.
 func readAnswer(name string, r io.Reader) (*Table, error) {
-	data, err := io.ReadAll(io.LimitReader(r, maxFileBytes+1))
+	data, err := readFile(name, r)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
-	}
-	if len(data) > maxFileBytes {
-		return nil, energy.Errorf(energy.Invalid, "%s: file larger than %d MiB", name, maxFileBytes>>20)
+		return nil, err
 	}
 	if recs, ok := stringRecords(data); ok {
 		return answerTable(name, recs, func(v string) (string, bool) { return v, true })
@@ -214,12 +224,9 @@ func answerValue(raw json.RawMessage) (string, bool) {
 }
 
 func readCSV(name string, r io.Reader) (*Table, error) {
-	data, err := io.ReadAll(io.LimitReader(r, maxFileBytes+1))
+	data, err := readFile(name, r)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
-	}
-	if len(data) > maxFileBytes {
-		return nil, energy.Errorf(energy.Invalid, "%s: file larger than %d MiB", name, maxFileBytes>>20)
+		return nil, err
 	}
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")) // UTF-8 byte order mark from spreadsheet exports
 	if !utf8.Valid(data) {
