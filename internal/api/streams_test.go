@@ -160,10 +160,16 @@ func TestSlowStreamReaderIsDisconnected(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The slow reader holds 127.0.0.2's one stream until the server gives
-	// up on it.
-	waitForStream(t, transportFrom("127.0.0.2"), srv.URL+"/updates/stream", 30*time.Second)
+	// up on it. Its answer is read to the status line first: on a busy
+	// machine the stream asked for below could otherwise be served first
+	// and the slow reader's refused.
 	_ = conn.SetReadDeadline(time.Now().Add(30 * time.Second))
-	n, err := io.Copy(io.Discard, conn)
+	br := bufio.NewReader(conn)
+	if line, err := br.ReadString('\n'); err != nil || !strings.HasPrefix(line, "HTTP/1.1 200 ") {
+		t.Fatalf("the slow reader's stream: %q, %v", line, err)
+	}
+	waitForStream(t, transportFrom("127.0.0.2"), srv.URL+"/updates/stream", 30*time.Second)
+	n, err := io.Copy(io.Discard, br)
 	var ne net.Error
 	if errors.As(err, &ne) && ne.Timeout() || errors.Is(err, os.ErrDeadlineExceeded) {
 		t.Fatalf("the slow reader's connection is still open after %d bytes", n)
