@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/energyapi/energyapi/internal/energy"
@@ -146,7 +147,7 @@ func (c *Catalog) eachDemo(in DemoInput, want func(*Dataset) bool, fn func(k, n 
 			need(d)
 		}
 	}
-	generated := map[string][]Row{}
+	generated, shared := map[string][]Row{}, &sync.Map{}
 	k := 0
 	for _, d := range c.All() {
 		if d.Demo == nil || !want(d) && !needed[d.Name] {
@@ -156,7 +157,7 @@ func (c *Catalog) eachDemo(in DemoInput, want func(*Dataset) bool, fn func(k, n 
 		done := false
 		generate := func() []Row {
 			if !done {
-				rows, done = d.Demo(DemoInput{From: generated, First: in.First, Last: in.Last, Seed: in.Seed, Grain: d.Grain, GrainChanges: d.GrainChanges}), true
+				rows, done = d.Demo(DemoInput{From: generated, First: in.First, Last: in.Last, Seed: in.Seed, Grain: d.Grain, GrainChanges: d.GrainChanges, shared: shared}), true
 				if needed[d.Name] {
 					generated[d.Name] = rows
 				}

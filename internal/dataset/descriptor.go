@@ -13,6 +13,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/energyapi/energyapi/internal/energy"
 )
@@ -433,6 +434,21 @@ type DemoInput struct {
 	// descriptor (GrainOn); zero when a generator is called directly.
 	Grain        Grain
 	GrainChanges []GrainChange
+	// shared keeps what the generators of one run make once (DemoShared);
+	// nil when a generator is called directly.
+	shared *sync.Map
+}
+
+// DemoShared returns make's value for key, made once for all the
+// generators of one run (EachDemo, EachDemoIn), which are given the same
+// seed: the yearly load statistics that six datasets read, for example. A
+// key names one value of one type. Outside a run it calls make.
+func DemoShared[T any](in DemoInput, key string, make func() T) T {
+	if in.shared == nil {
+		return make()
+	}
+	v, _ := in.shared.LoadOrStore(key, sync.OnceValue(make))
+	return v.(func() T)()
 }
 
 // EachDemo calls fn for each dataset of c that has a demo generator, in

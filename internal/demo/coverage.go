@@ -45,7 +45,7 @@ func DemandCoverage(in dataset.DemoInput) []dataset.Row {
 	}
 	share := map[key]float64{}
 	total := map[key]float64{}
-	for _, st := range GenerationStats().EnergyBySource {
+	for _, st := range generationStats(in).EnergyBySource {
 		share[key{st.Year, st.Region, st.Source}] += st.Value
 		total[key{st.Year, "", st.Source}] += st.Value
 	}
@@ -120,7 +120,7 @@ func DemandByType(in dataset.DemoInput, types []string) []dataset.Row {
 	}
 	shares := RegionDemandShares()
 	production := map[key]float64{}
-	for _, st := range GenerationStats().EnergyBySource {
+	for _, st := range generationStats(in).EnergyBySource {
 		k := key{st.Year, st.Region}
 		production[k] += st.Value
 		if st.Source != "Termoelettrico" && !covered[st.Year] {

@@ -52,7 +52,14 @@ func PublishedDemandTWh(y int) float64 {
 // (PublishedDemandTWh; the scale is 1 from 2019, where the load is
 // calibrated to it).
 func (s System) MonthlyDemandGWh(y int) [12]float64 {
-	m := newLoadModel(s.Seed)
+	return newLoadModel(s.Seed).monthlyDemandGWh(y)
+}
+
+// monthlyDemandGWh is MonthlyDemandGWh on m, whose days' plans and years'
+// scales are kept for the next year asked for: each year's scale is a
+// year of the model, and a year's first and last days blend with the
+// years either side.
+func (m *loadModel) monthlyDemandGWh(y int) [12]float64 {
 	var out [12]float64
 	var sum float64
 	last := energy.Date{Year: y, Month: time.December, Day: 31}

@@ -178,11 +178,12 @@ const loadStatsSeed = 0x10ad_57a7_2015
 // LoadStats returns the system's yearly load statistics.
 func (s System) LoadStats() LoadStats {
 	st := LoadStats{Monthly: map[int][12]float64{}}
+	m := newLoadModel(s.Seed) // one model for every year: see monthlyDemandGWh
 	for y := ThermoFirstYear; y <= ThermoLastYear; y++ {
-		st.Monthly[y] = s.MonthlyDemandGWh(y)
+		st.Monthly[y] = m.monthlyDemandGWh(y)
 	}
 	base2019 := 0.0
-	for _, v := range s.MonthlyDemandGWh(2019) {
+	for _, v := range m.monthlyDemandGWh(2019) {
 		base2019 += v / 12
 	}
 	shares := RegionDemandShares()

@@ -15,8 +15,8 @@ import (
 
 // EnergyBySource writes electrical-energy-by-source: year, production
 // type, region, province, source.
-func EnergyBySource(dataset.DemoInput) []dataset.Row {
-	return provinceRows(GenerationStats().ProductionBySource, false)
+func EnergyBySource(in dataset.DemoInput) []dataset.Row {
+	return provinceRows(generationStats(in).ProductionBySource, false)
 }
 
 // InstalledFirstYear is the first year installed-capacity answers: the
@@ -28,9 +28,9 @@ const InstalledFirstYear = 2021
 // the demo's last year (that of the FCR auctions): the page answers the
 // current year and six before, and a client asking this year's capacity
 // should find the latest known.
-func InstalledCapacity(dataset.DemoInput) []dataset.Row {
+func InstalledCapacity(in dataset.DemoInput) []dataset.Row {
 	var rows []dataset.Row
-	stats := GenerationStats().InstalledCapacity
+	stats := generationStats(in).InstalledCapacity
 	last := 0
 	for _, s := range stats {
 		if s.Year >= InstalledFirstYear {
@@ -49,38 +49,40 @@ func InstalledCapacity(dataset.DemoInput) []dataset.Row {
 }
 
 // ThermoelectricCapacity writes thermoelectric-capacity.
-func ThermoelectricCapacity(dataset.DemoInput) []dataset.Row {
+func ThermoelectricCapacity(in dataset.DemoInput) []dataset.Row {
 	var rows []dataset.Row
-	for _, s := range GenerationStats().ThermoCapacity {
+	for _, s := range generationStats(in).ThermoCapacity {
 		rows = append(rows, yearRow(s.Year, s.MW, s.CapacityType, s.Region, s.Province, s.Category, s.Subcategory))
 	}
 	return rows
 }
 
 // GenerationPlants writes generation-plants.
-func GenerationPlants(dataset.DemoInput) []dataset.Row {
-	return provinceRows(GenerationStats().GenerationPlants, false)
+func GenerationPlants(in dataset.DemoInput) []dataset.Row {
+	return provinceRows(generationStats(in).GenerationPlants, false)
 }
 
 // RenewableSourceCapacity writes generation-plants' renewable sources
 // (energy.RenewableSourceNames) only.
-func RenewableSourceCapacity(dataset.DemoInput) []dataset.Row {
+func RenewableSourceCapacity(in dataset.DemoInput) []dataset.Row {
 	renewable := energy.RenewableSourceNames().Values()
-	plants := GenerationStats().GenerationPlants
+	plants := slices.Clone(generationStats(in).GenerationPlants) // shared with the other generators
 	return provinceRows(slices.DeleteFunc(plants, func(s ProvinceStat) bool { return !slices.Contains(renewable, s.Kind) }), false)
 }
 
 // Hydric writes hydric.
-func Hydric(dataset.DemoInput) []dataset.Row { return provinceRows(GenerationStats().Hydric, false) }
+func Hydric(in dataset.DemoInput) []dataset.Row {
+	return provinceRows(generationStats(in).Hydric, false)
+}
 
 // RenewableSourcesProduction writes renewable-sources-production.
-func RenewableSourcesProduction(dataset.DemoInput) []dataset.Row {
-	return provinceRows(GenerationStats().RenewableSources, false)
+func RenewableSourcesProduction(in dataset.DemoInput) []dataset.Row {
+	return provinceRows(generationStats(in).RenewableSources, false)
 }
 
 // ThermoelectricHeat writes thermoelectric-heat, which has no type field.
-func ThermoelectricHeat(dataset.DemoInput) []dataset.Row {
-	return provinceRows(GenerationStats().ThermoHeat, true)
+func ThermoelectricHeat(in dataset.DemoInput) []dataset.Row {
+	return provinceRows(generationStats(in).ThermoHeat, true)
 }
 
 // provinceRows returns the rows of province statistics whose text fields
@@ -99,8 +101,15 @@ func provinceRows(stats []ProvinceStat, noType bool) []dataset.Row {
 	return rows
 }
 
-// loadStats are the statistics of the demo's seed.
-func loadStats(in dataset.DemoInput) LoadStats { return System{Seed: in.Seed}.LoadStats() }
+// generationStats are the generation statistics, made once a run.
+func generationStats(in dataset.DemoInput) Stats {
+	return dataset.DemoShared(in, "demo.GenerationStats", GenerationStats)
+}
+
+// loadStats are the statistics of the demo's seed, made once a run.
+func loadStats(in dataset.DemoInput) LoadStats {
+	return dataset.DemoShared(in, "demo.LoadStats", System{Seed: in.Seed}.LoadStats)
+}
 
 // EnergyInItaly writes electrical-energy-in-italy: Italy's demand month by
 // month.
