@@ -18,6 +18,7 @@ import (
 // proves that every served instant of every quarter-hourly and hourly
 // dataset reads back unambiguously.
 func TestServedInstantsCannotBeMisread(t *testing.T) {
+	t.Parallel()
 	d := &Dataset{
 		Name: "test-quarters", Area: "test", Version: "v2.0", Resource: "quarters", Array: "quarters",
 		Message: MessageDates, Grain: QuarterHour,
