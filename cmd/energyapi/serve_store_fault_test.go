@@ -76,6 +76,12 @@ func newStoreFault(t *testing.T) *storeFault {
 	}
 	stdout, _ := serveInProcess(t, env, "--addr", "127.0.0.1:0", "--metrics-addr", "127.0.0.1:0",
 		"--max-in-flight", fmt.Sprint(storeFaultMaxInFlight),
+		// A wait for a slot that a busy machine's scheduling cannot use up
+		// (the default 100 ms could, with the CPUs shared by parallel
+		// tests), still well within the bounds below: a request that found
+		// no slot because the store-bound ones held them is refused with
+		// 503 once it is over, and fails the test.
+		"--queue-timeout", testwait.Scale(time.Second).String(),
 		// A deadline far beyond storeBoundBound, so that only the store's
 		// own bound can answer a store-bound request in time.
 		"--request-timeout", "30s", "--write-timeout", "60s")
