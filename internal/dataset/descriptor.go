@@ -439,15 +439,15 @@ type DemoInput struct {
 	shared *sync.Map
 }
 
-// DemoShared returns make's value for key, made once for all the
+// DemoShared returns build's value for key, built once for all the
 // generators of one run (EachDemo, EachDemoIn), which are given the same
 // seed: the yearly load statistics that six datasets read, for example. A
-// key names one value of one type. Outside a run it calls make.
-func DemoShared[T any](in DemoInput, key string, make func() T) T {
+// key names one value of one type. Outside a run it calls build.
+func DemoShared[T any](in DemoInput, key string, build func() T) T {
 	if in.shared == nil {
-		return make()
+		return build()
 	}
-	v, _ := in.shared.LoadOrStore(key, sync.OnceValue(make))
+	v, _ := in.shared.LoadOrStore(key, sync.OnceValue(build))
 	return v.(func() T)()
 }
 

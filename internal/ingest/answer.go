@@ -225,7 +225,7 @@ func (s *scanner) str() (string, bool) {
 			s.i++
 			raw := s.b[start-1 : s.i]
 			if plain && utf8.ValidString(raw) {
-				return string(raw[1 : len(raw)-1]), true
+				return raw[1 : len(raw)-1], true
 			}
 			var v string
 			return v, json.Unmarshal([]byte(raw), &v) == nil

@@ -1,0 +1,56 @@
+package dataset
+
+import (
+	"sync/atomic"
+	"testing"
+
+	"github.com/energyapi/energyapi/internal/energy"
+)
+
+// TestDemoSharedOncePerRun: two generators of one run asking DemoShared
+// for the same key get the value built once; a second run builds it again,
+// and a generator called outside a run builds it itself.
+func TestDemoSharedOncePerRun(t *testing.T) {
+	var built atomic.Int64
+	got := map[string]int64{}
+	gen := func(name string) func(DemoInput) []Row {
+		return func(in DemoInput) []Row {
+			got[name] = DemoShared(in, "n", func() int64 { return built.Add(1) })
+			return nil
+		}
+	}
+	quarters := func(name string) *Dataset {
+		return &Dataset{
+			Name: name, Area: "test", Version: "v2.0", Resource: name, Array: name,
+			Message: MessageDates, Grain: QuarterHour,
+			Params: []Param{{Name: "dateFrom", To: "dateTo", Kind: DateRange, Required: true, MaxDays: -1}},
+			Fields: []Field{
+				{Name: "date", Kind: Instant, TZ: "date_tz", Offset: "date_offset"},
+				{Name: "value", Kind: Number, Format: PointFull},
+			},
+			Demo: gen(name),
+		}
+	}
+	c := newTestCatalog(t, quarters("first"), quarters("second"))
+	day := energy.Date{Year: 2024, Month: 1, Day: 1}
+	run := func() {
+		err := c.EachDemo(DemoInput{First: day, Last: day}, func(_, _ int, _ *Dataset, generate func() []Row) error {
+			generate()
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	run()
+	if built.Load() != 1 || got["first"] != 1 || got["second"] != 1 {
+		t.Fatalf("one run: built %d times, values %v; want once, both 1", built.Load(), got)
+	}
+	run()
+	if built.Load() != 2 || got["first"] != 2 || got["second"] != 2 {
+		t.Fatalf("a second run: built %d times, values %v; want twice, both 2", built.Load(), got)
+	}
+	if gen("alone")(DemoInput{}); built.Load() != 3 || got["alone"] != 3 {
+		t.Fatalf("outside a run: built %d times, value %d; want a third build", built.Load(), got["alone"])
+	}
+}
