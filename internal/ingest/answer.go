@@ -25,54 +25,11 @@ func readAnswer(name string, r io.Reader) (*Table, error) {
 	if t, ok := uniformAnswer(name, data); ok {
 		return t, nil
 	}
-	if recs, ok := stringRecords(data); ok {
-		return answerTable(name, recs, func(v string) (string, bool) { return v, true })
-	}
 	recs, err := rawRecords(name, data)
 	if err != nil {
 		return nil, err
 	}
-	return answerTable(name, recs, answerValue)
-}
-
-// stringRecords reads, in one pass, the records of an answer whose values
-// are all strings or null, as the family answers; ok is false for any
-// other document, which rawRecords then reads value by value.
-func stringRecords(data []byte) (recs []map[string]string, ok bool) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
-		return nil, false
-	}
-	arrays := 0
-	for dec.More() {
-		if key, err := dec.Token(); err != nil {
-			return nil, false
-		} else if key == "result" {
-			var skip json.RawMessage
-			if dec.Decode(&skip) != nil {
-				return nil, false
-			}
-			continue
-		}
-		if t, err := dec.Token(); err != nil || t != json.Delim('[') {
-			return nil, false
-		}
-		arrays++
-		for dec.More() {
-			var m map[string]string
-			if dec.Decode(&m) != nil {
-				return nil, false
-			}
-			recs = append(recs, m)
-		}
-		if _, err := dec.Token(); err != nil {
-			return nil, false
-		}
-	}
-	if _, err := dec.Token(); err != nil || arrays != 1 {
-		return nil, false
-	}
-	return recs, true
+	return answerTable(name, recs)
 }
 
 // rawRecords reads the records of any answer with each value as its JSON
@@ -101,8 +58,8 @@ func rawRecords(name string, data []byte) ([]map[string]json.RawMessage, error) 
 
 // answerTable returns the Table of an answer's records: a header of every
 // field name they hold, sorted, then a row a record, each value read by
-// cell (a missing field is V's zero value).
-func answerTable[V any](name string, recs []map[string]V, cell func(V) (string, bool)) (*Table, error) {
+// answerValue (a missing field is empty).
+func answerTable(name string, recs []map[string]json.RawMessage) (*Table, error) {
 	fields := map[string]bool{}
 	for _, rec := range recs {
 		for k := range rec {
@@ -115,7 +72,7 @@ func answerTable[V any](name string, recs []map[string]V, cell func(V) (string, 
 	for i, rec := range recs {
 		row := make([]string, len(head))
 		for j, k := range head {
-			v, ok := cell(rec[k])
+			v, ok := answerValue(rec[k])
 			if !ok {
 				return nil, energy.Errorf(energy.Invalid, "%s: record %d: %s is not a value", name, i+1, k)
 			}
@@ -151,8 +108,8 @@ func answerValue(raw json.RawMessage) (string, bool) {
 // serves it: an object whose members are "result" and one array of
 // records, each record a flat object of strings (or nulls) naming the same
 // fields in the same order. ok is false for any other document, which
-// stringRecords and rawRecords then read with encoding/json; for the
-// documents it accepts the Table is theirs (FuzzReadAnswer compares them).
+// rawRecords then reads with encoding/json; for the documents it accepts
+// the Table is rawRecords' (FuzzReadAnswer compares them).
 // A mirror reads every upstream answer: encoding/json's reading into maps
 // was most of the CPU a mirror's fill spent (the scanner steps a call a
 // byte, and a map a record).
