@@ -2,13 +2,18 @@ package client_test
 
 import (
 	"bytes"
+	"compress/gzip"
+	"io"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/klauspost/compress/zstd"
 
 	"github.com/energyapi/energyapi/client"
 	"github.com/energyapi/energyapi/internal/api/apitest"
@@ -119,4 +124,68 @@ func (o onlyZstd) RoundTrip(r *http.Request) (*http.Response, error) {
 		r.Header.Set("Accept-Encoding", "zstd")
 	}
 	return o.base.RoundTrip(r)
+}
+
+// TestOversizedAnswerRefused: an answer larger than the client's bound
+// (32 MiB decoded) is refused with an error that says so, whether it comes
+// as it is, in gzip, or in zstd with or without its size in the frame;
+// one well within it, in each coding, is read.
+func TestOversizedAnswerRefused(t *testing.T) {
+	t.Parallel()
+	const bound = 32 << 20
+	answer := func(n int) []byte { // a valid answer of n bytes: padded with JSON's spaces
+		doc := []byte(`{"result": {"status": "OK"}, "records": []}`)
+		return append(doc, bytes.Repeat([]byte(" "), n-len(doc))...)
+	}
+	zstdOf := func(body []byte, size int64) []byte {
+		var b bytes.Buffer
+		e, _ := zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedFastest))
+		e.ResetContentSize(&b, size)
+		e.Write(body)
+		if err := e.Close(); err != nil {
+			t.Fatal(err)
+		}
+		return b.Bytes()
+	}
+	gzipOf := func(body []byte) []byte {
+		var b bytes.Buffer
+		w, _ := gzip.NewWriterLevel(&b, gzip.BestSpeed)
+		w.Write(body)
+		w.Close()
+		return b.Bytes()
+	}
+	for _, n := range []int{1 << 10, bound + 1} {
+		body := answer(n)
+		for _, c := range []struct {
+			name, coding string
+			wire         []byte
+		}{
+			{"identity", "", body},
+			{"gzip", "gzip", gzipOf(body)},
+			{"zstd stating its size", "zstd", zstdOf(body, int64(n))},
+			{"zstd without its size", "zstd", zstdOf(body, -1)},
+		} {
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if r.URL.Path == tokenPath {
+					w.Header().Set("Content-Type", "application/json")
+					io.WriteString(w, `{"access_token": "t", "token_type": "Bearer", "expires_in": 3600}`)
+					return
+				}
+				w.Header().Set("Content-Type", "application/json")
+				if c.coding != "" {
+					w.Header().Set("Content-Encoding", c.coding)
+				}
+				w.Write(c.wire)
+			}))
+			cl := client.New(srv.URL, client.WithCredentials("id", "secret"))
+			_, err := cl.Get(t.Context(), thermoPath, url.Values{"year": {"2023"}})
+			switch {
+			case n <= bound && err != nil:
+				t.Errorf("%s, %d bytes: %v, want it read", c.name, n, err)
+			case n > bound && (err == nil || !strings.Contains(err.Error(), "larger than 33554432 bytes")):
+				t.Errorf("%s, %d bytes: %v, want it refused as larger than 33554432 bytes", c.name, n, err)
+			}
+			srv.Close()
+		}
+	}
 }

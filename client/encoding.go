@@ -1,7 +1,9 @@
 package client
 
 import (
+	"bytes"
 	"compress/gzip"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -23,38 +25,90 @@ const maxZstdWindow = 8 << 20
 // error when it is larger than maxBody decoded or does not decode. The
 // cache keeps what it returns: the identity bytes, whatever came on the
 // wire.
+//
+// The body is read whole as it came, into one buffer of the length the
+// answer announces, then decoded into one buffer of the size its coding
+// states (a zstd frame's content size, a gzip trailer's), rather than
+// grown to it piece by piece and copied: a mirror's answers are megabytes.
 func readBody(resp *http.Response) ([]byte, error) {
-	var r io.Reader = resp.Body
 	ce := strings.ToLower(strings.TrimSpace(resp.Header.Get("Content-Encoding")))
-	switch {
-	case ce == "" || ce == "identity" || resp.StatusCode == http.StatusNotModified:
-	case ce == "gzip":
-		gr, err := gzip.NewReader(resp.Body)
-		if errors.Is(err, io.EOF) {
-			return nil, nil // no body at all
-		}
-		if err != nil {
-			return nil, fmt.Errorf("gzip: %w", err)
-		}
-		defer gr.Close()
-		r = gr
-	case ce == "zstd":
-		zr, err := zstd.NewReader(resp.Body, zstd.WithDecoderConcurrency(1),
-			zstd.WithDecoderMaxWindow(maxZstdWindow), zstd.WithDecoderMaxMemory(maxBody+1))
-		if err != nil {
-			return nil, fmt.Errorf("zstd: %w", err)
-		}
-		defer zr.Close()
-		r = zr
-	default:
-		return nil, fmt.Errorf("unknown Content-Encoding %q", ce)
+	if resp.StatusCode == http.StatusNotModified {
+		ce = ""
 	}
-	body, err := io.ReadAll(io.LimitReader(r, maxBody+1))
+	wire, err := readAll(resp.Body, resp.ContentLength)
 	if err != nil {
 		return nil, err
 	}
-	if len(body) > maxBody {
+	body := wire
+	switch {
+	case len(wire) == 0 || ce == "" || ce == "identity": // no body at all, or as it is
+	case ce == "gzip":
+		body, err = gunzip(wire)
+	case ce == "zstd":
+		body, err = unzstd(wire)
+	default:
+		return nil, fmt.Errorf("unknown Content-Encoding %q", ce)
+	}
+	switch {
+	case err != nil:
+		return nil, err
+	case len(body) > maxBody || len(wire) > maxBody:
 		return nil, fmt.Errorf("larger than %d bytes", maxBody)
+	}
+	return body, nil
+}
+
+// readAll reads r up to one byte more than maxBody: into one buffer when
+// its length is known (size, when positive), by io.ReadAll otherwise.
+func readAll(r io.Reader, size int64) ([]byte, error) {
+	r = io.LimitReader(r, maxBody+1)
+	if size <= 0 || size > maxBody {
+		return io.ReadAll(r)
+	}
+	buf := bytes.NewBuffer(make([]byte, 0, size+bytes.MinRead))
+	_, err := buf.ReadFrom(r)
+	return buf.Bytes(), err
+}
+
+// gunzip decodes a gzip body; its trailer's size (of the last member,
+// modulo 4 GiB) sizes the buffer, as a hint only.
+func gunzip(wire []byte) ([]byte, error) {
+	gr, err := gzip.NewReader(bytes.NewReader(wire))
+	if err != nil {
+		return nil, fmt.Errorf("gzip: %w", err)
+	}
+	defer gr.Close()
+	size := int64(-1)
+	if n := len(wire); n >= 4 {
+		size = int64(binary.LittleEndian.Uint32(wire[n-4:]))
+	}
+	body, err := readAll(gr, size)
+	if err != nil {
+		return nil, fmt.Errorf("gzip: %w", err)
+	}
+	return body, nil
+}
+
+// unzstd decodes a zstd body into a buffer of the size its frame states
+// (the server's do), never more than one byte over maxBody.
+func unzstd(wire []byte) ([]byte, error) {
+	var h zstd.Header
+	size := uint64(0)
+	if h.Decode(wire) == nil && h.HasFCS && h.FrameContentSize <= maxBody {
+		size = h.FrameContentSize
+	}
+	d, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1),
+		zstd.WithDecoderMaxWindow(maxZstdWindow), zstd.WithDecoderMaxMemory(maxBody+1))
+	if err != nil {
+		return nil, fmt.Errorf("zstd: %w", err)
+	}
+	defer d.Close()
+	body, err := d.DecodeAll(wire, make([]byte, 0, size))
+	switch {
+	case errors.Is(err, zstd.ErrDecoderSizeExceeded):
+		return nil, fmt.Errorf("larger than %d bytes", maxBody)
+	case err != nil:
+		return nil, fmt.Errorf("zstd: %w", err)
 	}
 	return body, nil
 }

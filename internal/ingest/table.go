@@ -22,7 +22,7 @@ import (
 // readFile reads all of an import file, refusing one larger than
 // maxFileBytes with an Invalid error.
 func readFile(name string, r io.Reader) ([]byte, error) {
-	data, err := io.ReadAll(io.LimitReader(r, maxFileBytes+1))
+	data, err := readAll(io.LimitReader(r, maxFileBytes+1), r)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
@@ -30,6 +30,19 @@ func readFile(name string, r io.Reader) ([]byte, error) {
 		return nil, energy.Errorf(energy.Invalid, "%s: file larger than %d MiB", name, maxFileBytes>>20)
 	}
 	return data, nil
+}
+
+// readAll reads lr, the limited reader of r. When r knows its length (the
+// bytes of an answer a mirror fetched), into one buffer of that length
+// rather than grown to it piece by piece and copied.
+func readAll(lr, r io.Reader) ([]byte, error) {
+	l, ok := r.(interface{ Len() int })
+	if !ok || l.Len() > maxFileBytes {
+		return io.ReadAll(lr)
+	}
+	buf := bytes.NewBuffer(make([]byte, 0, l.Len()+bytes.MinRead))
+	_, err := buf.ReadFrom(lr)
+	return buf.Bytes(), err
 }
 
 // maxFileBytes bounds what one import file may hold, so that a wrong file
