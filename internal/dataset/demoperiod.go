@@ -147,7 +147,10 @@ func (c *Catalog) eachDemo(in DemoInput, want func(*Dataset) bool, fn func(k, n 
 			need(d)
 		}
 	}
-	generated, shared := map[string][]Row{}, &sync.Map{}
+	generated, shared := map[string][]Row{}, in.shared
+	if shared == nil {
+		shared = &sync.Map{}
+	}
 	k := 0
 	for _, d := range c.All() {
 		if d.Demo == nil || !want(d) && !needed[d.Name] {

@@ -84,7 +84,12 @@ const demoHoldWait = time.Second
 // on demand. mem, when not nil, is the memory budget a generation holds
 // its expected allocation in while it runs.
 func NewDemoSource(st DemoStore, c *Catalog, m *DemoManifest, mem *budget.Budget) *DemoSource {
-	s := &DemoSource{DemoStore: st, cat: c, in: m.In, mem: mem, parts: map[PartRef]DemoPart{}, derived: map[PartRef]DemoPart{},
+	// The source's generations share what DemoShared keeps (the yearly
+	// statistics a dozen datasets read): each generation is one dataset's
+	// period, and made anew for each they were most of a year's cost.
+	in := m.In
+	in.shared = &sync.Map{}
+	s := &DemoSource{DemoStore: st, cat: c, in: in, mem: mem, parts: map[PartRef]DemoPart{}, derived: map[PartRef]DemoPart{},
 		periods: map[string]DemoPeriod{}, slots: make(chan struct{}, max(1, runtime.GOMAXPROCS(0)/2)), runs: map[demoRun]*demoCall{}}
 	for _, p := range m.Parts {
 		if _, ok := c.byName[p.Dataset]; ok {

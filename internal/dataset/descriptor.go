@@ -434,15 +434,18 @@ type DemoInput struct {
 	// descriptor (GrainOn); zero when a generator is called directly.
 	Grain        Grain
 	GrainChanges []GrainChange
-	// shared keeps what the generators of one run make once (DemoShared);
-	// nil when a generator is called directly.
+	// shared keeps what the generators of one run make once (DemoShared),
+	// or of every run of one DemoSource; nil when a generator is called
+	// directly.
 	shared *sync.Map
 }
 
 // DemoShared returns build's value for key, built once for all the
 // generators of one run (EachDemo, EachDemoIn), which are given the same
-// seed: the yearly load statistics that six datasets read, for example. A
-// key names one value of one type. Outside a run it calls build.
+// seed, or of all the runs of one DemoSource: the yearly load statistics
+// that six datasets read, for example. A value depends on the seed alone,
+// never on the range. A key names one value of one type. Outside a run it
+// calls build.
 func DemoShared[T any](in DemoInput, key string, build func() T) T {
 	if in.shared == nil {
 		return build()

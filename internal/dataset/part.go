@@ -199,8 +199,16 @@ func Bucket(g Grain, t int64) int64 {
 // BuildPart returns a part holding rows, sorted as l orders records, with
 // their publication and revision times.
 func BuildPart(l *Layout, id string, rows []Row) *Part {
-	rows = slices.Clone(rows)
-	slices.SortStableFunc(rows, l.compare)
+	return buildPart(l, id, slices.Clone(rows))
+}
+
+// buildPart is BuildPart of rows it may reorder. Rows most often come in
+// order already (generators make them so, and a part's rows are read in
+// order): the check costs less than a sort.
+func buildPart(l *Layout, id string, rows []Row) *Part {
+	if !slices.IsSortedFunc(rows, l.compare) {
+		slices.SortStableFunc(rows, l.compare)
+	}
 	p := &Part{ID: id, Dicts: make([][]string, l.NText), Pub: make([]uint32, len(rows)), Rev: make([]uint32, len(rows))}
 	times, codes, nums := make([]int64, len(rows)), make([][]uint16, l.NText), make([][]float64, l.NNum)
 	// Most rows share their times with the row before: those are skipped
@@ -302,6 +310,20 @@ func sameRow(a, b Row) bool {
 // elsewhere, as the demo's follow the live service's timing. With at zero,
 // every row keeps the times it carries: an overlay.
 func Merge(l *Layout, g Grain, id string, old *Part, rows []Row, at int64) (p *Part, st energy.ImportStats, changed bool, err error) {
+	st.Read = len(rows)
+	if old.Len() == 0 {
+		// Every row is new (their keys are distinct): none is looked up.
+		if len(rows) == 0 {
+			return nil, st, false, nil
+		}
+		all := make([]Row, len(rows))
+		for i, r := range rows {
+			all[i] = inserted(r, at)
+		}
+		st.Inserted = len(rows)
+		p, err = buildMerged(l, id, all)
+		return p, st, err == nil, err
+	}
 	stored := make(map[string]int, old.Len()+len(rows))
 	all := make([]Row, 0, old.Len()+len(rows))
 	for i := range old.Len() {
@@ -309,21 +331,14 @@ func Merge(l *Layout, g Grain, id string, old *Part, rows []Row, at int64) (p *P
 		stored[l.keyOf(g, r)] = len(all)
 		all = append(all, r)
 	}
-	st.Read = len(rows)
 	for _, r := range rows {
 		k := l.keyOf(g, r)
 		i, ok := stored[k]
 		switch {
 		case !ok:
 			st.Inserted++
-			if at != 0 && r.Pub == 0 {
-				r.Pub, r.Rev = at, at
-			}
-			if r.Rev == 0 {
-				r.Rev = r.Pub
-			}
 			stored[k] = len(all)
-			all = append(all, r)
+			all = append(all, inserted(r, at))
 		case sameRow(all[i], r):
 			st.Unchanged++
 		default:
@@ -342,13 +357,32 @@ func Merge(l *Layout, g Grain, id string, old *Part, rows []Row, at int64) (p *P
 	if st.Inserted == 0 && st.Updated == 0 {
 		return nil, st, false, nil
 	}
-	p = BuildPart(l, id, all)
+	p, err = buildMerged(l, id, all)
+	return p, st, err == nil, err
+}
+
+// inserted is r as Merge inserts it: published at the import's time at
+// unless it carries its own, and revised when published.
+func inserted(r Row, at int64) Row {
+	if at != 0 && r.Pub == 0 {
+		r.Pub, r.Rev = at, at
+	}
+	if r.Rev == 0 {
+		r.Rev = r.Pub
+	}
+	return r
+}
+
+// buildMerged builds part id of Merge's rows, which it sorts in place, and
+// refuses one with more distinct values of a field than a part can code.
+func buildMerged(l *Layout, id string, all []Row) (*Part, error) {
+	p := buildPart(l, id, all)
 	for t := range p.Dicts {
 		if len(p.Dicts[t]) > maxDistinct {
-			return nil, st, false, energy.Errorf(energy.Invalid, "part %s holds more than %d distinct values of one field", id, maxDistinct)
+			return nil, energy.Errorf(energy.Invalid, "part %s holds more than %d distinct values of one field", id, maxDistinct)
 		}
 	}
-	return p, st, true, nil
+	return p, nil
 }
 
 // The first byte of every encoded part names its format. Format 1 holds
