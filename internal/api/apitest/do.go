@@ -1,7 +1,6 @@
 package apitest
 
 import (
-	"bytes"
 	"net/http"
 	"testing"
 )
@@ -26,11 +25,9 @@ func Do(tb testing.TB, hc *http.Client, req *http.Request) Answer {
 		tb.Fatal(err)
 	}
 	defer resp.Body.Close()
-	// Read into one buffer of the announced length rather than grown to it:
-	// the tests read megabytes of answers.
-	buf := bytes.NewBuffer(make([]byte, 0, max(resp.ContentLength, 0)+bytes.MinRead))
-	if _, err := buf.ReadFrom(resp.Body); err != nil {
+	body, err := readBody(resp)
+	if err != nil {
 		tb.Fatal(err)
 	}
-	return Answer{Status: resp.StatusCode, Header: resp.Header, Body: buf.Bytes()}
+	return Answer{Status: resp.StatusCode, Header: resp.Header, Body: body}
 }

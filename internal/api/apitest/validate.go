@@ -27,6 +27,7 @@ import (
 // embeds, so that the document cannot drift from the code. It is safe for
 // concurrent use.
 type Validator struct {
+	doc    *openapi3.T
 	router routers.Router
 	// matched holds the answers whose content has matched the document,
 	// by bodyKey: the tests ask for the same answers many times (in each
@@ -47,22 +48,23 @@ type bodyKey struct {
 }
 
 // LoadDocument loads and validates the embedded OpenAPI document, examples
-// and patterns included.
+// and patterns included. The document is the one the Validators check
+// against, loaded once for the test binary: read it, never change it.
 func LoadDocument() (*openapi3.T, error) {
-	c, err := catalog.New()
+	v, err := validators.embedded()
 	if err != nil {
 		return nil, err
 	}
-	return LoadDocumentFor(c)
+	return v.doc, nil
 }
 
 // LoadDocumentFor is LoadDocument for a server that serves the datasets of c.
 func LoadDocumentFor(c *dataset.Catalog) (*openapi3.T, error) {
-	y, err := api.OpenAPIDocument(c)
+	v, err := validators.forCatalog(c)
 	if err != nil {
 		return nil, err
 	}
-	return loadDocument(y)
+	return v.doc, nil
 }
 
 func loadDocument(y []byte) (*openapi3.T, error) {
@@ -94,11 +96,7 @@ func NewValidator(tb testing.TB) *Validator {
 // tests serve the same catalogue.
 func NewValidatorFor(tb testing.TB, c *dataset.Catalog) *Validator {
 	tb.Helper()
-	y, err := api.OpenAPIDocument(c)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	v, err := validators.get(string(y))
+	v, err := validators.forCatalog(c)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -106,11 +104,14 @@ func NewValidatorFor(tb testing.TB, c *dataset.Catalog) *Validator {
 }
 
 // validators are the Validators made so far, by the document they check.
-var validators = validatorCache{byDoc: map[string]*validatorOnce{}}
+var validators = validatorCache{byDoc: map[string]*validatorOnce{}, byCatalog: map[*dataset.Catalog]*validatorOnce{}}
 
 type validatorCache struct {
 	mu    sync.Mutex
 	byDoc map[string]*validatorOnce
+	// byCatalog saves writing the document of a catalogue out again: a
+	// catalogue does not change once made.
+	byCatalog map[*dataset.Catalog]*validatorOnce
 	// def is the Validator of the embedded document, which most tests ask
 	// for: it saves them writing the document out to find it in byDoc.
 	def validatorOnce
@@ -139,6 +140,25 @@ type validatorOnce struct {
 	err  error
 }
 
+func (c *validatorCache) forCatalog(cat *dataset.Catalog) (*Validator, error) {
+	c.mu.Lock()
+	e := c.byCatalog[cat]
+	if e == nil {
+		e = &validatorOnce{}
+		c.byCatalog[cat] = e
+	}
+	c.mu.Unlock()
+	e.once.Do(func() {
+		y, err := api.OpenAPIDocument(cat)
+		if err != nil {
+			e.err = err
+			return
+		}
+		e.v, e.err = c.get(string(y))
+	})
+	return e.v, e.err
+}
+
 func (c *validatorCache) get(y string) (*Validator, error) {
 	c.mu.Lock()
 	e := c.byDoc[y]
@@ -162,7 +182,7 @@ func newValidator(y []byte) (*Validator, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Validator{router: r}, nil
+	return &Validator{doc: doc, router: r}, nil
 }
 
 // Check validates one exchange: the request (whose body is reqBody) and the
@@ -326,11 +346,32 @@ func RoundTripRead(rt http.RoundTripper, req *http.Request) (*http.Response, []b
 	if err != nil {
 		return resp, nil, err
 	}
-	body, err := io.ReadAll(resp.Body)
+	body, err := readBody(resp)
 	resp.Body.Close()
 	if err != nil {
 		return nil, nil, err
 	}
-	resp.Body = io.NopCloser(bytes.NewReader(body))
+	resp.Body = &readAnswer{Reader: bytes.NewReader(body), body: body}
 	return resp, body, nil
+}
+
+// readAnswer is an answer's body that RoundTripRead has read already: Do
+// takes its bytes rather than copying them.
+type readAnswer struct {
+	*bytes.Reader
+	body []byte
+}
+
+func (*readAnswer) Close() error { return nil }
+
+// readBody reads resp's body whole: into one buffer of the announced
+// length rather than grown to it (the tests read megabytes of answers),
+// or, when RoundTripRead has read it already, as the bytes it read.
+func readBody(resp *http.Response) ([]byte, error) {
+	if ra, ok := resp.Body.(*readAnswer); ok && ra.Len() == len(ra.body) {
+		return ra.body, nil
+	}
+	buf := bytes.NewBuffer(make([]byte, 0, max(resp.ContentLength, 0)+bytes.MinRead))
+	_, err := buf.ReadFrom(resp.Body)
+	return buf.Bytes(), err
 }
