@@ -6,9 +6,9 @@ import (
 	"io"
 	"maps"
 	"slices"
-	"strings"
 	"unicode/utf8"
 
+	"github.com/energyapi/energyapi/internal/answerjson"
 	"github.com/energyapi/energyapi/internal/energy"
 )
 
@@ -104,214 +104,20 @@ func answerValue(raw json.RawMessage) (string, bool) {
 	}
 }
 
-// uniformAnswer reads, in one pass over its bytes, an answer as the family
-// serves it: an object whose members are "result" and one array of
-// records, each record a flat object of strings (or nulls) naming the same
-// fields in the same order. ok is false for any other document, which
-// rawRecords then reads with encoding/json; for the documents it accepts
-// the Table is rawRecords' (FuzzReadAnswer compares them).
-// A mirror reads every upstream answer: encoding/json's reading into maps
-// was most of the CPU a mirror's fill spent (the scanner steps a call a
-// byte, and a map a record).
+// uniformAnswer reads an answer as the family serves it in one pass
+// (answerjson.Read); ok is false for any other document, which rawRecords
+// then reads with encoding/json. For the documents it accepts the Table is
+// rawRecords' (FuzzReadAnswer compares them). A mirror reads every
+// upstream answer.
 func uniformAnswer(name string, data []byte) (t *Table, ok bool) {
-	s := scanner{b: string(data)}
-	if !s.next('{') {
+	a, ok := answerjson.Read(data)
+	if !ok {
 		return nil, false
 	}
-	arrays := 0
-	for first := true; !s.next('}'); first = false {
-		if !first && !s.next(',') {
-			return nil, false
-		}
-		key, ok := s.str()
-		if !ok || !s.next(':') {
-			return nil, false
-		}
-		if key == "result" {
-			if !s.skipValue() {
-				return nil, false
-			}
-			continue
-		}
-		if arrays++; arrays > 1 {
-			return nil, false
-		}
-		if t, ok = s.records(name); !ok {
-			return nil, false
-		}
-	}
-	s.space()
-	return t, arrays == 1 && s.i == len(s.b)
-}
-
-// scanner reads JSON text from b at i. The text is a string so that the
-// cells it reads are parts of it, not one allocation each: a Table read in
-// one pass holds its document's text.
-type scanner struct {
-	b string
-	i int
-}
-
-// space skips white space.
-func (s *scanner) space() {
-	for s.i < len(s.b) && (s.b[s.i] == ' ' || s.b[s.i] == '\n' || s.b[s.i] == '\r' || s.b[s.i] == '\t') {
-		s.i++
-	}
-}
-
-// next skips white space and then c, reporting whether c was there.
-func (s *scanner) next(c byte) bool {
-	s.space()
-	if s.i < len(s.b) && s.b[s.i] == c {
-		s.i++
-		return true
-	}
-	return false
-}
-
-// str reads a string; one holding an escape is unquoted by encoding/json,
-// which also makes invalid UTF-8 its replacement character.
-func (s *scanner) str() (string, bool) {
-	if !s.next('"') {
-		return "", false
-	}
-	start, plain := s.i, true
-	for ; s.i < len(s.b); s.i++ {
-		switch c := s.b[s.i]; {
-		case c == '"':
-			s.i++
-			raw := s.b[start-1 : s.i]
-			if plain && utf8.ValidString(raw) {
-				return raw[1 : len(raw)-1], true
-			}
-			var v string
-			return v, json.Unmarshal([]byte(raw), &v) == nil
-		case c == '\\':
-			plain = false
-			s.i++
-		case c < 0x20:
-			return "", false
-		}
-	}
-	return "", false
-}
-
-// skipValue skips any one JSON value, checked by encoding/json.
-func (s *scanner) skipValue() bool {
-	s.space()
-	start, depth := s.i, 0
-	for ; s.i < len(s.b); s.i++ {
-		switch s.b[s.i] {
-		case '"':
-			if _, ok := s.str(); !ok {
-				return false
-			}
-			s.i--
-		case '{', '[':
-			depth++
-		case '}', ']':
-			if depth == 0 {
-				return json.Valid([]byte(s.b[start:s.i]))
-			}
-			depth--
-		case ',':
-			if depth == 0 {
-				return json.Valid([]byte(s.b[start:s.i]))
-			}
-		}
-	}
-	return false
-}
-
-// records reads an array of records into a Table: the first record's
-// fields, sorted, are the header, and every other record must name the
-// same fields in the same order.
-func (s *scanner) records(name string) (*Table, bool) {
-	if !s.next('[') {
-		return nil, false
-	}
-	t := &Table{File: name, Rows: [][]string{nil}, Lines: []int{1}}
-	var fields []string // in the records' order
-	var col []int       // each field's column in the header
-	for !s.next(']') {
-		if len(t.Rows) > 1 && !s.next(',') {
-			return nil, false
-		}
-		if !s.next('{') {
-			return nil, false
-		}
-		firstRecord := len(t.Rows) == 1
-		var row []string
-		if !firstRecord {
-			row = make([]string, len(fields))
-		}
-		n := 0
-		for ; !s.next('}'); n++ {
-			if n > 0 && !s.next(',') {
-				return nil, false
-			}
-			key, ok := s.str()
-			if !ok || !s.next(':') {
-				return nil, false
-			}
-			v, ok := s.cell()
-			if !ok {
-				return nil, false
-			}
-			if firstRecord {
-				fields, row = append(fields, key), append(row, v)
-				continue
-			}
-			if n >= len(fields) || key != fields[n] {
-				return nil, false
-			}
-			row[col[n]] = v
-		}
-		if firstRecord {
-			if col = columns(fields); col == nil {
-				return nil, false
-			}
-			row = sortedRow(row, col)
-			t.Rows[0] = slices.Sorted(slices.Values(fields))
-		} else if n != len(fields) {
-			return nil, false
-		}
-		t.Rows = append(t.Rows, row)
-		t.Lines = append(t.Lines, len(t.Lines)+1)
+	t = &Table{File: name, Rows: make([][]string, 0, len(a.Rows)+1), Lines: make([]int, len(a.Rows)+1)}
+	t.Rows = append(append(t.Rows, a.Fields), a.Rows...)
+	for i := range t.Lines {
+		t.Lines[i] = i + 1
 	}
 	return t, true
-}
-
-// cell reads a record's value: a string, or null as an empty cell.
-func (s *scanner) cell() (string, bool) {
-	s.space()
-	if strings.HasPrefix(s.b[s.i:], "null") {
-		s.i += len("null")
-		return "", true
-	}
-	return s.str()
-}
-
-// columns returns each field's index among the fields sorted, or nil if a
-// field appears twice.
-func columns(fields []string) []int {
-	sorted := slices.Sorted(slices.Values(fields))
-	col := make([]int, len(fields))
-	for i, f := range fields {
-		j, _ := slices.BinarySearch(sorted, f)
-		if j+1 < len(sorted) && sorted[j+1] == f {
-			return nil
-		}
-		col[i] = j
-	}
-	return col
-}
-
-// sortedRow places the first record's values in their columns.
-func sortedRow(row []string, col []int) []string {
-	out := make([]string, len(row))
-	for i, v := range row {
-		out[col[i]] = v
-	}
-	return out
 }
