@@ -54,3 +54,44 @@ func TestDemoSharedOncePerRun(t *testing.T) {
 		t.Fatalf("outside a run: built %d times, value %d; want a third build", built.Load(), got["alone"])
 	}
 }
+
+// TestEachDemoOfGeneratesWhatTheNamedRead: EachDemoOf gives fn the named
+// datasets only, with the records of the datasets they read, and generates
+// no dataset that neither they nor their sources need.
+func TestEachDemoOfGeneratesWhatTheNamedRead(t *testing.T) {
+	generated := map[string]int{}
+	series := func(name string, from ...string) *Dataset {
+		d := testSeries()
+		d.Name, d.Resource, d.DemoFrom = name, name, from
+		d.Demo = func(in DemoInput) []Row {
+			generated[name]++
+			return append([]Row{{Time: int64(len(name))}}, in.From[from0(from)]...)
+		}
+		return d
+	}
+	c := newTestCatalog(t, series("source"), series("other"), series("reader", "source"), series("unread"))
+	var given []string
+	err := c.EachDemoOf(DemoInput{}, []string{"reader"}, func(_, _ int, d *Dataset, generate func() []Row) error {
+		given = append(given, d.Name)
+		if rows := generate(); len(rows) != 2 || rows[1].Time != int64(len("source")) {
+			t.Errorf("reader: got %v, want its own record and the source's", rows)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(given) != 1 || given[0] != "reader" {
+		t.Errorf("fn was given %v, want [reader]", given)
+	}
+	if generated["source"] != 1 || generated["reader"] != 1 || generated["other"] != 0 || generated["unread"] != 0 {
+		t.Errorf("generated %v, want source and reader once, nothing else", generated)
+	}
+}
+
+func from0(from []string) string {
+	if len(from) == 0 {
+		return ""
+	}
+	return from[0]
+}

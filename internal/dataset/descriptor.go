@@ -463,6 +463,13 @@ func (c *Catalog) EachDemo(in DemoInput, fn func(k, n int, d *Dataset, generate 
 	return c.eachDemo(in, func(*Dataset) bool { return true }, fn)
 }
 
+// EachDemoOf is EachDemo for the datasets names lists: the datasets they
+// read (DemoFrom, transitively) are generated too, but not given to fn,
+// and no other.
+func (c *Catalog) EachDemoOf(in DemoInput, names []string, fn func(k, n int, d *Dataset, generate func() []Row) error) error {
+	return c.eachDemo(in, func(d *Dataset) bool { return slices.Contains(names, d.Name) }, fn)
+}
+
 // ImportSpec says how import files become records.
 type ImportSpec struct {
 	// Parse reads one file (its name tells the format) into canonical
