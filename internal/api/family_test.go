@@ -230,12 +230,16 @@ func checkPageShape(t *testing.T, h *harness, c pageShape) {
 	if len(records) == 0 {
 		t.Fatalf("%s: no records", c.path)
 	}
+	formats := map[string]*regexp.Regexp{} // compiled once, not a record each
+	for field, format := range c.formats {
+		formats[field] = regexp.MustCompile(format)
+	}
 	for i, rec := range records {
 		if !slices.Equal(rec.keys, c.fields) {
 			t.Fatalf("%s (%s) record %d: fields %v, want %v", c.path, c.page, i, rec.keys, c.fields)
 		}
-		for field, format := range c.formats {
-			if v, ok := rec.values[field].(string); !ok || !regexp.MustCompile(format).MatchString(v) {
+		for field, format := range formats {
+			if v, ok := rec.values[field].(string); !ok || !format.MatchString(v) {
 				t.Fatalf("%s record %d: %s = %#v, want a string matching %s", c.path, i, field, rec.values[field], format)
 			}
 		}
