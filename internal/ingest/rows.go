@@ -66,9 +66,9 @@ type tableReader struct {
 	name string // the file's
 	t    *Table
 	cols []column
-	head int            // the header's row
-	idx  map[string]int // column index by header name
-	xlsx bool           // cells may hold Excel dates and E notation
+	head int   // the header's row
+	at   []int // each of cols' column in the table, -1 when the file lacks it
+	xlsx bool  // cells may hold Excel dates and E notation
 }
 
 // newTableReader reads the table and finds its header.
@@ -98,7 +98,18 @@ func newTableReader(c *dataset.Catalog, d *dataset.Dataset, name string, r io.Re
 	if f, err := FormatOf(name); err == nil && f == XLSX {
 		xlsx = true
 	}
-	return &tableReader{c: c, d: d, lay: c.Layout(d), name: name, t: t, cols: cols, head: head, idx: idx, xlsx: xlsx}, nil
+	// Each column's place, found once rather than by name in every row.
+	at := make([]int, len(cols))
+	for k, col := range cols {
+		at[k] = -1
+		for _, n := range col.names {
+			if j, ok := idx[n]; ok {
+				at[k] = j
+				break
+			}
+		}
+	}
+	return &tableReader{c: c, d: d, lay: c.Layout(d), name: name, t: t, cols: cols, head: head, at: at, xlsx: xlsx}, nil
 }
 
 // readAll reads every row below the header, skipping blank ones, and
@@ -138,8 +149,8 @@ type rowCells struct {
 // row reads table row i into a canonical record.
 func (tr *tableReader) row(i int) (dataset.Row, error) {
 	rc := rowCells{row: dataset.Row{Text: make([]string, tr.lay.NText), Num: make([]float64, tr.lay.NNum)}}
-	for _, col := range tr.cols {
-		if err := tr.cell(i, col, &rc); err != nil {
+	for k := range tr.cols {
+		if err := tr.cell(i, k, &rc); err != nil {
 			return dataset.Row{}, err
 		}
 	}
@@ -161,19 +172,11 @@ func (tr *tableReader) row(i int) (dataset.Row, error) {
 	return row, nil
 }
 
-// value returns row i's cell in col's column, "" when the file lacks it.
-func (tr *tableReader) value(i int, col column) string {
-	for _, n := range col.names {
-		if j, ok := tr.idx[n]; ok {
-			return tr.t.Cell(i, j)
-		}
-	}
-	return ""
-}
-
-// cell reads row i's cell in col's column into rc.
-func (tr *tableReader) cell(i int, col column, rc *rowCells) error {
-	v := tr.value(i, col)
+// cell reads row i's cell in column k of cols into rc ("" when the file
+// lacks the column).
+func (tr *tableReader) cell(i, k int, rc *rowCells) error {
+	col := tr.cols[k]
+	v := tr.t.Cell(i, tr.at[k])
 	f := col.field
 	switch {
 	case col.isOffset:
