@@ -4,16 +4,12 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"slices"
 	"sync"
 	"testing"
 	"time"
-
-	"github.com/klauspost/compress/gzip"
-	"github.com/klauspost/compress/zstd"
 
 	"github.com/energyapi/energyapi/internal/api"
 	"github.com/energyapi/energyapi/internal/api/apitest"
@@ -46,29 +42,9 @@ func (h *harness) wire(tb testing.TB, check bool, method, path string, headers .
 // decoded returns r's body decoded from its Content-Encoding.
 func decoded(tb testing.TB, r response) []byte {
 	tb.Helper()
-	var rd io.Reader
-	switch ce := r.header.Get("Content-Encoding"); ce {
-	case "":
-		return r.body
-	case "gzip":
-		gr, err := gzip.NewReader(bytes.NewReader(r.body))
-		if err != nil {
-			tb.Fatalf("gzip: %v", err)
-		}
-		rd = gr
-	case "zstd":
-		zr, err := zstd.NewReader(bytes.NewReader(r.body))
-		if err != nil {
-			tb.Fatalf("zstd: %v", err)
-		}
-		defer zr.Close()
-		rd = zr
-	default:
-		tb.Fatalf("Content-Encoding %q", ce)
-	}
-	b, err := io.ReadAll(rd)
+	b, err := apitest.DecodeContent(r.header.Get("Content-Encoding"), r.body)
 	if err != nil {
-		tb.Fatalf("%s: %v", r.header.Get("Content-Encoding"), err)
+		tb.Fatalf("Content-Encoding %q: %v", r.header.Get("Content-Encoding"), err)
 	}
 	return b
 }
