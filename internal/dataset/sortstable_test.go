@@ -1,0 +1,42 @@
+package dataset
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+// TestSortStableAsAStableSort: sortStable orders rows as a stable sort by
+// Layout.compare does, rows that compare equal kept in the order they
+// came, over two order fields (the second sorted first) whose values
+// include a prefix of another and bytes above ASCII; it never reorders
+// its argument, and returns rows already in order as they are.
+func TestSortStableAsAStableSort(t *testing.T) {
+	t.Parallel()
+	l := &Layout{NText: 3, NNum: 1, order: []int{2, 0}}
+	values := []string{"", "A", "AB", "B", "Nord", "Sud", "Été", "a"}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for round := range 50 {
+		rows := make([]Row, 1+rng.IntN(400))
+		for i := range rows {
+			rows[i] = Row{
+				Time: int64(rng.IntN(6)) * 900,
+				Text: []string{values[rng.IntN(len(values))], "x", values[rng.IntN(3+round%5)]},
+				Num:  []float64{float64(i)}, // which row it was: ties must keep their order
+			}
+		}
+		before := slices.Clone(rows)
+		want := slices.Clone(rows)
+		slices.SortStableFunc(want, l.compare)
+		got := sortStable(l, rows)
+		if !slices.EqualFunc(got, want, sameRow) {
+			t.Fatalf("round %d: sortStable differs from a stable sort", round)
+		}
+		if !slices.EqualFunc(rows, before, sameRow) {
+			t.Fatalf("round %d: sortStable reordered its argument", round)
+		}
+		if again := sortStable(l, got); &again[0] != &got[0] {
+			t.Fatalf("round %d: rows in order were copied", round)
+		}
+	}
+}
