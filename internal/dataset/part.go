@@ -3,9 +3,11 @@ package dataset
 import (
 	"bytes"
 	"cmp"
+	"encoding/binary"
 	"encoding/gob"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"maps"
 	"math"
 	"slices"
@@ -337,6 +339,20 @@ func (l *Layout) keyOf(g Grain, r Row) string {
 		b = append(b, r.Text[t]...)
 	}
 	return string(b)
+}
+
+// keyHash returns a hash of a record's natural key, as keyOf writes it.
+func (l *Layout) keyHash(seed maphash.Seed, g Grain, r Row) uint64 {
+	var h maphash.Hash
+	h.SetSeed(seed)
+	var b [8]byte
+	binary.LittleEndian.PutUint64(b[:], uint64(Bucket(g, r.Time)))
+	h.Write(b[:])
+	for _, t := range l.key {
+		h.WriteByte(0)
+		h.WriteString(r.Text[t])
+	}
+	return h.Sum64()
 }
 
 // sameRow reports whether a and b hold the same values (NaN equals NaN).

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"slices"
 	"time"
 
@@ -284,25 +285,62 @@ func (g *importGroup) add(id string, run []Row) {
 //
 // Duplicates are looked for part by part (a key belongs to one part): one
 // set of keys the size of a part, not of the import, keeps a
-// two-million-row import from holding two million keys at once.
+// two-million-row import from holding two million keys at once. The set
+// holds a hash of each key rather than the key written out (a string a
+// record was most of the check's cost); two records whose hashes match
+// are compared by their keys, and a part where two different keys share
+// a hash is checked again by the keys themselves.
 func (im *importPlan) checkDuplicates() error {
 	most := 0
 	for _, ref := range im.refs {
 		most = max(most, len(im.groups[ref.Dataset].byPart[ref.ID]))
 	}
-	seen := make(map[string]bool, most)
+	seen := make(map[uint64]int, most) // a key's hash: the first record with it
+	seed := maphash.MakeSeed()
 	for _, ref := range im.refs {
 		g := im.groups[ref.Dataset]
 		clear(seen)
-		for _, r := range g.byPart[ref.ID] {
-			k := g.l.keyOf(g.d.Grain, r)
-			if seen[k] {
-				return energy.Errorf(energy.Invalid, "%s: the record %s appears twice", g.d.Name, g.d.DescribeKey(r))
-			}
-			seen[k] = true
+		hash := func(r Row) uint64 { return g.l.keyHash(seed, g.d.Grain, r) }
+		if err := checkPart(g, g.byPart[ref.ID], seen, hash); err != nil {
+			return err
 		}
 	}
 	return nil
+}
+
+// checkPart is checkDuplicates for one part's rows, seen empty, by the
+// hashes of their keys.
+func checkPart(g *importGroup, rows []Row, seen map[uint64]int, hash func(Row) uint64) error {
+	for i, r := range rows {
+		h := hash(r)
+		j, ok := seen[h]
+		if !ok {
+			seen[h] = i
+			continue
+		}
+		if g.l.keyOf(g.d.Grain, rows[j]) == g.l.keyOf(g.d.Grain, r) {
+			return duplicate(g.d, r)
+		}
+		return checkKeys(g, rows) // two keys share a hash
+	}
+	return nil
+}
+
+// checkKeys is checkDuplicates for one part's rows, by their keys.
+func checkKeys(g *importGroup, rows []Row) error {
+	seen := make(map[string]bool, len(rows))
+	for _, r := range rows {
+		k := g.l.keyOf(g.d.Grain, r)
+		if seen[k] {
+			return duplicate(g.d, r)
+		}
+		seen[k] = true
+	}
+	return nil
+}
+
+func duplicate(d *Dataset, r Row) error {
+	return energy.Errorf(energy.Invalid, "%s: the record %s appears twice", d.Name, d.DescribeKey(r))
 }
 
 // merge is the import's MergeFunc: it merges each part's records with the
