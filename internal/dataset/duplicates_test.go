@@ -2,6 +2,7 @@ package dataset
 
 import (
 	"context"
+	"hash/maphash"
 	"strings"
 	"testing"
 	"time"
@@ -38,5 +39,15 @@ func TestImportRefusesARecordTwice(t *testing.T) {
 	}
 	if err := checkPart(g, twice, map[uint64]int{}, collide); energy.ErrorCode(err) != energy.Invalid {
 		t.Errorf("a record twice, keys sharing a hash: got %v, want Invalid", err)
+	}
+	// Of two keys each given twice, the first repeated in the rows' order is named.
+	south, north := row("2024-03-01 12:00", "South", 5), row("2024-03-01 13:00", "North", 6)
+	two := []Row{north, south, south, north}
+	seed := maphash.MakeSeed()
+	for name, hash := range map[string]func(Row) uint64{"by hash": func(r Row) uint64 { return g.l.keyHash(seed, d.Grain, r) }, "colliding": collide} {
+		err := checkPart(g, two, map[uint64]int{}, hash)
+		if want := d.DescribeKey(south); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: got %v, want the record %s named", name, err, want)
+		}
 	}
 }
