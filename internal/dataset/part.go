@@ -254,7 +254,8 @@ func BuildPart(l *Layout, id string, rows []Row) *Part {
 // sortStable returns rows sorted as l orders records, rows that compare
 // equal in the order they came: rows itself when they are in order already
 // (a part's rows are read in order, and many generators make them so),
-// else a sorted copy: rows itself is never reordered.
+// else a sorted copy: rows itself is never reordered. Rows in two runs,
+// each in order, are merged.
 //
 // The copy is made from an order of the rows' indices, found by a sort
 // that is not stable but breaks ties by index, of keys that hold each
@@ -262,8 +263,17 @@ func BuildPart(l *Layout, id string, rows []Row) *Part {
 // rather than their text: sorting was a fifth of what writing the demo
 // cost.
 func sortStable(l *Layout, rows []Row) []Row {
-	if slices.IsSortedFunc(rows, l.compare) {
+	p := 1 // rows[:p] are in order
+	for p < len(rows) && l.compare(rows[p-1], rows[p]) <= 0 {
+		p++
+	}
+	switch {
+	case p >= len(rows):
 		return rows
+	case slices.IsSortedFunc(rows[p:], l.compare):
+		// Two runs in order (a stored part and the records an import
+		// adds to it): merged, not sorted.
+		return mergeRuns(l, rows[:p], rows[p:])
 	}
 	sorted := make([]Row, len(rows))
 	if ranks := orderRanks(l, rows); ranks != nil {
@@ -291,6 +301,20 @@ func sortStable(l *Layout, rows []Row) []Row {
 		sorted[i] = rows[j]
 	}
 	return sorted
+}
+
+// mergeRuns returns the rows of a and b, each in order, in order: of rows
+// that compare equal, a's first, as a stable sort of a then b has them.
+func mergeRuns(l *Layout, a, b []Row) []Row {
+	out := make([]Row, 0, len(a)+len(b))
+	for len(a) > 0 && len(b) > 0 {
+		if l.compare(b[0], a[0]) < 0 {
+			out, b = append(out, b[0]), b[1:]
+		} else {
+			out, a = append(out, a[0]), a[1:]
+		}
+	}
+	return append(append(out, a...), b...)
 }
 
 // sortKey is what sortStable orders a record by: its moment, the rank of
