@@ -142,13 +142,7 @@ type validatorOnce struct {
 }
 
 func (c *validatorCache) forCatalog(cat *dataset.Catalog) (*Validator, error) {
-	c.mu.Lock()
-	e := c.byCatalog[cat]
-	if e == nil {
-		e = &validatorOnce{}
-		c.byCatalog[cat] = e
-	}
-	c.mu.Unlock()
+	e := entry(&c.mu, c.byCatalog, cat)
 	e.once.Do(func() {
 		y, err := api.OpenAPIDocument(cat)
 		if err != nil {
@@ -161,15 +155,21 @@ func (c *validatorCache) forCatalog(cat *dataset.Catalog) (*Validator, error) {
 }
 
 func (c *validatorCache) get(y string) (*Validator, error) {
-	c.mu.Lock()
-	e := c.byDoc[y]
-	if e == nil {
-		e = &validatorOnce{}
-		c.byDoc[y] = e
-	}
-	c.mu.Unlock()
+	e := entry(&c.mu, c.byDoc, y)
 	e.once.Do(func() { e.v, e.err = newValidator([]byte(y)) })
 	return e.v, e.err
+}
+
+// entry returns m's entry for k, made on the first call, under mu.
+func entry[K comparable](mu *sync.Mutex, m map[K]*validatorOnce, k K) *validatorOnce {
+	mu.Lock()
+	defer mu.Unlock()
+	e := m[k]
+	if e == nil {
+		e = &validatorOnce{}
+		m[k] = e
+	}
+	return e
 }
 
 func newValidator(y []byte) (*Validator, error) {
