@@ -1,6 +1,7 @@
 package dataset
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -44,5 +45,31 @@ func TestSortStableAsAStableSort(t *testing.T) {
 		if again := sortStable(l, got); &again[0] != &got[0] {
 			t.Fatalf("round %d: rows in order were copied", round)
 		}
+	}
+}
+
+// TestSortStableOfManyOrderFields: when the order fields take too many
+// values for one rank to order them (eight fields of 850 values each),
+// sortStable compares their text instead, and still sorts as a stable
+// sort does.
+func TestSortStableOfManyOrderFields(t *testing.T) {
+	t.Parallel()
+	l := &Layout{NText: 8, NNum: 1, order: []int{7, 6, 5, 4, 3, 2, 1, 0}}
+	rng := rand.New(rand.NewPCG(3, 4))
+	rows := make([]Row, 1700)
+	for i, p := range rng.Perm(len(rows)) {
+		text := make([]string, 8)
+		for f := range text {
+			text[f] = fmt.Sprint(p / 2 * (f + 1)) // two rows of each: ties
+		}
+		rows[i] = Row{Time: 900, Text: text, Num: []float64{float64(i)}}
+	}
+	if orderRanks(l, rows) != nil {
+		t.Fatal("the ranks of eight fields of 850 values fit: the test does not reach the text compare")
+	}
+	want := slices.Clone(rows)
+	slices.SortStableFunc(want, l.compare)
+	if got := sortStable(l, rows); !slices.EqualFunc(got, want, sameRow) {
+		t.Error("sortStable differs from a stable sort")
 	}
 }
