@@ -261,7 +261,8 @@ func BuildPart(l *Layout, id string, rows []Row) *Part {
 // that is not stable but breaks ties by index, of keys that hold each
 // row's moment and one number that ranks its order fields (orderRanks)
 // rather than their text: sorting was a fifth of what writing the demo
-// cost.
+// cost. When the moments are in order already, only each moment's rows
+// are ordered (sortWithinMoments).
 func sortStable(l *Layout, rows []Row) []Row {
 	p := 1 // rows[:p] are in order
 	for p < len(rows) && l.compare(rows[p-1], rows[p]) <= 0 {
@@ -275,8 +276,12 @@ func sortStable(l *Layout, rows []Row) []Row {
 		// adds to it): merged, not sorted.
 		return mergeRuns(l, rows[:p], rows[p:])
 	}
+	ranks := orderRanks(l, rows)
+	if ranks != nil && timesInOrder(rows) {
+		return sortWithinMoments(rows, ranks)
+	}
 	sorted := make([]Row, len(rows))
-	if ranks := orderRanks(l, rows); ranks != nil {
+	if ranks != nil {
 		// The keys sorted hold all a comparison reads, side by side.
 		keys := make([]sortKey, len(rows))
 		for i, r := range rows {
@@ -315,6 +320,43 @@ func mergeRuns(l *Layout, a, b []Row) []Row {
 		}
 	}
 	return append(append(out, a...), b...)
+}
+
+// timesInOrder reports whether rows' moments never go back, as generated
+// series most often come: moment after moment, every series at each.
+func timesInOrder(rows []Row) bool {
+	for i := 1; i < len(rows); i++ {
+		if rows[i].Time < rows[i-1].Time {
+			return false
+		}
+	}
+	return true
+}
+
+// sortWithinMoments returns rows, whose moments are in order, sorted
+// stably by ranks within each moment. The rows of one moment most often
+// come in the order of the moment before (a generator's loop over its
+// series): that moment's order is used again without a sort.
+func sortWithinMoments(rows []Row, ranks []uint64) []Row {
+	sorted := make([]Row, 0, len(rows))
+	var order []int      // the order of the last moment sorted, by index within it
+	var orderOf []uint64 // that moment's ranks, as they came
+	for start, end := 0, 0; start < len(rows); start = end {
+		for end = start + 1; end < len(rows) && rows[end].Time == rows[start].Time; end++ {
+		}
+		if g := ranks[start:end]; !slices.Equal(g, orderOf) {
+			order = order[:0]
+			for i := range g {
+				order = append(order, i)
+			}
+			slices.SortFunc(order, func(a, b int) int { return cmp.Or(cmp.Compare(g[a], g[b]), cmp.Compare(a, b)) })
+			orderOf = g
+		}
+		for _, i := range order {
+			sorted = append(sorted, rows[start+i])
+		}
+	}
+	return sorted
 }
 
 // sortKey is what sortStable orders a record by: its moment, the rank of

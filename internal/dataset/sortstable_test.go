@@ -73,3 +73,34 @@ func TestSortStableOfManyOrderFields(t *testing.T) {
 		t.Error("sortStable differs from a stable sort")
 	}
 }
+
+// TestSortStableWithinMoments: rows whose moments are in order but whose
+// series come in another order at each moment (as generators make them),
+// the same order at most moments and another at some, ties included, are
+// sorted as a stable sort does.
+func TestSortStableWithinMoments(t *testing.T) {
+	t.Parallel()
+	l := &Layout{NText: 2, NNum: 1, order: []int{1, 0}}
+	series := [][]string{{"Sud", "B"}, {"Nord", "B"}, {"Nord", "A"}, {"Centro", "A"}, {"Nord", "B"}}
+	rng := rand.New(rand.NewPCG(5, 6))
+	var rows []Row
+	for moment := range 40 {
+		at := series
+		if rng.IntN(4) == 0 { // another order at this moment, or fewer series
+			at = slices.Clone(series)
+			rng.Shuffle(len(at), func(i, j int) { at[i], at[j] = at[j], at[i] })
+			at = at[:1+rng.IntN(len(at))]
+		}
+		for _, s := range at {
+			rows = append(rows, Row{Time: int64(moment) * 3600, Text: slices.Clone(s), Num: []float64{float64(len(rows))}})
+		}
+	}
+	if ranks := orderRanks(l, rows); ranks == nil || !timesInOrder(rows) {
+		t.Fatal("the rows do not reach the sort within moments")
+	}
+	want := slices.Clone(rows)
+	slices.SortStableFunc(want, l.compare)
+	if got := sortStable(l, rows); !slices.EqualFunc(got, want, sameRow) {
+		t.Error("sortStable differs from a stable sort")
+	}
+}
