@@ -32,7 +32,7 @@ func (h *harness) raw(tb testing.TB, method, path string, headers ...string) res
 // wire is raw, checked against the OpenAPI document if check is set.
 func (h *harness) wire(tb testing.TB, check bool, method, path string, headers ...string) response {
 	tb.Helper()
-	var rt http.RoundTripper = &http.Transport{DisableCompression: true}
+	var rt http.RoundTripper = h.plain
 	if check && method != http.MethodHead { // the document lists GET only; the server answers HEAD alike
 		rt = h.contract.Transport(tb, rt)
 	}

@@ -20,12 +20,25 @@ type harness struct {
 	logBuf *apitest.Buffer
 	// contract checks every exchange against the OpenAPI document.
 	contract *apitest.Validator
+	// plain is the transport of client: one per harness, so that its
+	// connections are kept between requests and closed with the test.
+	plain *http.Transport
 }
 
 // client returns an HTTP client that reports to tb every request and answer
 // that does not match the OpenAPI document.
 func (h *harness) client(tb testing.TB) *http.Client {
-	return &http.Client{Transport: h.contract.Transport(tb, nil)}
+	return &http.Client{Transport: h.contract.Transport(tb, h.plain)}
+}
+
+// plainTransport returns a transport that asks for no content coding
+// unless the request does: Go's default asks for gzip and decodes it
+// unseen, which had the server compress, and the test decode, every answer
+// of the package (compression has tests of its own, over every dataset).
+func plainTransport() *http.Transport {
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	t.DisableCompression = true
+	return t
 }
 
 const (
@@ -41,7 +54,8 @@ func newHarness(tb testing.TB, data apitest.Rows) *harness {
 // newHarnessWith starts the harness on o, whose clock and log it sets.
 func newHarnessWith(tb testing.TB, o apitest.Options) *harness {
 	tb.Helper()
-	h := &harness{clock: apitest.NewClock(time.Now()), logBuf: &apitest.Buffer{}, contract: apitest.NewValidator(tb)}
+	h := &harness{clock: apitest.NewClock(time.Now()), logBuf: &apitest.Buffer{}, contract: apitest.NewValidator(tb), plain: plainTransport()}
+	tb.Cleanup(h.plain.CloseIdleConnections)
 	o.Now, o.Log = h.clock.Now, h.logBuf
 	h.srv = apitest.NewServer(tb, o)
 	h.token = h.obtainToken(tb)
