@@ -115,8 +115,8 @@ func (c *Catalog) eachDemoIn(in DemoInput, p DemoPeriod, want func(*Dataset) boo
 			return fn(d, generate)
 		}
 		return fn(d, func() []Row {
-			id := p.String()
-			return slices.DeleteFunc(slices.Clone(generate()), func(r Row) bool { return PartID(d.Grain, r.Time) != id })
+			id, ids := p.String(), partIDs{grain: d.Grain}
+			return slices.DeleteFunc(slices.Clone(generate()), func(r Row) bool { return ids.of(r.Time) != id })
 		})
 	})
 }

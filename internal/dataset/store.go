@@ -249,12 +249,12 @@ func groupBatches(c *Catalog, batches []Batch) (*importPlan, error) {
 // later row of the same part copies it, rather than copying every row.
 func (im *importPlan) addRows(g *importGroup, rows []Row) error {
 	d, l := g.d, g.l
-	start, runID := 0, ""
+	start, runID, ids := 0, "", partIDs{grain: d.Grain}
 	for i, r := range rows {
 		if len(r.Text) != l.NText || len(r.Num) != l.NNum {
 			return fmt.Errorf("import %s: a row has %d text and %d number values, want %d and %d", d.Name, len(r.Text), len(r.Num), l.NText, l.NNum)
 		}
-		id := PartID(d.Grain, r.Time)
+		id := ids.of(r.Time)
 		if i > 0 && id == runID {
 			continue
 		}
