@@ -3,6 +3,8 @@ package dataset
 import (
 	"context"
 	"hash/maphash"
+	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -49,5 +51,65 @@ func TestImportRefusesARecordTwice(t *testing.T) {
 		if want := d.DescribeKey(south); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: got %v, want the record %s named", name, err, want)
 		}
+	}
+}
+
+// TestDuplicatesFoundMomentByMoment: rows in time order are checked moment
+// by moment, a moment holding the key fields of the one before skipped;
+// over random hourly and daily series (several hours of a day are one
+// daily moment), whose moments mostly repeat the series before, sometimes
+// in another order, with fewer, or with one twice (as many or one more),
+// the check finds a
+// repeated key exactly when the check of every row's hash does, and names
+// the same record.
+func TestDuplicatesFoundMomentByMoment(t *testing.T) {
+	t.Parallel()
+	hourly := testSeries()
+	daily := testSeries()
+	daily.Grain = Day
+	c := newTestCatalog(t, hourly)
+	seed := maphash.MakeSeed()
+	rng := rand.New(rand.NewPCG(9, 10))
+	zones := []string{"North", "South", "Sicily", "Centre-North"}
+	found := 0
+	for round := range 400 {
+		g := &importGroup{d: hourly, l: c.Layout(hourly)}
+		if round%2 == 1 {
+			g.d = daily
+		}
+		var rows []Row
+		series := zones[:2+rng.IntN(3)]
+		for hour := range 30 {
+			at := zones
+			switch rng.IntN(80) {
+			case 0: // another order
+				at = slices.Clone(series)
+				rng.Shuffle(len(at), func(i, j int) { at[i], at[j] = at[j], at[i] })
+			case 1: // a series twice
+				at = append(slices.Clone(series), series[rng.IntN(len(series))])
+			case 2: // one fewer
+				at = series[1:]
+			case 3: // as many, one of them twice
+				at = slices.Clone(series)
+				at[0] = series[1]
+			default:
+				at = series
+			}
+			for _, z := range at {
+				rows = append(rows, Row{Time: rome("2024-03-01 00:00") + int64(hour)*3600, Text: []string{z}, Num: []float64{float64(len(rows)), 0}})
+			}
+		}
+		hash := func(r Row) uint64 { return g.l.keyHash(seed, g.d.Grain, r) }
+		got := checkPart(g, rows, map[uint64]int{}, hash)
+		want := checkHashes(g, rows, map[uint64]int{}, hash)
+		if (got == nil) != (want == nil) || got != nil && got.Error() != want.Error() {
+			t.Fatalf("round %d (grain %d): moment by moment %v, by every hash %v", round, g.d.Grain, got, want)
+		}
+		if got != nil && g.d == hourly {
+			found++
+		}
+	}
+	if found < 20 || found > 180 {
+		t.Fatalf("%d of 200 hourly rounds held a key twice: the rounds do not test both answers", found)
 	}
 }

@@ -444,6 +444,22 @@ func (l *Layout) keyOf(g Grain, r Row) string {
 	return string(b)
 }
 
+// sameKeyFields reports whether a and b hold the same key fields, row
+// after row (their moments aside).
+func (l *Layout) sameKeyFields(a, b []Row) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		for _, t := range l.key {
+			if a[i].Text[t] != b[i].Text[t] {
+				return false
+			}
+		}
+	}
+	return true
+}
+
 // keyHash returns a hash of a record's natural key, as keyOf writes it.
 func (l *Layout) keyHash(seed maphash.Seed, g Grain, r Row) uint64 {
 	var h maphash.Hash

@@ -311,6 +311,46 @@ func (im *importPlan) checkDuplicates() error {
 // checkPart is checkDuplicates for one part's rows, seen empty, by the
 // hashes of their keys.
 func checkPart(g *importGroup, rows []Row, seen map[uint64]int, hash func(Row) uint64) error {
+	if ok, err := checkMoments(g, rows, hash); ok {
+		return err
+	}
+	return checkHashes(g, rows, seen, hash)
+}
+
+// checkMoments is checkPart for rows in time order, as generators and
+// files most often come, moment by moment (by the bucket of the dataset's
+// grain that a key holds: rows of two moments never share a key). A
+// moment whose rows hold the key fields of the moment before, in the same
+// order, holds no key twice, as that one did not, and is not looked at
+// again: most moments of a generated series. ok is false, and nothing is
+// checked, when the rows are not in time order.
+func checkMoments(g *importGroup, rows []Row, hash func(Row) uint64) (ok bool, err error) {
+	if !timesInOrder(rows) {
+		return false, nil
+	}
+	var last []Row // the moment checked last
+	var seen map[uint64]int
+	for start, end := 0, 0; start < len(rows); start = end {
+		bucket := Bucket(g.d.Grain, rows[start].Time)
+		for end = start + 1; end < len(rows) && (rows[end].Time == rows[end-1].Time || Bucket(g.d.Grain, rows[end].Time) == bucket); end++ {
+		}
+		moment := rows[start:end]
+		if !g.l.sameKeyFields(moment, last) {
+			if seen == nil {
+				seen = make(map[uint64]int, len(moment))
+			}
+			clear(seen)
+			if err := checkHashes(g, moment, seen, hash); err != nil {
+				return true, err
+			}
+		}
+		last = moment
+	}
+	return true, nil
+}
+
+// checkHashes is checkPart by the hashes of every row's key.
+func checkHashes(g *importGroup, rows []Row, seen map[uint64]int, hash func(Row) uint64) error {
 	for i, r := range rows {
 		h := hash(r)
 		j, ok := seen[h]
