@@ -11,6 +11,7 @@ import (
 	"maps"
 	"math"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -512,11 +513,14 @@ func Merge(l *Layout, g Grain, id string, old *Part, rows []Row, at int64) (p *P
 		p, err = buildMerged(l, id, all)
 		return p, st, err == nil, err
 	}
-	stored := make(map[string]int, old.Len()+len(rows))
+	first, last := old.overlap(g, rows)
+	stored := make(map[string]int, last-first+len(rows))
 	all := make([]Row, 0, old.Len()+len(rows))
 	for i := range old.Len() {
 		r := old.Row(i)
-		stored[l.keyOf(g, r)] = len(all)
+		if i >= first && i < last {
+			stored[l.keyOf(g, r)] = len(all)
+		}
 		all = append(all, r)
 	}
 	for _, r := range rows {
@@ -547,6 +551,31 @@ func Merge(l *Layout, g Grain, id string, old *Part, rows []Row, at int64) (p *P
 	}
 	p, err = buildMerged(l, id, all)
 	return p, st, err == nil, err
+}
+
+// overlap returns the records [first, last) of p that may share a key
+// with one of rows: those in the span of the rows' buckets, as a key holds
+// its bucket. A part's records are in time order, so they are found by
+// search, and Merge keys them alone: an import that adds days to a month
+// (a mirror's fill, day after day) keys none of those stored.
+func (p *Part) overlap(g Grain, rows []Row) (first, last int) {
+	n := p.Len()
+	if len(rows) == 0 {
+		return 0, 0
+	}
+	for i := 1; i < n; i++ {
+		if p.Time(i) < p.Time(i-1) { // not in order: every record
+			return 0, n
+		}
+	}
+	lo, hi := rows[0].Time, rows[0].Time
+	for _, r := range rows {
+		lo, hi = min(lo, r.Time), max(hi, r.Time)
+	}
+	lo, hi = Bucket(g, lo), Bucket(g, hi) // Bucket keeps the order of moments
+	first = sort.Search(n, func(i int) bool { return Bucket(g, p.Time(i)) >= lo })
+	last = sort.Search(n, func(i int) bool { return Bucket(g, p.Time(i)) > hi })
+	return first, last
 }
 
 // inserted is r as Merge inserts it: published at the import's time at
