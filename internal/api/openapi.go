@@ -29,26 +29,32 @@ var openapiYAML string
 // traffic against it.
 func OpenAPIDocument(c *dataset.Catalog) ([]byte, error) { return buildOpenAPI(openapiYAML, c) }
 
-// openapiDoc is the document in both encodings, each with its compressed
-// forms as made, and their entity tags.
+// openapiDoc is the document in one encoding, with its compressed forms
+// as made, and its entity tag.
 type openapiDoc struct {
-	yaml, json         *coding.Forms
-	yamlETag, jsonETag string
-	err                error // the conversion failed; tests rule that out
+	forms *coding.Forms
+	etag  string
+	err   error // the conversion failed; tests rule that out
 }
 
-// newOpenAPIDoc builds the document and converts it to JSON once, when the
-// server is built, rather than per request.
-func newOpenAPIDoc(c *dataset.Catalog) *openapiDoc {
-	y, err := OpenAPIDocument(c)
+// newOpenAPIDoc builds the document in YAML, or in JSON, once, when it is
+// first asked for, rather than per request. The JSON is written from the
+// document's nodes, not from its YAML parsed again: each encoding costs
+// its own writing alone.
+func newOpenAPIDoc(c *dataset.Catalog, asJSON bool) *openapiDoc {
+	root, err := openAPINode(openapiYAML, c)
 	if err != nil {
 		return &openapiDoc{err: err}
 	}
-	j, err := yamlToJSON(y)
-	if err != nil {
-		return &openapiDoc{err: fmt.Errorf("openapi.yaml: %w", err)}
+	write := marshalOpenAPI
+	if asJSON {
+		write = nodeToJSON
 	}
-	return &openapiDoc{yaml: coding.NewForms(y), json: coding.NewForms(j), yamlETag: etag(y), jsonETag: etag(j)}
+	b, err := write(root)
+	if err != nil {
+		return &openapiDoc{err: err}
+	}
+	return &openapiDoc{forms: coding.NewForms(b), etag: etag(b)}
 }
 
 func etag(b []byte) string {
@@ -61,21 +67,17 @@ func etag(b []byte) string {
 // the description is public, and CORS is open so that browser-based editors
 // and viewers can load it by URL. A document that failed to convert is
 // answered 500 rather than stopping a server whose data endpoints work.
-func handleOpenAPI(log *slog.Logger, z *coding.Compressor, docOf func() *openapiDoc, asJSON bool) http.Handler {
+func handleOpenAPI(log *slog.Logger, z *coding.Compressor, docOf func() *openapiDoc, ctype string) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		doc := docOf()
 		if doc.err != nil {
 			writeError(w, r, log, doc.err)
 			return
 		}
-		forms, tag, ctype := doc.yaml, doc.yamlETag, "application/yaml"
-		if asJSON {
-			forms, tag, ctype = doc.json, doc.jsonETag, "application/json"
-		}
-		body, k := z.Pick(r, forms)
+		body, k := z.Pick(r, doc.forms)
 		h := w.Header()
 		h.Set("Content-Type", ctype)
-		h.Set("ETag", k.Tag(tag))
+		h.Set("ETag", k.Tag(doc.etag))
 		z.SetHeaders(h, k)
 		h.Set("Cache-Control", "public, max-age=300")
 		h.Set("Access-Control-Allow-Origin", "*")
@@ -84,20 +86,16 @@ func handleOpenAPI(log *slog.Logger, z *coding.Compressor, docOf func() *openapi
 	})
 }
 
-// yamlToJSON converts a YAML document to indented JSON, keeping the order of
-// mapping keys so that the JSON reads like the YAML it came from.
-func yamlToJSON(y []byte) ([]byte, error) {
-	var root yaml.Node
-	if err := yaml.Unmarshal(y, &root); err != nil {
-		return nil, err
-	}
+// nodeToJSON writes a YAML document's nodes as indented JSON, keeping the
+// order of mapping keys so that the JSON reads like the YAML.
+func nodeToJSON(root *yaml.Node) ([]byte, error) {
 	var buf bytes.Buffer
-	if err := writeJSONNode(&buf, &root); err != nil {
-		return nil, err
+	if err := writeJSONNode(&buf, root); err != nil {
+		return nil, fmt.Errorf("openapi: %w", err)
 	}
 	var out bytes.Buffer
 	if err := json.Indent(&out, buf.Bytes(), "", "  "); err != nil {
-		return nil, err
+		return nil, fmt.Errorf("openapi: %w", err)
 	}
 	out.WriteByte('\n')
 	return out.Bytes(), nil

@@ -79,6 +79,24 @@ func insertAt(n *yaml.Node, before, key string, v *yaml.Node) {
 // buildOpenAPI returns the whole document: openapi.yaml with a path and two
 // schemas per dataset of c.
 func buildOpenAPI(static string, c *dataset.Catalog) ([]byte, error) {
+	root, err := openAPINode(static, c)
+	if err != nil {
+		return nil, err
+	}
+	return marshalOpenAPI(root)
+}
+
+// marshalOpenAPI writes the document's nodes as YAML.
+func marshalOpenAPI(root *yaml.Node) ([]byte, error) {
+	out, err := yaml.Marshal(root)
+	if err != nil {
+		return nil, fmt.Errorf("openapi: %w", err)
+	}
+	return out, nil
+}
+
+// openAPINode is buildOpenAPI's document as nodes.
+func openAPINode(static string, c *dataset.Catalog) (*yaml.Node, error) {
 	var root yaml.Node
 	if err := yaml.Unmarshal([]byte(static), &root); err != nil {
 		return nil, fmt.Errorf("openapi.yaml: %w", err)
@@ -107,11 +125,7 @@ func buildOpenAPI(static string, c *dataset.Catalog) ([]byte, error) {
 			schemas.Content = append(schemas.Content, ystr(vname+"Response"), responseSchema(vd, vname), ystr(vname+"Record"), recordSchema(vd))
 		}
 	}
-	out, err := yaml.Marshal(&root)
-	if err != nil {
-		return nil, fmt.Errorf("openapi: %w", err)
-	}
-	return out, nil
+	return &root, nil
 }
 
 // viewSchemaName names a reshaping view's schemas after its path:

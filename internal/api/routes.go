@@ -62,11 +62,12 @@ func addRoutes(rt *router, o Options) {
 		// route in the log and metrics, and is never reached.
 		handle("GET /updates/stream", http.NotFoundHandler())
 	}
-	// Built at the first request for it, once: building it took three
-	// quarters of the time a server took to start.
-	openapi := sync.OnceValue(func() *openapiDoc { return newOpenAPIDoc(o.Data.Catalog) })
-	get("/openapi.yaml", handleOpenAPI(o.Log, o.Cache.Compression, openapi, false)) // public: no token
-	get("/openapi.json", handleOpenAPI(o.Log, o.Cache.Compression, openapi, true))
+	// Each encoding built at the first request for it, once: building the
+	// document took three quarters of the time a server took to start.
+	openapiYAML := sync.OnceValue(func() *openapiDoc { return newOpenAPIDoc(o.Data.Catalog, false) })
+	openapiJSON := sync.OnceValue(func() *openapiDoc { return newOpenAPIDoc(o.Data.Catalog, true) })
+	get("/openapi.yaml", handleOpenAPI(o.Log, o.Cache.Compression, openapiYAML, "application/yaml")) // public: no token
+	get("/openapi.json", handleOpenAPI(o.Log, o.Cache.Compression, openapiJSON, "application/json"))
 	get("/.well-known/jwks.json", handleJWKS(o.Auth.Keys))
 	get("/healthz", handleHealth())
 	get("/readyz", handleReady(o.Log, o.Observability.Ready))
