@@ -83,18 +83,19 @@ func (s *scanner) next(c byte) bool {
 }
 
 // str reads a string; one holding an escape is unquoted by encoding/json,
-// which also makes invalid UTF-8 its replacement character.
+// which also makes invalid UTF-8 its replacement character. A string of
+// ASCII alone, as most are, is not read a second time to check its UTF-8.
 func (s *scanner) str() (string, bool) {
 	if !s.next('"') {
 		return "", false
 	}
-	start, plain := s.i, true
+	start, plain, ascii := s.i, true, true
 	for ; s.i < len(s.b); s.i++ {
 		switch c := s.b[s.i]; {
 		case c == '"':
 			s.i++
 			raw := s.b[start-1 : s.i]
-			if plain && utf8.ValidString(raw) {
+			if plain && (ascii || utf8.ValidString(raw)) {
 				return raw[1 : len(raw)-1], true
 			}
 			var v string
@@ -104,6 +105,8 @@ func (s *scanner) str() (string, bool) {
 			s.i++
 		case c < 0x20:
 			return "", false
+		case c >= utf8.RuneSelf:
+			ascii = false
 		}
 	}
 	return "", false

@@ -91,6 +91,9 @@ func TestMergeAsUpsertByKey(t *testing.T) {
 		if p.Len() != len(wantRows) {
 			t.Fatalf("round %d: %d records, want %d", round, p.Len(), len(wantRows))
 		}
+		if _, st, changed, err := Merge(l, g, "2024-03", p, nil, 3000); changed || err != nil || st != (energy.ImportStats{}) {
+			t.Fatalf("round %d, no rows: got %+v changed %v err %v, want nothing", round, st, changed, err)
+		}
 		for i, w := range wantRows {
 			if got := (stamped{p.Row(i), p.Published(i), p.Revised(i)}); !sameRow(got.Row, w.Row) || got.pub != w.pub || got.rev != w.rev {
 				t.Fatalf("round %d, record %d: got %+v, want %+v", round, i, got, w)

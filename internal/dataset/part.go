@@ -500,20 +500,25 @@ func sameRow(a, b Row) bool {
 // every row keeps the times it carries: an overlay.
 func Merge(l *Layout, g Grain, id string, old *Part, rows []Row, at int64) (p *Part, st energy.ImportStats, changed bool, err error) {
 	st.Read = len(rows)
-	if old.Len() == 0 {
-		// Every row is new (their keys are distinct): none is looked up.
-		if len(rows) == 0 {
-			return nil, st, false, nil
+	if len(rows) == 0 {
+		return nil, st, false, nil
+	}
+	first, last := old.overlap(g, rows)
+	if first == last {
+		// No stored record shares a bucket with a row (none is stored, or
+		// the rows add days): every row is new, their keys being distinct,
+		// and none is looked up.
+		all := make([]Row, old.Len(), old.Len()+len(rows))
+		for i := range all {
+			all[i] = old.Row(i)
 		}
-		all := make([]Row, len(rows))
-		for i, r := range rows {
-			all[i] = inserted(r, at)
+		for _, r := range rows {
+			all = append(all, inserted(r, at))
 		}
 		st.Inserted = len(rows)
 		p, err = buildMerged(l, id, all)
 		return p, st, err == nil, err
 	}
-	first, last := old.overlap(g, rows)
 	stored := make(map[string]int, last-first+len(rows))
 	all := make([]Row, 0, old.Len()+len(rows))
 	for i := range old.Len() {
