@@ -297,12 +297,11 @@ func sortStable(l *Layout, rows []Row) []Row {
 		// adds to it): merged, not sorted.
 		return mergeRuns(l, rows[:p], rows[p:])
 	}
-	ranks := orderRanks(l, rows)
-	if ranks != nil && timesInOrder(rows) {
-		return sortWithinMoments(rows, ranks)
+	if timesInOrder(rows) {
+		return sortWithinMoments(l, rows)
 	}
 	sorted := make([]Row, len(rows))
-	if ranks != nil {
+	if ranks := orderRanks(l, rows); ranks != nil {
 		// The keys sorted hold all a comparison reads, side by side.
 		keys := make([]sortKey, len(rows))
 		for i, r := range rows {
@@ -355,23 +354,24 @@ func timesInOrder(rows []Row) bool {
 }
 
 // sortWithinMoments returns rows, whose moments are in order, sorted
-// stably by ranks within each moment. The rows of one moment most often
-// come in the order of the moment before (a generator's loop over its
-// series): that moment's order is used again without a sort.
-func sortWithinMoments(rows []Row, ranks []uint64) []Row {
+// stably within each moment. The rows of one moment most often come in
+// the order of the moment before (a generator's loop over its series):
+// that moment's order is used again, without a sort, when the order
+// fields come the same.
+func sortWithinMoments(l *Layout, rows []Row) []Row {
 	sorted := make([]Row, 0, len(rows))
-	var order []int      // the order of the last moment sorted, by index within it
-	var orderOf []uint64 // that moment's ranks, as they came
+	var order []int // the order of the last moment sorted, by index within it
+	var last []Row  // that moment's rows
 	for start, end := 0, 0; start < len(rows); start = end {
 		for end = start + 1; end < len(rows) && rows[end].Time == rows[start].Time; end++ {
 		}
-		if g := ranks[start:end]; !slices.Equal(g, orderOf) {
+		if m := rows[start:end]; !sameFields(m, last, l.order) {
 			order = order[:0]
-			for i := range g {
+			for i := range m {
 				order = append(order, i)
 			}
-			slices.SortFunc(order, func(a, b int) int { return cmp.Or(cmp.Compare(g[a], g[b]), cmp.Compare(a, b)) })
-			orderOf = g
+			slices.SortFunc(order, func(a, b int) int { return cmp.Or(l.compare(m[a], m[b]), cmp.Compare(a, b)) })
+			last = m
 		}
 		for _, i := range order {
 			sorted = append(sorted, rows[start+i])
@@ -445,14 +445,14 @@ func (l *Layout) keyOf(g Grain, r Row) string {
 	return string(b)
 }
 
-// sameKeyFields reports whether a and b hold the same key fields, row
-// after row (their moments aside).
-func (l *Layout) sameKeyFields(a, b []Row) bool {
+// sameFields reports whether a and b hold the same Text fields of
+// fields, row after row (their moments aside).
+func sameFields(a, b []Row, fields []int) bool {
 	if len(a) != len(b) {
 		return false
 	}
 	for i := range a {
-		for _, t := range l.key {
+		for _, t := range fields {
 			if a[i].Text[t] != b[i].Text[t] {
 				return false
 			}

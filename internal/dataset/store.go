@@ -335,7 +335,7 @@ func checkMoments(g *importGroup, rows []Row, hash func(Row) uint64) (ok bool, e
 		for end = start + 1; end < len(rows) && (rows[end].Time == rows[end-1].Time || Bucket(g.d.Grain, rows[end].Time) == bucket); end++ {
 		}
 		moment := rows[start:end]
-		if !g.l.sameKeyFields(moment, last) {
+		if !sameFields(moment, last, g.l.key) {
 			if seen == nil {
 				seen = make(map[uint64]int, len(moment))
 			}
