@@ -1,7 +1,10 @@
 package api_test
 
 import (
+	"bytes"
 	"encoding/json"
+	"fmt"
+	"io"
 	"math"
 	"net/http"
 	"net/url"
@@ -22,6 +25,45 @@ func demoHarness(t *testing.T) (*harness, *dataset.Catalog) {
 	return newHarnessWith(t, apitest.Options{Catalog: cat, Source: src}), cat
 }
 
+// decodeArray decodes member array of the JSON object body into v, in one
+// pass over the text rather than reading every member raw and then the
+// array again (the tests read megabytes of answers); the members after it
+// are read too, so that body must be one whole JSON object.
+func decodeArray(body []byte, array string, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(body))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return fmt.Errorf("not a JSON object (%v)", err)
+	}
+	found := false
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return err
+		}
+		if key, _ := tok.(string); key == array && !found {
+			if err := dec.Decode(v); err != nil {
+				return fmt.Errorf("array %s: %w", array, err)
+			}
+			found = true
+			continue
+		}
+		var skip json.RawMessage
+		if err := dec.Decode(&skip); err != nil {
+			return err
+		}
+	}
+	if _, err := dec.Token(); err != nil { // the closing brace
+		return err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return fmt.Errorf("text after the object (%v)", err)
+	}
+	if !found {
+		return fmt.Errorf("no array %s", array)
+	}
+	return nil
+}
+
 // recordsOf returns the array of a 200 JSON answer, its values as strings
 // (null as "").
 func recordsOf(t *testing.T, what string, r response, array string) []map[string]string {
@@ -29,13 +71,9 @@ func recordsOf(t *testing.T, what string, r response, array string) []map[string
 	if r.status != http.StatusOK {
 		t.Fatalf("%s: got %d (%s), want 200", what, r.status, r.body)
 	}
-	var body map[string]json.RawMessage
-	if err := json.Unmarshal(r.body, &body); err != nil {
-		t.Fatalf("%s: %v", what, err)
-	}
 	var recs []map[string]*string
-	if err := json.Unmarshal(body[array], &recs); err != nil {
-		t.Fatalf("%s: array %s: %v", what, array, err)
+	if err := decodeArray(r.body, array, &recs); err != nil {
+		t.Fatalf("%s: %v", what, err)
 	}
 	out := make([]map[string]string, len(recs))
 	for i, rec := range recs {
