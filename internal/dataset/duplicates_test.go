@@ -59,15 +59,11 @@ func TestImportRefusesARecordTwice(t *testing.T) {
 // over random hourly and daily series (several hours of a day are one
 // daily moment), whose moments mostly repeat the series before, sometimes
 // in another order, with fewer, or with one twice (as many or one more),
-// the check finds a
-// repeated key exactly when the check of every row's hash does, and names
-// the same record.
+// the check finds a repeated key exactly when the check of every row's
+// hash does, and names the same record.
 func TestDuplicatesFoundMomentByMoment(t *testing.T) {
 	t.Parallel()
-	hourly := testSeries()
-	daily := testSeries()
-	daily.Grain = Day
-	c := newTestCatalog(t, hourly)
+	hourly, daily, c := hourlyAndDaily(t)
 	seed := maphash.MakeSeed()
 	rng := rand.New(rand.NewPCG(9, 10))
 	zones := []string{"North", "South", "Sicily", "Centre-North"}
@@ -112,4 +108,12 @@ func TestDuplicatesFoundMomentByMoment(t *testing.T) {
 	if found < 20 || found > 180 {
 		t.Fatalf("%d of 200 hourly rounds held a key twice: the rounds do not test both answers", found)
 	}
+}
+
+// hourlyAndDaily returns the test series, hourly, the same daily, and a
+// catalogue of the hourly one: the two share a layout.
+func hourlyAndDaily(t *testing.T) (hourly, daily *Dataset, c *Catalog) {
+	hourly, daily = testSeries(), testSeries()
+	daily.Grain = Day
+	return hourly, daily, newTestCatalog(t, hourly)
 }
