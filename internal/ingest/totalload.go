@@ -56,7 +56,7 @@ func ParseTotalLoad(name string, r io.Reader) ([]energy.LoadPoint, error) {
 	if err != nil {
 		return nil, err
 	}
-	lr := &loadReader{t: t, col: col, xlsx: format == XLSX, zones: energy.Zones()}
+	lr := &loadReader{t: t, col: col, xlsx: format == XLSX, zones: energy.Zones(), zoneOf: map[string]int{}}
 	rows, err := lr.readRows(hdr)
 	if err != nil {
 		return nil, err
@@ -84,10 +84,11 @@ func ParseTotalLoad(name string, r io.Reader) ([]energy.LoadPoint, error) {
 
 // loadReader reads the data rows of a total-load table.
 type loadReader struct {
-	t     *Table
-	col   map[string]int // column index by header name
-	xlsx  bool           // date cells may be Excel serial numbers
-	zones []energy.Zone
+	t      *Table
+	col    map[string]int // column index by header name
+	xlsx   bool           // date cells may be Excel serial numbers
+	zones  []energy.Zone
+	zoneOf map[string]int // index in zones of each zone cell read so far
 }
 
 // loadRow is a data row of a total-load file.
@@ -164,7 +165,7 @@ func (lr *loadReader) readRow(i int) (loadRow, error) {
 		return loadRow{}, t.Errorf(i, "%s %s does not exist in Europe/Rome (the clocks skip that hour)", colLoadDate, formatWall(wall))
 	}
 	zcell := t.Cell(i, col[colLoadZone])
-	zone, ok := zoneIndex(zones, zcell)
+	zone, ok := lr.zone(zcell)
 	if !ok {
 		return loadRow{}, t.Errorf(i, "%s %q is not one of %s", colLoadZone, zcell, zoneList(zones))
 	}
@@ -335,6 +336,19 @@ func romeInstants(wall int64) (early, late int64, n int) {
 // formatWall renders a wall-clock reading as the download files write it.
 func formatWall(wall int64) string {
 	return time.Unix(wall, 0).UTC().Format("02/01/2006 15:04:05")
+}
+
+// zone finds a zone cell among the zones as zoneIndex does, once for each
+// spelling: a file names its few zones again on every row.
+func (lr *loadReader) zone(cell string) (int, bool) {
+	if i, ok := lr.zoneOf[cell]; ok {
+		return i, true
+	}
+	i, ok := zoneIndex(lr.zones, cell)
+	if ok {
+		lr.zoneOf[cell] = i
+	}
+	return i, ok
 }
 
 // zoneIndex finds s among zones, ignoring case and treating hyphens,
