@@ -117,11 +117,12 @@ func newTableReader(c *dataset.Catalog, d *dataset.Dataset, name string, r io.Re
 func (tr *tableReader) readAll() ([]dataset.Row, error) {
 	var rows []dataset.Row
 	seen := map[string]int{} // row index of each key's first record
+	var last instant
 	for i := tr.head + 1; i < len(tr.t.Rows); i++ {
 		if tr.t.Blank(i) {
 			continue
 		}
-		row, err := tr.row(i)
+		row, err := tr.row(i, &last)
 		if err != nil {
 			return nil, err
 		}
@@ -146,8 +147,18 @@ type rowCells struct {
 	month        time.Month // a MonthOf field's month, which refines YearOf's moment
 }
 
-// row reads table row i into a canonical record.
-func (tr *tableReader) row(i int) (dataset.Row, error) {
+// instant is the moment a row's instant cells were read as: rows of one
+// moment (every series at it) come one after another, and parseInstant
+// reads their cells once.
+type instant struct {
+	wall, offset string
+	at           int64
+	ok           bool
+}
+
+// row reads table row i into a canonical record; last is the instant of
+// the row read before, which it updates.
+func (tr *tableReader) row(i int, last *instant) (dataset.Row, error) {
 	rc := rowCells{row: dataset.Row{Text: make([]string, tr.lay.NText), Num: make([]float64, tr.lay.NNum)}}
 	for k := range tr.cols {
 		if err := tr.cell(i, k, &rc); err != nil {
@@ -160,11 +171,14 @@ func (tr *tableReader) row(i int) (dataset.Row, error) {
 		row.Time = time.Date(y, rc.month, 1, 0, 0, 0, 0, energy.Rome()).Unix()
 	}
 	if hasInstant(tr.d) {
-		at, err := parseInstant(rc.wall, rc.offset, tr.xlsx)
-		if err != nil {
-			return dataset.Row{}, tr.t.Errorf(i, "%s %q: %v", instantName(tr.d), strings.TrimSpace(rc.wall+" "+rc.offset), err)
+		if !last.ok || rc.wall != last.wall || rc.offset != last.offset {
+			at, err := parseInstant(rc.wall, rc.offset, tr.xlsx)
+			if err != nil {
+				return dataset.Row{}, tr.t.Errorf(i, "%s %q: %v", instantName(tr.d), strings.TrimSpace(rc.wall+" "+rc.offset), err)
+			}
+			*last = instant{wall: rc.wall, offset: rc.offset, at: at, ok: true}
 		}
-		row.Time = at
+		row.Time = last.at
 	}
 	if err := tr.c.Canonical(tr.d, &row); err != nil {
 		return dataset.Row{}, tr.t.Errorf(i, "%s", energy.ErrorMessage(err))
