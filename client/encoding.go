@@ -13,8 +13,10 @@ import (
 	"github.com/klauspost/compress/zstd"
 )
 
-// acceptEncoding is what the client asks data answers in: the server
-// picks zstd when it has it, gzip otherwise, or identity for small ones.
+// acceptEncoding is what the client asks data answers in, both at equal
+// weight: the server picks the one it prefers (energyapi gzip, which it
+// makes while it encodes an answer; a server without zstd, gzip), or
+// identity for small answers.
 const acceptEncoding = "gzip, zstd"
 
 // maxZstdWindow is the largest zstd window HTTP allows (RFC 9659); a larger
