@@ -36,10 +36,10 @@ func TestImportRefusesARecordTwice(t *testing.T) {
 
 	g := &importGroup{d: d, l: c.Layout(d)}
 	collide := func(Row) uint64 { return 7 }
-	if err := checkPart(g, distinct, map[uint64]int{}, collide); err != nil {
+	if err := checkPart(g, distinct, collide); err != nil {
 		t.Errorf("distinct keys sharing a hash: got %v, want none", err)
 	}
-	if err := checkPart(g, twice, map[uint64]int{}, collide); energy.ErrorCode(err) != energy.Invalid {
+	if err := checkPart(g, twice, collide); energy.ErrorCode(err) != energy.Invalid {
 		t.Errorf("a record twice, keys sharing a hash: got %v, want Invalid", err)
 	}
 	// Of two keys each given twice, the first repeated in the rows' order is named.
@@ -47,7 +47,7 @@ func TestImportRefusesARecordTwice(t *testing.T) {
 	two := []Row{north, south, south, north}
 	seed := maphash.MakeSeed()
 	for name, hash := range map[string]func(Row) uint64{"by hash": func(r Row) uint64 { return g.l.keyHash(seed, d.Grain, r) }, "colliding": collide} {
-		err := checkPart(g, two, map[uint64]int{}, hash)
+		err := checkPart(g, two, hash)
 		if want := d.DescribeKey(south); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: got %v, want the record %s named", name, err, want)
 		}
@@ -96,7 +96,7 @@ func TestDuplicatesFoundMomentByMoment(t *testing.T) {
 			}
 		}
 		hash := func(r Row) uint64 { return g.l.keyHash(seed, g.d.Grain, r) }
-		got := checkPart(g, rows, map[uint64]int{}, hash)
+		got := checkPart(g, rows, hash)
 		want := checkHashes(g, rows, map[uint64]int{}, hash)
 		if (got == nil) != (want == nil) || got != nil && got.Error() != want.Error() {
 			t.Fatalf("round %d (grain %d): moment by moment %v, by every hash %v", round, g.d.Grain, got, want)

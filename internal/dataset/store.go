@@ -291,30 +291,25 @@ func (g *importGroup) add(id string, run []Row) {
 // are compared by their keys, and a part where two different keys share
 // a hash is checked again by the keys themselves.
 func (im *importPlan) checkDuplicates() error {
-	most := 0
-	for _, ref := range im.refs {
-		most = max(most, len(im.groups[ref.Dataset].byPart[ref.ID]))
-	}
-	seen := make(map[uint64]int, most) // a key's hash: the first record with it
 	seed := maphash.MakeSeed()
 	for _, ref := range im.refs {
 		g := im.groups[ref.Dataset]
-		clear(seen)
 		hash := func(r Row) uint64 { return g.l.keyHash(seed, g.d.Grain, r) }
-		if err := checkPart(g, g.byPart[ref.ID], seen, hash); err != nil {
+		if err := checkPart(g, g.byPart[ref.ID], hash); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// checkPart is checkDuplicates for one part's rows, seen empty, by the
-// hashes of their keys.
-func checkPart(g *importGroup, rows []Row, seen map[uint64]int, hash func(Row) uint64) error {
+// checkPart is checkDuplicates for one part's rows, by the hashes of their
+// keys: moment by moment when the rows are in time order, else all at
+// once, in a set the size of the part made only then.
+func checkPart(g *importGroup, rows []Row, hash func(Row) uint64) error {
 	if ok, err := checkMoments(g, rows, hash); ok {
 		return err
 	}
-	return checkHashes(g, rows, seen, hash)
+	return checkHashes(g, rows, make(map[uint64]int, len(rows)), hash)
 }
 
 // checkMoments is checkPart for rows in time order, as generators and
@@ -349,7 +344,8 @@ func checkMoments(g *importGroup, rows []Row, hash func(Row) uint64) (ok bool, e
 	return true, nil
 }
 
-// checkHashes is checkPart by the hashes of every row's key.
+// checkHashes is checkPart by the hashes of every row's key, seen empty (a
+// key's hash: the first record with it).
 func checkHashes(g *importGroup, rows []Row, seen map[uint64]int, hash func(Row) uint64) error {
 	for i, r := range rows {
 		h := hash(r)
